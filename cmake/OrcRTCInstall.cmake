@@ -1,0 +1,26 @@
+# Install rules: headers, both runtime libraries, a CMake package (find_package(OrcRTC))
+# and a pkg-config file (orc-rt-c.pc).
+include(CMakePackageConfigHelpers)
+
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/orc-rt-c
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(TARGETS orc-rt-c orc-rt-c-static EXPORT OrcRTCTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(EXPORT OrcRTCTargets NAMESPACE OrcRTC::
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/OrcRTC)
+
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/OrcRTCConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/OrcRTCConfig.cmake
+  INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/OrcRTC)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/OrcRTCConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/OrcRTCConfig.cmake
+              ${PROJECT_BINARY_DIR}/OrcRTCConfigVersion.cmake
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/OrcRTC)
+
+configure_file(${PROJECT_SOURCE_DIR}/cmake/orc-rt-c.pc.in
+               ${PROJECT_BINARY_DIR}/orc-rt-c.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/orc-rt-c.pc
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -1,0 +1,42 @@
+# lit configuration for orc-rt-c. Tests are grouped by the question they ask:
+#   shutdown/   what happens to live frames and new entries when shutdown starts
+#   mini-lli/   does mini-lli behave like lli (argv, exit codes, options, lifecycle)
+#   executor/   does orc-executor work as a drop-in under the stock LLVM 22 clients
+#   bad-input/  does every bad input get a clear error and a defined status
+#   parity/     do programs print and exit the same under mini-lli as natively
+# Inputs/ holds shared inputs and is never run as tests.
+import os
+import lit.formats
+
+config.name = "orc-rt-c"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".ll", ".c", ".cpp", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.orc_rt_c_obj_root, "test")
+
+# Our tools first, then LLVM 22's (FileCheck, not, lli, llvm-jitlink, ...): never an
+# older LLVM that may also be on PATH.
+config.environment["PATH"] = os.pathsep.join(
+    [config.orc_rt_c_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
+for var in ("HOME", "TMPDIR", "ASAN_OPTIONS", "UBSAN_OPTIONS", "TSAN_OPTIONS"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+include = os.path.join(config.orc_rt_c_src_root, "include")
+clangxx = os.path.join(config.llvm_tools_dir, "clang++")
+config.substitutions += [
+    ("%orc-rt-include", include),
+    ("%orc-rt-lib", config.orc_rt_c_lib_dir),
+    ("%inputs", os.path.join(config.test_source_root, "Inputs")),
+    ("%clangxx", clangxx),
+    ("%clang", config.clang),
+    ("%python", config.python_executable),
+    ("%lli", os.path.join(config.llvm_tools_dir, "lli")),
+    ("%llvm-jitlink-executor", os.path.join(config.llvm_tools_dir, "llvm-jitlink-executor")),
+    ("%llvm-jitlink", os.path.join(config.llvm_tools_dir, "llvm-jitlink")),
+    ("%lli-child-target", os.path.join(config.llvm_tools_dir, "lli-child-target")),
+]
+
+if config.sanitizer:
+    config.available_features.add(config.sanitizer + "-sanitizer")
