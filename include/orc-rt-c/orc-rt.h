@@ -8,6 +8,7 @@
 #include "orc-rt-c/Config.h"
 #include "orc-rt-c/Dispatch.h"
 #include "orc-rt-c/Error.h"
+#include "orc-rt-c/ManagedThread.h"
 #include "orc-rt-c/Session.h"
 #include "orc-rt-c/TaskGroup.h"
 

@@ -1,0 +1,88 @@
+/*===- lib/core/ManagedThread.c - Threads whose body is managed code ------===*/
+
+#include "orc-rt-c/ManagedThread.h"
+#include "core/TaskGroup.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <threads.h>
+
+char orc_rt_ManagedThreadDeniedTag;
+
+typedef struct {
+  orc_rt_SessionRef S;
+  void *(*Start)(void *);
+  int (*CStart)(void *); /* set instead of Start for C11 threads */
+  void *Arg;
+  void *PResult;
+  int CResult;
+} ThreadStart;
+
+static void runStart(void *Ctx) {
+  ThreadStart *TS = Ctx;
+  if (TS->CStart)
+    TS->CResult = TS->CStart(TS->Arg);
+  else
+    TS->PResult = TS->Start(TS->Arg);
+}
+
+/* The new thread's first frame: enter the body through the Session, or report denial.
+ * TS was allocated by the creator; the Session is kept alive by the creator's token only
+ * until pthread_create returns, so it is the token acquired here that proves S is alive
+ * while the body runs. A denied acquire touches only the group, never S's other state. */
+static bool enter(ThreadStart *TS) {
+  return orc_rt_Session_callManagedCode(TS->S, runStart, TS);
+}
+
+static void *pthreadMain(void *Arg) {
+  ThreadStart *TS = Arg;
+  void *R = enter(TS) ? TS->PResult : ORC_RT_MANAGED_THREAD_DENIED;
+  free(TS);
+  return R;
+}
+
+static int thrdMain(void *Arg) {
+  ThreadStart *TS = Arg;
+  int R = enter(TS) ? TS->CResult : ORC_RT_MANAGED_THRD_DENIED;
+  free(TS);
+  return R;
+}
+
+int orc_rt_Session_createManagedThread(orc_rt_SessionRef S, pthread_t *Thread,
+                                       const pthread_attr_t *Attr,
+                                       void *(*Start)(void *), void *Arg) {
+  ThreadStart *TS = calloc(1, sizeof(*TS));
+  if (!TS)
+    return EAGAIN;
+  TS->S = S;
+  TS->Start = Start;
+  TS->Arg = Arg;
+  int EC = pthread_create(Thread, Attr, pthreadMain, TS);
+  if (EC)
+    free(TS);
+  return EC;
+}
+
+int orc_rt_pthread_create(pthread_t *Thread, const pthread_attr_t *Attr,
+                          void *(*Start)(void *), void *Arg) {
+  orc_rt_SessionRef S = orc_rt_Session_current();
+  if (!S)
+    return pthread_create(Thread, Attr, Start, Arg);
+  return orc_rt_Session_createManagedThread(S, Thread, Attr, Start, Arg);
+}
+
+int orc_rt_thrd_create(void *Thread, int (*Start)(void *), void *Arg) {
+  orc_rt_SessionRef S = orc_rt_Session_current();
+  if (!S)
+    return thrd_create((thrd_t *)Thread, Start, Arg);
+  ThreadStart *TS = calloc(1, sizeof(*TS));
+  if (!TS)
+    return thrd_nomem;
+  TS->S = S;
+  TS->CStart = Start;
+  TS->Arg = Arg;
+  int R = thrd_create((thrd_t *)Thread, thrdMain, TS);
+  if (R != thrd_success)
+    free(TS);
+  return R;
+}
