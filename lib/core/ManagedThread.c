@@ -1,6 +1,7 @@
 /*===- lib/core/ManagedThread.c - Threads whose body is managed code ------===*/
 
 #include "orc-rt-c/ManagedThread.h"
+#include "core/Session.h"
 #include "core/TaskGroup.h"
 
 #include <errno.h>
@@ -11,6 +12,7 @@ char orc_rt_ManagedThreadDeniedTag;
 
 typedef struct {
   orc_rt_SessionRef S;
+  orc_rt_TaskGroupRef G; /* S's group, retained: S may be gone before we run */
   void *(*Start)(void *);
   int (*CStart)(void *); /* set instead of Start for C11 threads */
   void *Arg;
@@ -27,11 +29,27 @@ static void runStart(void *Ctx) {
 }
 
 /* The new thread's first frame: enter the body through the Session, or report denial.
- * TS was allocated by the creator; the Session is kept alive by the creator's token only
- * until pthread_create returns, so it is the token acquired here that proves S is alive
- * while the body runs. A denied acquire touches only the group, never S's other state. */
+ * The creator's token may be long gone, and S with it, so the entry goes through the
+ * retained group: a granted token proves S is alive while the body runs. */
 static bool enter(ThreadStart *TS) {
-  return orc_rt_Session_callManagedCode(TS->S, runStart, TS);
+  bool Entered = orc_rt_internal_callInGroup(TS->S, TS->G, runStart, TS);
+  orc_rt_internal_TaskGroup_drop(TS->G);
+  return Entered;
+}
+
+static ThreadStart *newStart(orc_rt_SessionRef S, void *Arg) {
+  ThreadStart *TS = calloc(1, sizeof(*TS));
+  if (!TS)
+    return NULL;
+  TS->S = S;
+  TS->G = orc_rt_internal_Session_retainGroup(S);
+  TS->Arg = Arg;
+  return TS;
+}
+
+static void freeUnstarted(ThreadStart *TS) {
+  orc_rt_internal_TaskGroup_drop(TS->G);
+  free(TS);
 }
 
 static void *pthreadMain(void *Arg) {
@@ -51,15 +69,13 @@ static int thrdMain(void *Arg) {
 int orc_rt_Session_createManagedThread(orc_rt_SessionRef S, pthread_t *Thread,
                                        const pthread_attr_t *Attr,
                                        void *(*Start)(void *), void *Arg) {
-  ThreadStart *TS = calloc(1, sizeof(*TS));
+  ThreadStart *TS = newStart(S, Arg);
   if (!TS)
     return EAGAIN;
-  TS->S = S;
   TS->Start = Start;
-  TS->Arg = Arg;
   int EC = pthread_create(Thread, Attr, pthreadMain, TS);
   if (EC)
-    free(TS);
+    freeUnstarted(TS);
   return EC;
 }
 
@@ -75,14 +91,12 @@ int orc_rt_thrd_create(void *Thread, int (*Start)(void *), void *Arg) {
   orc_rt_SessionRef S = orc_rt_Session_current();
   if (!S)
     return thrd_create((thrd_t *)Thread, Start, Arg);
-  ThreadStart *TS = calloc(1, sizeof(*TS));
+  ThreadStart *TS = newStart(S, Arg);
   if (!TS)
     return thrd_nomem;
-  TS->S = S;
   TS->CStart = Start;
-  TS->Arg = Arg;
   int R = thrd_create((thrd_t *)Thread, thrdMain, TS);
   if (R != thrd_success)
-    free(TS);
+    freeUnstarted(TS);
   return R;
 }

@@ -12,6 +12,7 @@
 
 #include "orc-rt-c/Session.h"
 #include "core/ManagedFrame.h"
+#include "core/Session.h"
 #include "core/TaskGroup.h"
 
 #include <assert.h>
@@ -345,30 +346,47 @@ orc_rt_TokenSourceRef orc_rt_Session_managedCodeTokenSource(orc_rt_SessionRef S)
   return orc_rt_TaskGroup_getTokenSource(S->Managed);
 }
 
-bool orc_rt_Session_callManagedCode(orc_rt_SessionRef S, orc_rt_ManagedFn Fn,
-                                    void *Ctx) {
-  if (!orc_rt_TaskGroup_acquireToken(S->Managed))
+bool orc_rt_internal_callInGroup(orc_rt_SessionRef S, orc_rt_TaskGroupRef G,
+                                 orc_rt_ManagedFn Fn, void *Ctx) {
+  if (!orc_rt_TaskGroup_acquireToken(G))
     return false;
   orc_rt_internal_ManagedFrame F;
   orc_rt_internal_pushFrame(&F, S);
   Fn(Ctx);
   orc_rt_internal_popFrame(&F);
-  orc_rt_TaskGroup_releaseToken(S->Managed);
+  orc_rt_TaskGroup_releaseToken(G);
   return true;
+}
+
+orc_rt_TaskGroupRef orc_rt_internal_Session_retainGroup(orc_rt_SessionRef S) {
+  orc_rt_internal_TaskGroup_retain(S->Managed);
+  return S->Managed;
+}
+
+bool orc_rt_Session_callManagedCode(orc_rt_SessionRef S, orc_rt_ManagedFn Fn,
+                                    void *Ctx) {
+  return orc_rt_internal_callInGroup(S, S->Managed, Fn, Ctx);
+}
+
+typedef struct {
+  orc_rt_ManagedValueFn Fn;
+  void *Ctx;
+  int64_t Result;
+} ValueCall;
+
+static void callValueFn(void *Arg) {
+  ValueCall *V = Arg;
+  V->Result = V->Fn(V->Ctx);
 }
 
 bool orc_rt_Session_callManagedCodeWithResult(orc_rt_SessionRef S,
                                               orc_rt_ManagedValueFn Fn,
                                               int64_t *Result, void *Ctx) {
-  if (!orc_rt_TaskGroup_acquireToken(S->Managed))
+  ValueCall V = {Fn, Ctx, 0};
+  if (!orc_rt_internal_callInGroup(S, S->Managed, callValueFn, &V))
     return false;
-  orc_rt_internal_ManagedFrame F;
-  orc_rt_internal_pushFrame(&F, S);
-  int64_t R = Fn(Ctx);
-  orc_rt_internal_popFrame(&F);
-  orc_rt_TaskGroup_releaseToken(S->Managed);
   if (Result)
-    *Result = R;
+    *Result = V.Result;
   return true;
 }
 
@@ -393,18 +411,12 @@ static void deny(void *Arg) {
 
 static void runDeferred(void *Arg) {
   DeferredCall *D = Arg;
-  if (!orc_rt_TaskGroup_acquireToken(D->G)) {
+  if (!orc_rt_internal_callInGroup(D->S, D->G, D->Fn, D->Ctx)) {
     deny(D);
     return;
   }
-  orc_rt_internal_ManagedFrame F;
-  orc_rt_internal_pushFrame(&F, D->S);
-  D->Fn(D->Ctx);
-  orc_rt_internal_popFrame(&F);
-  orc_rt_TaskGroupRef G = D->G;
+  orc_rt_internal_TaskGroup_drop(D->G);
   free(D);
-  orc_rt_TaskGroup_releaseToken(G);
-  orc_rt_internal_TaskGroup_drop(G);
 }
 
 orc_rt_ErrorRef orc_rt_Session_dispatchManagedCall(orc_rt_SessionRef S,
@@ -417,8 +429,7 @@ orc_rt_ErrorRef orc_rt_Session_dispatchManagedCall(orc_rt_SessionRef S,
     free(D);
     return orc_rt_Error_create("out of memory dispatching a managed call");
   }
-  *D = (DeferredCall){S, S->Managed, Fn, OnDenied, Ctx};
-  orc_rt_internal_TaskGroup_retain(S->Managed);
+  *D = (DeferredCall){S, orc_rt_internal_Session_retainGroup(S), Fn, OnDenied, Ctx};
   orc_rt_Session_dispatch(S, T);
   return NULL;
 }
