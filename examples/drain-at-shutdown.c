@@ -1,8 +1,9 @@
 /*===- examples/drain-at-shutdown.c - A live frame drained at shutdown ----===*/
-/* A worker thread is inside "managed code" (here an ordinary function standing in for
- * JIT'd code) when the main thread requests shutdown. The Session denies new entries at
- * once, waits for the worker's frame to return, and only then runs the service's
- * onShutdown, where a real executor would free code memory. */
+/* A worker thread is inside "managed code" (here an ordinary function standing
+ * in for JIT'd code) when the main thread requests shutdown. The Session denies
+ * new entries at once, waits for the worker's frame to return, and only then
+ * runs the service's onShutdown, where a real executor would free code memory.
+ */
 
 #include "orc-rt-c/orc-rt.h"
 
@@ -29,7 +30,6 @@ static void *worker(void *Arg) {
   return NULL;
 }
 
-
 static void freeCode(void *Ctx) {
   (void)Ctx;
   printf("service: onShutdown (code memory would be freed here)\n");
@@ -39,13 +39,14 @@ static const orc_rt_ServiceVTable CodeMemory = {NULL, freeCode};
 
 int main(void) {
   orc_rt_TaskQueueRef Q = orc_rt_TaskQueue_create();
-  orc_rt_ErrorRef Err = Q ? orc_rt_Session_create(&S, orc_rt_TaskQueue_dispatch, Q,
-                                                  NULL, NULL)
-                          : orc_rt_Error_create("out of memory");
+  orc_rt_ErrorRef Err =
+      Q ? orc_rt_Session_create(&S, orc_rt_TaskQueue_dispatch, Q, NULL, NULL)
+        : orc_rt_Error_create("out of memory");
   if (!Err)
     Err = orc_rt_Session_addService(S, &CodeMemory, NULL);
   if (Err) {
-    fprintf(stderr, "drain-at-shutdown: error: %s\n", orc_rt_Error_getMessage(Err));
+    fprintf(stderr, "drain-at-shutdown: error: %s\n",
+            orc_rt_Error_getMessage(Err));
     orc_rt_Error_consume(Err);
     return 1;
   }

@@ -4,14 +4,14 @@
 |* fixed thread pool.                                                         *|
 \*===----------------------------------------------------------------------===*/
 /*
- * A task is consumed exactly once: either run (orc_rt_Task_run calls its Run function,
- * then frees it) or destroyed unrun (orc_rt_Task_destroy calls its Cancel function, if
- * any, then frees it). A dispatch function takes ownership of the task it is given and
- * must eventually do one of the two.
+ * A task is consumed exactly once: either run (orc_rt_Task_run calls its Run
+ * function, then frees it) or destroyed unrun (orc_rt_Task_destroy calls its
+ * Cancel function, if any, then frees it). A dispatch function takes ownership
+ * of the task it is given and must eventually do one of the two.
  *
- * A task is not managed code: a task that enters JIT'd code must take its own token
- * (orc_rt_Session_callManagedCode, or orc_rt_Session_dispatchManagedCall which does it
- * for you) and abort its work if the token is denied.
+ * A task is not managed code: a task that enters JIT'd code must take its own
+ * token (orc_rt_Session_callManagedCode, or orc_rt_Session_dispatchManagedCall
+ * which does it for you) and abort its work if the token is denied.
  */
 
 #ifndef ORC_RT_C_DISPATCH_H
@@ -47,7 +47,8 @@ ORC_RT_C_API void orc_rt_Task_run(orc_rt_TaskRef T);
 /** Destroys T without running it (calls its Cancel function, if any). */
 ORC_RT_C_API void orc_rt_Task_destroy(orc_rt_TaskRef T);
 
-/*---- Queueing runner: tasks wait in FIFO order until the owner drains them. ----*/
+/*---- Queueing runner: tasks wait in FIFO order until the owner drains them.
+ * ----*/
 
 typedef struct orc_rt_OpaqueTaskQueue *orc_rt_TaskQueueRef;
 
@@ -55,21 +56,24 @@ typedef struct orc_rt_OpaqueTaskQueue *orc_rt_TaskQueueRef;
 ORC_RT_C_API orc_rt_TaskQueueRef orc_rt_TaskQueue_create(void);
 
 /**
- * An orc_rt_DispatchFn: appends T to the queue passed as Ctx. Thread-safe; never
- * blocks for long.
+ * An orc_rt_DispatchFn: appends T to the queue passed as Ctx. Thread-safe;
+ * never blocks for long.
  */
 ORC_RT_C_API void orc_rt_TaskQueue_dispatch(orc_rt_TaskRef T, void *Ctx);
 
-/** Runs the oldest queued task on the calling thread. False if the queue was empty. */
+/** Runs the oldest queued task on the calling thread. False if the queue was
+ * empty. */
 ORC_RT_C_API bool orc_rt_TaskQueue_runOne(orc_rt_TaskQueueRef Q);
 
-/** Runs tasks until the queue is empty (including ones queued meanwhile); returns how many. */
+/** Runs tasks until the queue is empty (including ones queued meanwhile);
+ * returns how many. */
 ORC_RT_C_API size_t orc_rt_TaskQueue_runAll(orc_rt_TaskQueueRef Q);
 
 /** Number of queued tasks. */
 ORC_RT_C_API size_t orc_rt_TaskQueue_size(orc_rt_TaskQueueRef Q);
 
-/** Destroys every queued task without running it, then frees Q. Q may be NULL. */
+/** Destroys every queued task without running it, then frees Q. Q may be NULL.
+ */
 ORC_RT_C_API void orc_rt_TaskQueue_destroy(orc_rt_TaskQueueRef Q);
 
 /*---- Thread pool: N worker threads run tasks as they arrive. ----*/
@@ -77,22 +81,23 @@ ORC_RT_C_API void orc_rt_TaskQueue_destroy(orc_rt_TaskQueueRef Q);
 typedef struct orc_rt_OpaqueThreadPool *orc_rt_ThreadPoolRef;
 
 /**
- * Starts a pool of NumThreads (>= 1) workers. On error (thread creation or memory) no
- * thread is left running and *Result is untouched.
+ * Starts a pool of NumThreads (>= 1) workers. On error (thread creation or
+ * memory) no thread is left running and *Result is untouched.
  */
-ORC_RT_C_API orc_rt_ErrorRef orc_rt_ThreadPool_create(orc_rt_ThreadPoolRef *Result,
-                                                      unsigned NumThreads);
+ORC_RT_C_API orc_rt_ErrorRef
+orc_rt_ThreadPool_create(orc_rt_ThreadPoolRef *Result, unsigned NumThreads);
 
 /**
- * An orc_rt_DispatchFn: queues T for the pool passed as Ctx. After the pool has started
- * stopping, T is destroyed unrun instead. Thread-safe, including from worker threads.
+ * An orc_rt_DispatchFn: queues T for the pool passed as Ctx. After the pool has
+ * started stopping, T is destroyed unrun instead. Thread-safe, including from
+ * worker threads.
  */
 ORC_RT_C_API void orc_rt_ThreadPool_dispatch(orc_rt_TaskRef T, void *Ctx);
 
 /**
- * Stops the pool: new tasks are destroyed unrun, every task already queued is run by the
- * workers, then the workers are joined and P is freed. Blocks. Must not be called from a
- * worker of P (contract violation). P may be NULL.
+ * Stops the pool: new tasks are destroyed unrun, every task already queued is
+ * run by the workers, then the workers are joined and P is freed. Blocks. Must
+ * not be called from a worker of P (contract violation). P may be NULL.
  */
 ORC_RT_C_API void orc_rt_ThreadPool_destroy(orc_rt_ThreadPoolRef P);
 

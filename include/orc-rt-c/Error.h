@@ -2,14 +2,16 @@
 |* Part of orc-rt-c. The error type every fallible runtime call returns.      *|
 \*===----------------------------------------------------------------------===*/
 /*
- * An orc_rt_ErrorRef is either NULL (success) or an owned error carrying a message.
- * Every non-NULL error must be consumed exactly once: by orc_rt_Error_consume,
- * orc_rt_Error_toString, or by handing it to a function documented to take ownership
- * (for example orc_rt_Session_reportError). Errors may be created, inspected and consumed
- * on any thread. None of these functions block.
+ * An orc_rt_ErrorRef is either NULL (success) or an owned error carrying a
+ * message. Every non-NULL error must be consumed exactly once: by
+ * orc_rt_Error_consume, orc_rt_Error_toString, or by handing it to a function
+ * documented to take ownership (for example orc_rt_Session_reportError). Errors
+ * may be created, inspected and consumed on any thread. None of these functions
+ * block.
  *
- * Creating an error never fails: if memory for the message cannot be allocated, a shared
- * static "out of memory" error is returned instead (consuming it is a no-op).
+ * Creating an error never fails: if memory for the message cannot be allocated,
+ * a shared static "out of memory" error is returned instead (consuming it is a
+ * no-op).
  */
 
 #ifndef ORC_RT_C_ERROR_H
@@ -48,8 +50,8 @@ ORC_RT_C_API char *orc_rt_Error_toString(orc_rt_ErrorRef E);
 ORC_RT_C_API void orc_rt_String_dispose(char *S);
 
 /**
- * Joins two errors into one whose message is A's, a newline, then B's (the way LLVM
- * joins errors). Either may be NULL; consumes both.
+ * Joins two errors into one whose message is A's, a newline, then B's (the way
+ * LLVM joins errors). Either may be NULL; consumes both.
  */
 ORC_RT_C_API orc_rt_ErrorRef orc_rt_Error_join(orc_rt_ErrorRef A,
                                                orc_rt_ErrorRef B);

@@ -13,8 +13,8 @@ struct orc_rt_OpaqueTask {
   struct orc_rt_OpaqueTask *Next; /* intrusive link for queues */
 };
 
-orc_rt_TaskRef orc_rt_Task_create(orc_rt_TaskRunFn Run, orc_rt_TaskCancelFn Cancel,
-                                  void *Ctx) {
+orc_rt_TaskRef orc_rt_Task_create(orc_rt_TaskRunFn Run,
+                                  orc_rt_TaskCancelFn Cancel, void *Ctx) {
   orc_rt_TaskRef T = malloc(sizeof(*T));
   if (!T)
     return NULL;
@@ -41,7 +41,8 @@ void orc_rt_Task_destroy(orc_rt_TaskRef T) {
 }
 
 /* The intrusive FIFO shared by the queue and the thread pool. */
-void orc_rt_internal_TaskList_push(orc_rt_internal_TaskList *L, orc_rt_TaskRef T) {
+void orc_rt_internal_TaskList_push(orc_rt_internal_TaskList *L,
+                                   orc_rt_TaskRef T) {
   T->Next = NULL;
   *L->Tail = T;
   L->Tail = &T->Next;
@@ -108,7 +109,8 @@ void orc_rt_TaskQueue_destroy(orc_rt_TaskQueueRef Q) {
   if (!Q)
     return;
   orc_rt_TaskRef T;
-  /* A Cancel function may dispatch again; keep draining until the queue is empty. */
+  /* A Cancel function may dispatch again; keep draining until the queue is
+   * empty. */
   for (;;) {
     pthread_mutex_lock(&Q->Lock);
     T = orc_rt_internal_TaskList_pop(&Q->Tasks);

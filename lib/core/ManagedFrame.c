@@ -9,7 +9,8 @@ orc_rt_SessionRef orc_rt_Session_current(void) {
 }
 
 bool orc_rt_Session_isInManagedCode(orc_rt_SessionRef S) {
-  for (orc_rt_internal_ManagedFrame *F = orc_rt_internal_TopFrame; F; F = F->Prev)
+  for (orc_rt_internal_ManagedFrame *F = orc_rt_internal_TopFrame; F;
+       F = F->Prev)
     if (F->S == S)
       return true;
   return false;

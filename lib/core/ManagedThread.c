@@ -28,9 +28,10 @@ static void runStart(void *Ctx) {
     TS->PResult = TS->Start(TS->Arg);
 }
 
-/* The new thread's first frame: enter the body through the Session, or report denial.
- * The creator's token may be long gone, and S with it, so the entry goes through the
- * retained group: a granted token proves S is alive while the body runs. */
+/* The new thread's first frame: enter the body through the Session, or report
+ * denial. The creator's token may be long gone, and S with it, so the entry
+ * goes through the retained group: a granted token proves S is alive while the
+ * body runs. */
 static bool enter(ThreadStart *TS) {
   bool Entered = orc_rt_internal_callInGroup(TS->S, TS->G, runStart, TS);
   orc_rt_internal_TaskGroup_drop(TS->G);

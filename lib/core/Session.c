@@ -1,13 +1,15 @@
 /*===- lib/core/Session.c - Session lifecycle and managed-code calls ------===*/
 /*
  * The lifecycle is a chain of one-shot phases, each ending in a callback list:
- *   detach:   services' onDetach (newest first) -> OnDetach list      -> Detached
- *   shutdown: detach -> close the managed-code group -> (group completes when the last
- *             token is back) -> services' onShutdown (newest first) -> OnShutdown list
+ *   detach:   services' onDetach (newest first) -> OnDetach list      ->
+ * Detached shutdown: detach -> close the managed-code group -> (group completes
+ * when the last token is back) -> services' onShutdown (newest first) ->
+ * OnShutdown list
  *             -> Shutdown
- * Each phase is run by exactly one thread (the one that started it, or for the part after
- * the drain the one that completed the group). Lock guards every field below except the
- * immutable ones; callbacks always run with Lock released.
+ * Each phase is run by exactly one thread (the one that started it, or for the
+ * part after the drain the one that completed the group). Lock guards every
+ * field below except the immutable ones; callbacks always run with Lock
+ * released.
  */
 
 #include "orc-rt-c/Session.h"
@@ -72,9 +74,10 @@ static void freeList(CallbackList *L) {
   }
 }
 
-/* Adds Fn to phase P's list, or runs it at once if that list has already run. */
-static orc_rt_ErrorRef addCallback(orc_rt_SessionRef S, Phase P, orc_rt_CallbackFn Fn,
-                                   void *Ctx) {
+/* Adds Fn to phase P's list, or runs it at once if that list has already run.
+ */
+static orc_rt_ErrorRef addCallback(orc_rt_SessionRef S, Phase P,
+                                   orc_rt_CallbackFn Fn, void *Ctx) {
   if (!Fn)
     return NULL;
   pthread_mutex_lock(&S->Lock);
@@ -99,8 +102,8 @@ static orc_rt_ErrorRef addCallback(orc_rt_SessionRef S, Phase P, orc_rt_Callback
 }
 
 /* Notifies every service not yet told of phase P, newest first (a service added
- * meanwhile is picked up too), then runs P's callback list in registration order until
- * it stays empty. Called with Lock held; returns with it held. */
+ * meanwhile is picked up too), then runs P's callback list in registration
+ * order until it stays empty. Called with Lock held; returns with it held. */
 static void runPhase(orc_rt_SessionRef S, Phase P) {
   for (;;) {
     Service *Sv = S->Newest;
@@ -112,7 +115,8 @@ static void runPhase(orc_rt_SessionRef S, Phase P) {
       Sv->Detached = true;
     else
       Sv->Shutdown = true;
-    void (*Fn)(void *) = P == Phase_Detach ? Sv->VT->onDetach : Sv->VT->onShutdown;
+    void (*Fn)(void *) =
+        P == Phase_Detach ? Sv->VT->onDetach : Sv->VT->onShutdown;
     pthread_mutex_unlock(&S->Lock);
     if (Fn)
       Fn(Sv->Ctx);
@@ -145,9 +149,12 @@ static void printError(orc_rt_ErrorRef Err, void *Ctx) {
 }
 
 orc_rt_ErrorRef orc_rt_Session_create(orc_rt_SessionRef *Result,
-                                      orc_rt_DispatchFn Dispatch, void *DispatchCtx,
-                                      orc_rt_ErrorReporterFn Report, void *ReportCtx) {
-  assert(Result && Dispatch && "Session needs a result pointer and a dispatcher");
+                                      orc_rt_DispatchFn Dispatch,
+                                      void *DispatchCtx,
+                                      orc_rt_ErrorReporterFn Report,
+                                      void *ReportCtx) {
+  assert(Result && Dispatch &&
+         "Session needs a result pointer and a dispatcher");
   orc_rt_SessionRef S = calloc(1, sizeof(*S));
   orc_rt_TaskGroupRef G = orc_rt_TaskGroup_create();
   if (!S || !G) {
@@ -160,7 +167,8 @@ orc_rt_ErrorRef orc_rt_Session_create(orc_rt_SessionRef *Result,
   S->Report = Report ? Report : printError;
   S->ReportCtx = Report ? ReportCtx : NULL;
   S->Managed = G;
-  /* Registered now so that shutdown has no allocation (and no failure) left to do. */
+  /* Registered now so that shutdown has no allocation (and no failure) left to
+   * do. */
   orc_rt_ErrorRef Err = orc_rt_TaskGroup_addOnComplete(G, finishShutdown, S);
   if (Err) {
     free(S);
@@ -221,15 +229,16 @@ void orc_rt_Session_dispatch(orc_rt_SessionRef S, orc_rt_TaskRef T) {
 /*---- Services and callbacks ----*/
 
 orc_rt_ErrorRef orc_rt_Session_addService(orc_rt_SessionRef S,
-                                          const orc_rt_ServiceVTable *VT, void *Ctx) {
+                                          const orc_rt_ServiceVTable *VT,
+                                          void *Ctx) {
   Service *Sv = calloc(1, sizeof(*Sv));
   if (!Sv)
     return orc_rt_Error_create("out of memory adding a service");
   Sv->VT = VT;
   Sv->Ctx = Ctx;
   pthread_mutex_lock(&S->Lock);
-  /* If a phase's notifier is still running it will pick this service up; if it has
-   * finished, notify here, at once. */
+  /* If a phase's notifier is still running it will pick this service up; if it
+   * has finished, notify here, at once. */
   bool DetachNow = S->ServicesDone[Phase_Detach];
   bool ShutdownNow = S->ServicesDone[Phase_Shutdown];
   Sv->Detached = DetachNow;
@@ -244,8 +253,8 @@ orc_rt_ErrorRef orc_rt_Session_addService(orc_rt_SessionRef S,
   return NULL;
 }
 
-orc_rt_ErrorRef orc_rt_Session_addOnDetach(orc_rt_SessionRef S, orc_rt_CallbackFn Fn,
-                                           void *Ctx) {
+orc_rt_ErrorRef orc_rt_Session_addOnDetach(orc_rt_SessionRef S,
+                                           orc_rt_CallbackFn Fn, void *Ctx) {
   return addCallback(S, Phase_Detach, Fn, Ctx);
 }
 
@@ -256,9 +265,10 @@ orc_rt_ErrorRef orc_rt_Session_addOnShutdown(orc_rt_SessionRef S,
 
 /*---- Detach and shutdown ----*/
 
-/* Runs the detach phase. Called with Lock held by the one thread that set DetachStarted;
- * returns with Lock held. Returns true if the caller must close the managed-code group
- * (shutdown was requested before or while detaching) once it has released Lock. */
+/* Runs the detach phase. Called with Lock held by the one thread that set
+ * DetachStarted; returns with Lock held. Returns true if the caller must close
+ * the managed-code group (shutdown was requested before or while detaching)
+ * once it has released Lock. */
 static bool runDetach(orc_rt_SessionRef S) {
   runPhase(S, Phase_Detach);
   if (S->State == orc_rt_SessionState_Running)
@@ -269,8 +279,9 @@ static bool runDetach(orc_rt_SessionRef S) {
   return true;
 }
 
-/* Closes the group. Called without Lock, as the caller's last use of S: once the group
- * completes (possibly inside this call) the Session may be destroyed by another thread. */
+/* Closes the group. Called without Lock, as the caller's last use of S: once
+ * the group completes (possibly inside this call) the Session may be destroyed
+ * by another thread. */
 static void closeManagedCode(orc_rt_SessionRef S) {
   orc_rt_TaskGroup_close(S->Managed);
 }
@@ -292,20 +303,22 @@ orc_rt_ErrorRef orc_rt_Session_detach(orc_rt_SessionRef S,
   return NULL;
 }
 
-/* The managed-code group's completion callback (registered at create): the group is
- * closed and every token is back. */
+/* The managed-code group's completion callback (registered at create): the
+ * group is closed and every token is back. */
 static void finishShutdown(void *Ctx) {
   orc_rt_SessionRef S = Ctx;
   pthread_mutex_lock(&S->Lock);
   runPhase(S, Phase_Shutdown);
   S->State = orc_rt_SessionState_Shutdown;
-  /* Pairs with the wait in waitUntilShutdown; after this unlock S may be freed. */
+  /* Pairs with the wait in waitUntilShutdown; after this unlock S may be freed.
+   */
   pthread_cond_broadcast(&S->StateChanged);
   pthread_mutex_unlock(&S->Lock);
 }
 
 orc_rt_ErrorRef orc_rt_Session_shutdown(orc_rt_SessionRef S,
-                                        orc_rt_CallbackFn OnShutdown, void *Ctx) {
+                                        orc_rt_CallbackFn OnShutdown,
+                                        void *Ctx) {
   orc_rt_ErrorRef Err = addCallback(S, Phase_Shutdown, OnShutdown, Ctx);
   if (Err)
     return Err;
@@ -320,7 +333,8 @@ orc_rt_ErrorRef orc_rt_Session_shutdown(orc_rt_SessionRef S,
       S->State = orc_rt_SessionState_ShuttingDown;
       Close = true;
     }
-    /* Otherwise another thread is detaching; runDetach there sees ShutdownStarted. */
+    /* Otherwise another thread is detaching; runDetach there sees
+     * ShutdownStarted. */
   }
   pthread_mutex_unlock(&S->Lock);
   if (Close)
@@ -342,7 +356,8 @@ orc_rt_ErrorRef orc_rt_Session_waitForShutdown(orc_rt_SessionRef S) {
 
 /*---- Managed code ----*/
 
-orc_rt_TokenSourceRef orc_rt_Session_managedCodeTokenSource(orc_rt_SessionRef S) {
+orc_rt_TokenSourceRef
+orc_rt_Session_managedCodeTokenSource(orc_rt_SessionRef S) {
   return orc_rt_TaskGroup_getTokenSource(S->Managed);
 }
 
@@ -390,9 +405,9 @@ bool orc_rt_Session_callManagedCodeWithResult(orc_rt_SessionRef S,
   return true;
 }
 
-/* A deferred managed call: holds its own reference to the group, so it stays safe to run
- * (and be denied) even after the Session is gone. S is only used once a token has been
- * granted, which proves the Session is still alive. */
+/* A deferred managed call: holds its own reference to the group, so it stays
+ * safe to run (and be denied) even after the Session is gone. S is only used
+ * once a token has been granted, which proves the Session is still alive. */
 typedef struct {
   orc_rt_SessionRef S;
   orc_rt_TaskGroupRef G;
@@ -429,7 +444,8 @@ orc_rt_ErrorRef orc_rt_Session_dispatchManagedCall(orc_rt_SessionRef S,
     free(D);
     return orc_rt_Error_create("out of memory dispatching a managed call");
   }
-  *D = (DeferredCall){S, orc_rt_internal_Session_retainGroup(S), Fn, OnDenied, Ctx};
+  *D = (DeferredCall){S, orc_rt_internal_Session_retainGroup(S), Fn, OnDenied,
+                      Ctx};
   orc_rt_Session_dispatch(S, T);
   return NULL;
 }

@@ -1,14 +1,16 @@
 /*===- lib/core/TaskGroup.c - Task groups, tokens and completion ----------===*/
 /*
- * One atomic word holds the whole token state: bit 0 is CLOSED, the rest counts live
- * tokens (in units of 2). Acquire is a CAS that refuses once CLOSED is set, so no token
- * is ever granted after close's fetch_or is ordered before it. Exactly one thread sees
- * the word reach "CLOSED and no tokens": either close (if no token was out) or the
- * release of the last token. That thread runs the completion callbacks.
+ * One atomic word holds the whole token state: bit 0 is CLOSED, the rest counts
+ * live tokens (in units of 2). Acquire is a CAS that refuses once CLOSED is
+ * set, so no token is ever granted after close's fetch_or is ordered before it.
+ * Exactly one thread sees the word reach "CLOSED and no tokens": either close
+ * (if no token was out) or the release of the last token. That thread runs the
+ * completion callbacks.
  *
- * Memory ordering: every RMW on State is acq_rel. A release's decrement pairs with the
- * completer's acquire on the same word, so everything a token holder did before
- * releasing happens-before the completion callbacks (onShutdown may free what it used).
+ * Memory ordering: every RMW on State is acq_rel. A release's decrement pairs
+ * with the completer's acquire on the same word, so everything a token holder
+ * did before releasing happens-before the completion callbacks (onShutdown may
+ * free what it used).
  */
 
 #include "core/TaskGroup.h"
@@ -56,7 +58,8 @@ void orc_rt_internal_TaskGroup_retain(orc_rt_TaskGroupRef G) {
 }
 
 void orc_rt_internal_TaskGroup_drop(orc_rt_TaskGroupRef G) {
-  /* acq_rel: the last dropper must see every other holder's writes before freeing. */
+  /* acq_rel: the last dropper must see every other holder's writes before
+   * freeing. */
   if (atomic_fetch_sub_explicit(&G->Refs, 1, memory_order_acq_rel) != 1)
     return;
   for (Callback *C = G->Head, *N; C; C = N) {
@@ -72,11 +75,12 @@ void orc_rt_TaskGroup_destroy(orc_rt_TaskGroupRef G) {
     orc_rt_internal_TaskGroup_drop(G);
 }
 
-/* Runs every registered callback in order, including ones registered while running,
- * then marks the group complete. Only the single thread that observed completion
- * calls this. */
+/* Runs every registered callback in order, including ones registered while
+ * running, then marks the group complete. Only the single thread that observed
+ * completion calls this. */
 static void runCompletion(orc_rt_TaskGroupRef G) {
-  orc_rt_internal_TaskGroup_retain(G); /* a callback may drop the last outside ref */
+  orc_rt_internal_TaskGroup_retain(
+      G); /* a callback may drop the last outside ref */
   pthread_mutex_lock(&G->Lock);
   while (G->Head) {
     Callback *List = G->Head;
@@ -101,8 +105,8 @@ bool orc_rt_TaskGroup_acquireToken(orc_rt_TaskGroupRef G) {
   do {
     if (S & CLOSED)
       return false;
-    /* acq_rel on success pairs with close's fetch_or: if close came first we see
-     * CLOSED and fail; if we came first, close sees our token. */
+    /* acq_rel on success pairs with close's fetch_or: if close came first we
+     * see CLOSED and fail; if we came first, close sees our token. */
   } while (!atomic_compare_exchange_weak_explicit(&G->State, &S, S + ONE_TOKEN,
                                                   memory_order_acq_rel,
                                                   memory_order_relaxed));
@@ -110,8 +114,8 @@ bool orc_rt_TaskGroup_acquireToken(orc_rt_TaskGroupRef G) {
 }
 
 void orc_rt_TaskGroup_releaseToken(orc_rt_TaskGroupRef G) {
-  /* acq_rel: release publishes this holder's work to the completer; acquire lets the
-   * last releaser (the completer) see every earlier holder's work. */
+  /* acq_rel: release publishes this holder's work to the completer; acquire
+   * lets the last releaser (the completer) see every earlier holder's work. */
   uintptr_t Old =
       atomic_fetch_sub_explicit(&G->State, ONE_TOKEN, memory_order_acq_rel);
   assert(Old >= ONE_TOKEN && "releaseToken without a matching acquire");
@@ -121,7 +125,8 @@ void orc_rt_TaskGroup_releaseToken(orc_rt_TaskGroupRef G) {
 
 void orc_rt_TaskGroup_close(orc_rt_TaskGroupRef G) {
   /* acq_rel: pairs with acquire's CAS and release's fetch_sub (see above). */
-  uintptr_t Old = atomic_fetch_or_explicit(&G->State, CLOSED, memory_order_acq_rel);
+  uintptr_t Old =
+      atomic_fetch_or_explicit(&G->State, CLOSED, memory_order_acq_rel);
   if (Old == 0)
     runCompletion(G);
 }
@@ -138,7 +143,8 @@ bool orc_rt_TaskGroup_isComplete(orc_rt_TaskGroupRef G) {
 }
 
 orc_rt_ErrorRef orc_rt_TaskGroup_addOnComplete(orc_rt_TaskGroupRef G,
-                                               orc_rt_CallbackFn Fn, void *Ctx) {
+                                               orc_rt_CallbackFn Fn,
+                                               void *Ctx) {
   pthread_mutex_lock(&G->Lock);
   if (G->Complete) {
     pthread_mutex_unlock(&G->Lock);
@@ -148,7 +154,8 @@ orc_rt_ErrorRef orc_rt_TaskGroup_addOnComplete(orc_rt_TaskGroupRef G,
   Callback *C = malloc(sizeof(*C));
   if (!C) {
     pthread_mutex_unlock(&G->Lock);
-    return orc_rt_Error_create("out of memory registering a task group callback");
+    return orc_rt_Error_create(
+        "out of memory registering a task group callback");
   }
   C->Fn = Fn;
   C->Ctx = Ctx;

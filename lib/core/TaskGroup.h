@@ -1,5 +1,6 @@
 /*===- lib/core/TaskGroup.h - Internal task-group helpers -----------------===*/
-/* Reference counting for groups shared between a Session and its token sources. */
+/* Reference counting for groups shared between a Session and its token sources.
+ */
 
 #ifndef ORC_RT_C_LIB_CORE_TASKGROUP_H
 #define ORC_RT_C_LIB_CORE_TASKGROUP_H

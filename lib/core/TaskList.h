@@ -17,7 +17,8 @@ static inline void orc_rt_internal_TaskList_init(orc_rt_internal_TaskList *L) {
   L->Size = 0;
 }
 
-void orc_rt_internal_TaskList_push(orc_rt_internal_TaskList *L, orc_rt_TaskRef T);
+void orc_rt_internal_TaskList_push(orc_rt_internal_TaskList *L,
+                                   orc_rt_TaskRef T);
 orc_rt_TaskRef orc_rt_internal_TaskList_pop(orc_rt_internal_TaskList *L);
 
 #endif

@@ -1,9 +1,10 @@
 /*===- lib/core/ThreadPool.c - Fixed-size worker pool ---------------------===*/
-/* N workers take tasks from one locked FIFO. Stopping lets the workers drain what is
- * queued, destroys anything dispatched after the stop began, and joins them. */
+/* N workers take tasks from one locked FIFO. Stopping lets the workers drain
+ * what is queued, destroys anything dispatched after the stop began, and joins
+ * them. */
 
-#include "orc-rt-c/Dispatch.h"
 #include "core/TaskList.h"
+#include "orc-rt-c/Dispatch.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -75,8 +76,9 @@ orc_rt_ErrorRef orc_rt_ThreadPool_create(orc_rt_ThreadPoolRef *Result,
     int EC = pthread_create(&P->Threads[I], NULL, workerMain, P);
     if (EC) {
       stopAndJoin(P, I);
-      return orc_rt_Error_createf("cannot start thread pool worker %u of %u: %s",
-                                  I + 1, NumThreads, strerror(EC));
+      return orc_rt_Error_createf(
+          "cannot start thread pool worker %u of %u: %s", I + 1, NumThreads,
+          strerror(EC));
     }
   }
   *Result = P;
