@@ -1,4 +1,4 @@
-# Install rules: headers, both runtime libraries, a CMake package (find_package(OrcRTC))
+# Install rules (the .pc file finds its prefix relative to itself, so --prefix works): headers, both runtime libraries, a CMake package (find_package(OrcRTC))
 # and a pkg-config file (orc-rt-c.pc).
 include(CMakePackageConfigHelpers)
 

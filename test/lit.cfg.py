@@ -38,5 +38,14 @@ config.substitutions += [
     ("%lli-child-target", os.path.join(config.llvm_tools_dir, "lli-child-target")),
 ]
 
+# The flags the runtime was built with, for programs that link it in a test.
+san_flags = {"address": "-fsanitize=address,undefined", "thread": "-fsanitize=thread"}
+san = san_flags.get(config.sanitizer, "")
+config.substitutions += [
+    ("%orc-rt-build", config.orc_rt_c_obj_root),
+    ("%cc", config.cc),
+    ("%sanitizer-cflags", san),
+    ("%sanitizer-cmake-flags", '"-DCMAKE_C_FLAGS=%s"' % san if san else ""),
+]
 if config.sanitizer:
     config.available_features.add(config.sanitizer + "-sanitizer")
