@@ -3,7 +3,7 @@
 # only those that are missing. Safe to run again; needs root when something is missing.
 set -euo pipefail
 
-pkgs=(cmake ninja-build pkg-config python3 llvm-22 llvm-22-dev llvm-22-tools clang-22
+pkgs=(cmake ninja-build pkg-config python3 python3-psutil llvm-22 llvm-22-dev llvm-22-tools clang-22
       libclang-rt-22-dev libcmocka-dev)
 
 missing=()
