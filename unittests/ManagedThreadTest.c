@@ -9,6 +9,19 @@
 
 #include <threads.h>
 
+/* glibc's thrd_join bypasses ThreadSanitizer's pthread_join interceptor, so TSan would
+ * think the thread was never joined; under TSan join C11 threads the pthread way (valid
+ * on glibc, where a thrd_t is a pthread_t). */
+static void joinC11(thrd_t T, int *Result) {
+#if defined(__SANITIZE_THREAD__)
+  void *R;
+  pthread_join((pthread_t)T, &R);
+  *Result = (int)(intptr_t)R;
+#else
+  thrd_join(T, Result);
+#endif
+}
+
 typedef struct {
   orc_rt_SessionRef S;
   Latch Entered, Leave;
@@ -144,12 +157,64 @@ static void thrdCreateFromManagedCodeMakesAManagedThread(void **State) {
       orc_rt_Session_callManagedCode(B.S, spawnC11FromManagedCode, &Sp));
   assert_int_equal(Sp.R, thrd_success);
   int Res = 0;
-  thrd_join(Sp.T, &Res);
+  joinC11(Sp.T, &Res);
   assert_int_equal(Res, 7);
   assert_true(B.InManagedCode);
 
   orc_rt_Session_destroy(B.S);
   orc_rt_TaskQueue_destroy(Q);
+}
+
+/* Managed code that requests shutdown and then starts threads: they are denied.
+ */
+typedef struct {
+  orc_rt_SessionRef S;
+  pthread_t P;
+  thrd_t C;
+} LateSpawn;
+
+static void *neverRuns(void *Arg) {
+  (void)Arg;
+  fail_msg("a thread started after shutdown was requested ran its body");
+  return NULL;
+}
+
+static int neverRunsC11(void *Arg) {
+  neverRuns(Arg);
+  return 0;
+}
+
+static void shutdownThenSpawn(void *Ctx) {
+  LateSpawn *L = Ctx;
+  assert_null(orc_rt_Session_shutdown(L->S, NULL, NULL));
+  assert_int_equal(orc_rt_pthread_create(&L->P, NULL, neverRuns, NULL), 0);
+  assert_int_equal(orc_rt_thrd_create(&L->C, neverRunsC11, NULL), thrd_success);
+}
+
+static void threadsStartedAfterShutdownRequestAreDenied(void **State) {
+  (void)State;
+  orc_rt_TaskQueueRef Q;
+  LateSpawn L = {.S = newSession(&Q)};
+  assert_true(orc_rt_Session_callManagedCode(L.S, shutdownThenSpawn, &L));
+  void *PR;
+  pthread_join(L.P, &PR);
+  assert_ptr_equal(PR, ORC_RT_MANAGED_THREAD_DENIED);
+  int CR = 0;
+  joinC11(L.C, &CR);
+  assert_int_equal(CR, ORC_RT_MANAGED_THRD_DENIED);
+  orc_rt_Session_destroy(L.S);
+  orc_rt_TaskQueue_destroy(Q);
+}
+
+static void thrdCreateOutsideManagedCodeIsPlain(void **State) {
+  (void)State;
+  Body B = {.S = NULL};
+  thrd_t T;
+  assert_int_equal(orc_rt_thrd_create(&T, c11Body, &B), thrd_success);
+  int R = 0;
+  joinC11(T, &R);
+  assert_int_equal(R, 7);
+  assert_false(B.InManagedCode);
 }
 
 int main(void) {
@@ -159,6 +224,8 @@ int main(void) {
       cmocka_unit_test(pthreadCreateFromManagedCodeMakesAManagedThread),
       cmocka_unit_test(pthreadCreateOutsideManagedCodeIsPlain),
       cmocka_unit_test(thrdCreateFromManagedCodeMakesAManagedThread),
+      cmocka_unit_test(thrdCreateOutsideManagedCodeIsPlain),
+      cmocka_unit_test(threadsStartedAfterShutdownRequestAreDenied),
   };
   return cmocka_run_group_tests(Tests, NULL, NULL);
 }

@@ -5,6 +5,7 @@
 #include "core/TaskGroup.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <threads.h>
 
@@ -60,13 +61,6 @@ static void *pthreadMain(void *Arg) {
   return R;
 }
 
-static int thrdMain(void *Arg) {
-  ThreadStart *TS = Arg;
-  int R = enter(TS) ? TS->CResult : ORC_RT_MANAGED_THRD_DENIED;
-  free(TS);
-  return R;
-}
-
 int orc_rt_Session_createManagedThread(orc_rt_SessionRef S, pthread_t *Thread,
                                        const pthread_attr_t *Attr,
                                        void *(*Start)(void *), void *Arg) {
@@ -88,16 +82,45 @@ int orc_rt_pthread_create(pthread_t *Thread, const pthread_attr_t *Attr,
   return orc_rt_Session_createManagedThread(S, Thread, Attr, Start, Arg);
 }
 
+/* C11 threads are created through pthreads: on glibc a thrd_t is a pthread_t
+ * and thrd_join reads the thread's int result from its void * exit value.
+ * (Going through pthread_create also keeps the thread visible to
+ * ThreadSanitizer, which does not intercept glibc's thrd_create.) */
+static void *thrdMain(void *Arg) {
+  ThreadStart *TS = Arg;
+  int R = enter(TS) ? TS->CResult : ORC_RT_MANAGED_THRD_DENIED;
+  free(TS);
+  return (void *)(intptr_t)R;
+}
+
+/* Outside managed code: a plain C11 thread, only adapted to the pthread
+ * signature. */
+static void *plainThrdMain(void *Arg) {
+  ThreadStart *TS = Arg;
+  int (*Start)(void *) = TS->CStart;
+  void *StartArg = TS->Arg;
+  free(TS);
+  return (void *)(intptr_t)Start(StartArg);
+}
+
+_Static_assert(sizeof(thrd_t) == sizeof(pthread_t),
+               "thrd_t must be a pthread_t");
+
 int orc_rt_thrd_create(void *Thread, int (*Start)(void *), void *Arg) {
   orc_rt_SessionRef S = orc_rt_Session_current();
-  if (!S)
-    return thrd_create((thrd_t *)Thread, Start, Arg);
-  ThreadStart *TS = newStart(S, Arg);
+  ThreadStart *TS = S ? newStart(S, Arg) : calloc(1, sizeof(ThreadStart));
   if (!TS)
     return thrd_nomem;
   TS->CStart = Start;
-  int R = thrd_create((thrd_t *)Thread, thrdMain, TS);
-  if (R != thrd_success)
-    freeUnstarted(TS);
-  return R;
+  TS->Arg = Arg;
+  int EC = pthread_create((pthread_t *)Thread, NULL,
+                          S ? thrdMain : plainThrdMain, TS);
+  if (EC) {
+    if (S)
+      freeUnstarted(TS);
+    else
+      free(TS);
+    return EC == EAGAIN ? thrd_nomem : thrd_error;
+  }
+  return thrd_success;
 }
