@@ -2,6 +2,7 @@
 
 #include "orc-rt-c/Dispatch.h"
 #include "core/TaskList.h"
+#include "support/FaultInjection.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -15,7 +16,7 @@ struct orc_rt_OpaqueTask {
 
 orc_rt_TaskRef orc_rt_Task_create(orc_rt_TaskRunFn Run,
                                   orc_rt_TaskCancelFn Cancel, void *Ctx) {
-  orc_rt_TaskRef T = malloc(sizeof(*T));
+  orc_rt_TaskRef T = orc_rt_internal_malloc(sizeof(*T));
   if (!T)
     return NULL;
   T->Run = Run;
@@ -66,7 +67,7 @@ struct orc_rt_OpaqueTaskQueue {
 };
 
 orc_rt_TaskQueueRef orc_rt_TaskQueue_create(void) {
-  orc_rt_TaskQueueRef Q = malloc(sizeof(*Q));
+  orc_rt_TaskQueueRef Q = orc_rt_internal_malloc(sizeof(*Q));
   if (!Q)
     return NULL;
   pthread_mutex_init(&Q->Lock, NULL);

@@ -3,6 +3,7 @@
 #include "orc-rt-c/ManagedThread.h"
 #include "core/Session.h"
 #include "core/TaskGroup.h"
+#include "support/FaultInjection.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -40,7 +41,7 @@ static bool enter(ThreadStart *TS) {
 }
 
 static ThreadStart *newStart(orc_rt_SessionRef S, void *Arg) {
-  ThreadStart *TS = calloc(1, sizeof(*TS));
+  ThreadStart *TS = orc_rt_internal_calloc(1, sizeof(*TS));
   if (!TS)
     return NULL;
   TS->S = S;
@@ -68,7 +69,7 @@ int orc_rt_Session_createManagedThread(orc_rt_SessionRef S, pthread_t *Thread,
   if (!TS)
     return EAGAIN;
   TS->Start = Start;
-  int EC = pthread_create(Thread, Attr, pthreadMain, TS);
+  int EC = orc_rt_internal_pthread_create(Thread, Attr, pthreadMain, TS);
   if (EC)
     freeUnstarted(TS);
   return EC;
@@ -78,7 +79,7 @@ int orc_rt_pthread_create(pthread_t *Thread, const pthread_attr_t *Attr,
                           void *(*Start)(void *), void *Arg) {
   orc_rt_SessionRef S = orc_rt_Session_current();
   if (!S)
-    return pthread_create(Thread, Attr, Start, Arg);
+    return orc_rt_internal_pthread_create(Thread, Attr, Start, Arg);
   return orc_rt_Session_createManagedThread(S, Thread, Attr, Start, Arg);
 }
 
@@ -108,13 +109,14 @@ _Static_assert(sizeof(thrd_t) == sizeof(pthread_t),
 
 int orc_rt_thrd_create(void *Thread, int (*Start)(void *), void *Arg) {
   orc_rt_SessionRef S = orc_rt_Session_current();
-  ThreadStart *TS = S ? newStart(S, Arg) : calloc(1, sizeof(ThreadStart));
+  ThreadStart *TS =
+      S ? newStart(S, Arg) : orc_rt_internal_calloc(1, sizeof(ThreadStart));
   if (!TS)
     return thrd_nomem;
   TS->CStart = Start;
   TS->Arg = Arg;
-  int EC = pthread_create((pthread_t *)Thread, NULL,
-                          S ? thrdMain : plainThrdMain, TS);
+  int EC = orc_rt_internal_pthread_create((pthread_t *)Thread, NULL,
+                                          S ? thrdMain : plainThrdMain, TS);
   if (EC) {
     if (S)
       freeUnstarted(TS);

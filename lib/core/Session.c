@@ -16,6 +16,7 @@
 #include "core/ManagedFrame.h"
 #include "core/Session.h"
 #include "core/TaskGroup.h"
+#include "support/FaultInjection.h"
 
 #include <assert.h>
 #include <pthread.h>
@@ -87,7 +88,7 @@ static orc_rt_ErrorRef addCallback(orc_rt_SessionRef S, Phase P,
     Fn(Ctx);
     return NULL;
   }
-  Callback *C = malloc(sizeof(*C));
+  Callback *C = orc_rt_internal_malloc(sizeof(*C));
   if (!C) {
     pthread_mutex_unlock(&S->Lock);
     return orc_rt_Error_create("out of memory registering a session callback");
@@ -155,7 +156,7 @@ orc_rt_ErrorRef orc_rt_Session_create(orc_rt_SessionRef *Result,
                                       void *ReportCtx) {
   assert(Result && Dispatch &&
          "Session needs a result pointer and a dispatcher");
-  orc_rt_SessionRef S = calloc(1, sizeof(*S));
+  orc_rt_SessionRef S = orc_rt_internal_calloc(1, sizeof(*S));
   orc_rt_TaskGroupRef G = orc_rt_TaskGroup_create();
   if (!S || !G) {
     free(S);
@@ -231,7 +232,7 @@ void orc_rt_Session_dispatch(orc_rt_SessionRef S, orc_rt_TaskRef T) {
 orc_rt_ErrorRef orc_rt_Session_addService(orc_rt_SessionRef S,
                                           const orc_rt_ServiceVTable *VT,
                                           void *Ctx) {
-  Service *Sv = calloc(1, sizeof(*Sv));
+  Service *Sv = orc_rt_internal_calloc(1, sizeof(*Sv));
   if (!Sv)
     return orc_rt_Error_create("out of memory adding a service");
   Sv->VT = VT;
@@ -438,7 +439,7 @@ orc_rt_ErrorRef orc_rt_Session_dispatchManagedCall(orc_rt_SessionRef S,
                                                    orc_rt_ManagedFn Fn,
                                                    orc_rt_CallbackFn OnDenied,
                                                    void *Ctx) {
-  DeferredCall *D = malloc(sizeof(*D));
+  DeferredCall *D = orc_rt_internal_malloc(sizeof(*D));
   orc_rt_TaskRef T = D ? orc_rt_Task_create(runDeferred, deny, D) : NULL;
   if (!T) {
     free(D);

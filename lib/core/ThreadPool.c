@@ -5,6 +5,7 @@
 
 #include "core/TaskList.h"
 #include "orc-rt-c/Dispatch.h"
+#include "support/FaultInjection.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -60,8 +61,8 @@ orc_rt_ErrorRef orc_rt_ThreadPool_create(orc_rt_ThreadPoolRef *Result,
                                          unsigned NumThreads) {
   if (NumThreads == 0)
     return orc_rt_Error_create("thread pool needs at least one thread");
-  orc_rt_ThreadPoolRef P = calloc(1, sizeof(*P));
-  pthread_t *Threads = calloc(NumThreads, sizeof(pthread_t));
+  orc_rt_ThreadPoolRef P = orc_rt_internal_calloc(1, sizeof(*P));
+  pthread_t *Threads = orc_rt_internal_calloc(NumThreads, sizeof(pthread_t));
   if (!P || !Threads) {
     free(P);
     free(Threads);
@@ -73,7 +74,8 @@ orc_rt_ErrorRef orc_rt_ThreadPool_create(orc_rt_ThreadPoolRef *Result,
   P->Threads = Threads;
   P->NumThreads = NumThreads;
   for (unsigned I = 0; I != NumThreads; ++I) {
-    int EC = pthread_create(&P->Threads[I], NULL, workerMain, P);
+    int EC =
+        orc_rt_internal_pthread_create(&P->Threads[I], NULL, workerMain, P);
     if (EC) {
       stopAndJoin(P, I);
       return orc_rt_Error_createf(

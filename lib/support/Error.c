@@ -4,6 +4,7 @@
  * fails. */
 
 #include "orc-rt-c/Error.h"
+#include "support/FaultInjection.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,7 +21,7 @@ static struct orc_rt_OpaqueError OutOfMemory = {OutOfMemoryMsg};
 static orc_rt_ErrorRef takeMessage(char *Msg) {
   if (!Msg)
     return &OutOfMemory;
-  orc_rt_ErrorRef E = malloc(sizeof(*E));
+  orc_rt_ErrorRef E = orc_rt_internal_malloc(sizeof(*E));
   if (!E) {
     free(Msg);
     return &OutOfMemory;
@@ -32,14 +33,15 @@ static orc_rt_ErrorRef takeMessage(char *Msg) {
 orc_rt_ErrorRef orc_rt_Error_create(const char *Msg) {
   if (!Msg)
     Msg = "";
-  return takeMessage(strdup(Msg));
+  return takeMessage(orc_rt_internal_strdup(Msg));
 }
 
 orc_rt_ErrorRef orc_rt_Error_createf(const char *Fmt, ...) {
   va_list Args;
   va_start(Args, Fmt);
   char *Msg = NULL;
-  if (vasprintf(&Msg, Fmt, Args) < 0)
+  if (orc_rt_internal_FaultInjector_fail(orc_rt_internal_Fault_Alloc) ||
+      vasprintf(&Msg, Fmt, Args) < 0)
     Msg = NULL;
   va_end(Args);
   return takeMessage(Msg);
@@ -61,7 +63,7 @@ char *orc_rt_Error_toString(orc_rt_ErrorRef E) {
     return NULL;
   char *Msg;
   if (E == &OutOfMemory) {
-    Msg = strdup(OutOfMemoryMsg);
+    Msg = orc_rt_internal_strdup(OutOfMemoryMsg);
   } else {
     Msg = E->Msg;
     free(E);
