@@ -6,6 +6,8 @@
 // pointer identity of a function seen from both modules, and a library
 // constructor that runs before main.
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t --extra-module %inputs/parity/cross_module_lib.c %s -- 4 | FileCheck %s
+// RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t.lazy --tool-arg=-jit-kind=orc-lazy --extra-module %inputs/parity/cross_module_lib.c %s -- 4 | FileCheck %s
+// RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t.bc --bitcode --extra-module %inputs/parity/cross_module_lib.c %s -- 4 | FileCheck %s
 #include <stdio.h>
 #include <stdlib.h>
 

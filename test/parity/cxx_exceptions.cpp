@@ -5,6 +5,8 @@
 // std::exception_ptr, an exception thrown by libstdc++ (std::stoi, vector::at)
 // and caught in JIT'd code, and one escaping main's callee that decides the status.
 // RUN: %python %inputs/parity/compare.py --cc %clangxx --tool %parity-jit --out %t %s -- 3 | FileCheck %s
+// RUN: %python %inputs/parity/compare.py --cc %clangxx --tool %parity-jit --out %t.O0 --opt=-O0 %s -- 3 | FileCheck %s
+// RUN: %python %inputs/parity/compare.py --cc %clangxx --tool %parity-jit --out %t.bc --bitcode --opt=-O2 %s -- 3 | FileCheck %s
 #include <cstdio>
 #include <cstdlib>
 #include <exception>

@@ -1,6 +1,7 @@
 // printf of integers and floating point: widths, flags, every length modifier,
 // extremes, and values computed at run time from argv so nothing is folded away.
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t %s -- 12345 -0.1 3 | FileCheck %s
+// RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t.O2 --opt=-O2 --tool-arg=-O0 %s -- 12345 -0.1 3 | FileCheck %s
 #include <float.h>
 #include <inttypes.h>
 #include <limits.h>

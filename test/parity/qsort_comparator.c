@@ -2,6 +2,7 @@
 // visitors from libc; the comparator is picked at run time from argv.
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t %s -- desc | FileCheck %s
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t.asc %s -- asc | FileCheck %s --check-prefix=ASC
+// RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t.O0 --opt=-O0 --tool-arg=-O3 %s -- desc | FileCheck %s
 #include <search.h>
 #include <stdio.h>
 #include <stdlib.h>

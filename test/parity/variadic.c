@@ -2,6 +2,7 @@
 // save area (so some come from the stack), mixed types, va_copy, a va_list passed
 // down to vsnprintf in libc, and a sentinel-terminated list of strings.
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t %s -- 3 | FileCheck %s
+// RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t.O0 --opt=-O0 %s -- 3 | FileCheck %s
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

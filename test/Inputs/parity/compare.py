@@ -12,8 +12,9 @@ could never fail). On a mismatch it prints a unified diff of stdout, both exit
 statuses, both stderrs, to stderr, and exits 1.
 
   compare.py --cc CLANG [--tool mini-lli|/path/to/lli] [--out DIR]
-             [--extra-module SRC]... [--cflag FLAG]... [--tool-arg ARG]...
-             [--stdin FILE] [--timeout SECONDS] PROG.c|PROG.cpp [-- ARGS...]
+             [--extra-module SRC]... [--cflag FLAG]... [--tool-arg=ARG]...
+             [--opt -On] [--bitcode] [--stdin FILE] [--timeout SECONDS]
+             PROG.c|PROG.cpp [-- ARGS...]
 
 --extra-module SRC: SRC is linked into the native binary, and compiled to its
 own .ll file that is passed to the tool as `-extra-module=SRC.ll`.
@@ -72,6 +73,8 @@ def main():
     ap.add_argument("--cflag", action="append", default=[],
                     help="an extra compiler flag for both compilations")
     ap.add_argument("--opt", default="-O1", help="optimisation level for both (default -O1)")
+    ap.add_argument("--bitcode", action="store_true",
+                    help="give the tool bitcode (.bc) instead of textual IR (.ll)")
     ap.add_argument("--stdin", help="a file fed to both runs on stdin (default: empty)")
     ap.add_argument("--timeout", type=float, default=120.0,
                     help="seconds each run may take")
@@ -112,8 +115,10 @@ def compare(a, tool, args, out):
 
     lls = []
     for i, src in enumerate(sources):
-        ll = os.path.join(out, "%d-%s.ll" % (i, os.path.splitext(os.path.basename(src))[0]))
-        compile_or_die([a.cc] + flags + ["-S", "-emit-llvm", src, "-o", ll])
+        ll = os.path.join(out, "%d-%s.%s" % (i, os.path.splitext(os.path.basename(src))[0],
+                                             "bc" if a.bitcode else "ll"))
+        compile_or_die([a.cc] + flags + ["-c" if a.bitcode else "-S", "-emit-llvm", src,
+                                         "-o", ll])
         lls.append(ll)
     if tool == "native":
         jit_cmd = [native] + args
