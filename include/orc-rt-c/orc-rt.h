@@ -8,8 +8,12 @@
 #include "orc-rt-c/Config.h"
 #include "orc-rt-c/Dispatch.h"
 #include "orc-rt-c/Error.h"
+#include "orc-rt-c/ExecutorServices.h"
 #include "orc-rt-c/ManagedThread.h"
+#include "orc-rt-c/RemoteExecutor.h"
+#include "orc-rt-c/SPS.h"
 #include "orc-rt-c/Session.h"
 #include "orc-rt-c/TaskGroup.h"
+#include "orc-rt-c/WrapperFunction.h"
 
 #endif /* ORC_RT_C_ORC_RT_H */

@@ -1,0 +1,128 @@
+/*===- orc-rt-c/ExecutorServices.h - Executor-side ORC services -*- C -*-===*\
+|* Part of orc-rt-c. The services an ORC controller drives in this process:  *|
+|* memory manager, dylib manager, shared-memory mapper, memory access, EH     *|
+|* frames, GDB JIT registration and run-as-main, all owned by a Session.      *|
+\*===----------------------------------------------------------------------===*/
+/*
+ * orc_rt_ExecutorServices_create registers the services on a Session. They are reached
+ * by the controller through *bootstrap symbols*: named addresses of wrapper functions
+ * (orc-rt-c/WrapperFunction.h) and of the services' instance objects, which a transport
+ * advertises (orc_rt_ExecutorServices_getBootstrapSymbols). The names and wire formats
+ * are those of LLVM 22's SimpleExecutorMemoryManager, SimpleExecutorDylibManager,
+ * ExecutorSharedMemoryMapperService and bootstrap wrappers.
+ *
+ * Session rules:
+ *  - every entry into JIT'd code (run_as_main/void/int, a call to a JIT'd wrapper, an
+ *    alloc action in JIT'd memory, a thread JIT'd code starts with pthread_create) holds
+ *    a managed-code token of the Session (orc_rt_ExecutorServices_callManaged); a
+ *    denied entry yields an error result and never runs;
+ *  - a release (memory manager or shared-memory mapper) that arrives while any such
+ *    entry is live only forgets the slab: its dealloc actions and unmap are deferred
+ *    until the Session's onShutdown, which runs after the managed-code drain;
+ *  - onShutdown releases every remaining slab, running its dealloc actions (outside
+ *    managed code: the drain has completed).
+ * The instance-less bootstrap wrappers (run_as_*, mem read/write) act on the most
+ * recently created, still live ExecutorServices of the process.
+ *
+ * Thread safety: every wrapper may be called concurrently from any thread.
+ */
+
+#ifndef ORC_RT_C_EXECUTORSERVICES_H
+#define ORC_RT_C_EXECUTORSERVICES_H
+
+#include "orc-rt-c/Config.h"
+#include "orc-rt-c/Error.h"
+#include "orc-rt-c/Session.h"
+#include "orc-rt-c/WrapperFunction.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+ORC_RT_C_EXTERN_C_BEGIN
+
+typedef struct orc_rt_OpaqueExecutorServices *orc_rt_ExecutorServicesRef;
+
+/** A named executor address advertised to the controller. */
+typedef struct {
+  const char *Name;
+  uint64_t Addr;
+} orc_rt_BootstrapSymbol;
+
+/**
+ * Creates the services and adds them to S (they are freed by S's onShutdown, after the
+ * managed-code drain; ES stays valid until then). On error nothing is registered.
+ */
+ORC_RT_C_API orc_rt_ErrorRef
+orc_rt_ExecutorServices_create(orc_rt_ExecutorServicesRef *ES, orc_rt_SessionRef S);
+
+/** The Session the services belong to. */
+ORC_RT_C_API orc_rt_SessionRef
+orc_rt_ExecutorServices_getSession(orc_rt_ExecutorServicesRef ES);
+
+/**
+ * The bootstrap symbols of every service, plus any added with addBootstrapSymbol.
+ * The array is owned by ES and valid until the next addBootstrapSymbol.
+ */
+ORC_RT_C_API const orc_rt_BootstrapSymbol *
+orc_rt_ExecutorServices_getBootstrapSymbols(orc_rt_ExecutorServicesRef ES,
+                                            size_t *NumSymbols);
+
+/** Adds (or replaces) a bootstrap symbol; Name is copied. */
+ORC_RT_C_API orc_rt_ErrorRef orc_rt_ExecutorServices_addBootstrapSymbol(
+    orc_rt_ExecutorServicesRef ES, const char *Name, uint64_t Addr);
+
+/** True if Addr is one of the services' own wrapper functions (not JIT'd code). */
+ORC_RT_C_API bool orc_rt_ExecutorServices_isServiceFunction(orc_rt_ExecutorServicesRef ES,
+                                                            uint64_t Addr);
+
+/**
+ * True if Addr may be called as code: a service function, an address inside a loaded
+ * object (dladdr), or an address inside memory the services manage for JIT'd code.
+ * Address 0 never is.
+ */
+ORC_RT_C_API bool orc_rt_ExecutorServices_isCallable(orc_rt_ExecutorServicesRef ES,
+                                                     uint64_t Addr);
+
+/**
+ * Calls the wrapper function at Fn with the given argument bytes. A service function is
+ * called directly; anything else is JIT'd code and is entered through
+ * orc_rt_ExecutorServices_callManaged (a denied entry or an uncallable address yields an
+ * OOB error buffer).
+ */
+ORC_RT_C_API orc_rt_CWrapperFunctionBuffer orc_rt_ExecutorServices_callWrapper(
+    orc_rt_ExecutorServicesRef ES, uint64_t Fn, const char *ArgData, size_t ArgSize);
+
+/**
+ * Enters managed code: counts the entry as live, then runs Fn(Ctx) under a managed-code
+ * token of the Session. False (Fn not called) if the token is denied.
+ */
+ORC_RT_C_API bool orc_rt_ExecutorServices_callManaged(orc_rt_ExecutorServicesRef ES,
+                                                      orc_rt_ManagedFn Fn, void *Ctx);
+
+/** Number of live entries into JIT'd code made through these services. */
+ORC_RT_C_API long orc_rt_ExecutorServices_liveEntries(orc_rt_ExecutorServicesRef ES);
+
+/**
+ * pthread_create as handed to JIT'd code by the dylib manager: the new thread's body
+ * runs as managed code of the calling thread's Session (orc_rt_pthread_create) and is
+ * counted as a live entry from creation until it returns.
+ */
+ORC_RT_C_API int orc_rt_ExecutorServices_pthread_create(pthread_t *Thread,
+                                                        const pthread_attr_t *Attr,
+                                                        void *(*Start)(void *),
+                                                        void *Arg);
+
+/*---- Alloc actions exported under LLVM's names (called by JIT'd memory setup). ----*/
+
+ORC_RT_C_API orc_rt_CWrapperFunctionBuffer
+llvm_orc_registerEHFrameSectionAllocAction(const char *ArgData, size_t ArgSize);
+ORC_RT_C_API orc_rt_CWrapperFunctionBuffer
+llvm_orc_deregisterEHFrameSectionAllocAction(const char *ArgData, size_t ArgSize);
+ORC_RT_C_API orc_rt_CWrapperFunctionBuffer
+llvm_orc_registerJITLoaderGDBAllocAction(const char *ArgData, size_t ArgSize);
+
+ORC_RT_C_EXTERN_C_END
+
+#endif /* ORC_RT_C_EXECUTORSERVICES_H */

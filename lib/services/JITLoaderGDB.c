@@ -1,0 +1,59 @@
+/*===- lib/services/JITLoaderGDB.c - GDB JIT interface registration -------===*/
+/* The GDB JIT interface: debuggers read __jit_debug_descriptor and break on
+ * __jit_debug_register_code. The alloc action prepends an entry for a JIT'd debug
+ * object and, if asked, notifies the debugger. Lock serialises descriptor updates. */
+
+#include "services/Services.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+struct jit_code_entry {
+  struct jit_code_entry *next_entry;
+  struct jit_code_entry *prev_entry;
+  const char *symfile_addr;
+  uint64_t symfile_size;
+};
+
+struct jit_descriptor {
+  uint32_t version;
+  uint32_t action_flag; /* 0 none, 1 register, 2 unregister */
+  struct jit_code_entry *relevant_entry;
+  struct jit_code_entry *first_entry;
+};
+
+ORC_RT_C_API struct jit_descriptor __jit_debug_descriptor = {1, 0, NULL, NULL};
+
+/* Debuggers set a breakpoint here; it must not be inlined or folded away. */
+ORC_RT_C_API __attribute__((noinline)) void __jit_debug_register_code(void);
+void __jit_debug_register_code(void) { __asm__ volatile("" ::: "memory"); }
+
+static pthread_mutex_t Lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Error(AddrRange DebugObject, bool AutoRegister). */
+orc_rt_CWrapperFunctionBuffer llvm_orc_registerJITLoaderGDBAllocAction(const char *Data,
+                                                                       size_t Size) {
+  orc_rt_SPSReader R;
+  orc_rt_SPSReader_init(&R, Data, Size);
+  uint64_t Start, End;
+  bool AutoRegister;
+  if (!orc_rt_SPSReader_readAddr(&R, &Start) || !orc_rt_SPSReader_readAddr(&R, &End) ||
+      !orc_rt_SPSReader_readBool(&R, &AutoRegister) || End < Start)
+    return orc_rt_internal_badArgs();
+  struct jit_code_entry *E = calloc(1, sizeof(*E));
+  if (!E)
+    return orc_rt_SPS_errorResult(orc_rt_Error_create("out of memory"));
+  E->symfile_addr = (const char *)(uintptr_t)Start;
+  E->symfile_size = End - Start;
+  pthread_mutex_lock(&Lock);
+  E->next_entry = __jit_debug_descriptor.first_entry;
+  if (E->next_entry)
+    E->next_entry->prev_entry = E;
+  __jit_debug_descriptor.first_entry = E;
+  __jit_debug_descriptor.relevant_entry = E;
+  __jit_debug_descriptor.action_flag = 1;
+  if (AutoRegister)
+    __jit_debug_register_code();
+  pthread_mutex_unlock(&Lock);
+  return orc_rt_SPS_errorResult(NULL);
+}

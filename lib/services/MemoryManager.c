@@ -1,0 +1,430 @@
+/*===- lib/services/MemoryManager.c - SimpleExecutorMemoryManager ---------===*/
+/*
+ * Slabs (reserve) hold regions (initialize). A region records the dealloc actions of
+ * its finalize actions; deinitialize runs them, release runs those of every region of
+ * a slab and unmaps it. A release that arrives while any entry into JIT'd code is live
+ * (orc_rt_ExecutorServices_liveEntries) moves the slab to a deferred list instead; the
+ * Session's onShutdown (after the managed-code drain) releases those and every slab left.
+ *
+ * Lock guards the slab lists and region tables; it is never held while running an
+ * action, copying segment content or changing protections. An initialize claims its
+ * range with a Pending region first, so a concurrent overlapping initialize fails and a
+ * concurrent release of the slab is noticed when the region is committed.
+ */
+
+#include "services/Services.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+typedef struct {
+  uint64_t Start, End;
+  bool Pending; /* initialize in progress */
+  orc_rt_internal_WFCallList Deallocs;
+} Region;
+
+typedef struct Slab {
+  uint64_t Base, Size;  /* Size as requested: the range regions must lie in */
+  size_t MappedSize;    /* page-rounded */
+  Region *Regions;
+  size_t NumRegions;
+  struct Slab *Next;
+} Slab;
+
+struct orc_rt_internal_MemoryManager {
+  orc_rt_ExecutorServicesRef ES;
+  pthread_mutex_t Lock;
+  Slab *Slabs;    /* reserved, not released */
+  Slab *Deferred; /* released while JIT'd code was live: unmapped at shutdown */
+};
+
+orc_rt_internal_MemoryManager *
+orc_rt_internal_MemoryManager_create(orc_rt_ExecutorServicesRef ES) {
+  orc_rt_internal_MemoryManager *MM = calloc(1, sizeof(*MM));
+  if (!MM)
+    return NULL;
+  MM->ES = ES;
+  pthread_mutex_init(&MM->Lock, NULL);
+  return MM;
+}
+
+static size_t pageSize(void) {
+  long P = sysconf(_SC_PAGESIZE);
+  return P > 0 ? (size_t)P : 4096;
+}
+
+/* Runs the dealloc actions of every region of Sl (in reverse order overall), unmaps it
+ * and frees it. */
+static orc_rt_ErrorRef destroySlab(orc_rt_ExecutorServicesRef ES, Slab *Sl, bool Managed) {
+  orc_rt_internal_WFCallList All = {NULL, 0};
+  orc_rt_ErrorRef Err = NULL;
+  for (size_t I = 0; I < Sl->NumRegions; ++I) {
+    orc_rt_internal_WFCallList *D = &Sl->Regions[I].Deallocs;
+    for (size_t J = 0; J < D->Size; ++J)
+      if (!orc_rt_internal_appendCall(&All, &D->Calls[J]))
+        Err = orc_rt_Error_join(Err, orc_rt_Error_create("out of memory in release"));
+    orc_rt_internal_freeCallList(D);
+  }
+  Err = orc_rt_Error_join(Err, orc_rt_internal_runDeallocActions(ES, &All, Managed));
+  if (munmap((void *)(uintptr_t)Sl->Base, Sl->MappedSize) != 0)
+    Err = orc_rt_Error_join(Err, orc_rt_Error_create(strerror(errno)));
+  free(Sl->Regions);
+  free(Sl);
+  return Err;
+}
+
+void orc_rt_internal_MemoryManager_shutdown(orc_rt_internal_MemoryManager *MM) {
+  pthread_mutex_lock(&MM->Lock);
+  Slab *L[2] = {MM->Deferred, MM->Slabs};
+  MM->Deferred = MM->Slabs = NULL;
+  pthread_mutex_unlock(&MM->Lock);
+  /* After the drain: no JIT'd code runs, and tokens are no longer granted, so the
+   * dealloc actions run unmanaged. */
+  for (int K = 0; K < 2; ++K)
+    for (Slab *Sl = L[K], *N; Sl; Sl = N) {
+      N = Sl->Next;
+      orc_rt_Session_reportError(MM->ES->S, destroySlab(MM->ES, Sl, false));
+    }
+  pthread_mutex_destroy(&MM->Lock);
+  free(MM);
+}
+
+bool orc_rt_internal_MemoryManager_contains(orc_rt_internal_MemoryManager *MM,
+                                            uint64_t Addr) {
+  bool Found = false;
+  pthread_mutex_lock(&MM->Lock);
+  for (int K = 0; K < 2 && !Found; ++K)
+    for (Slab *Sl = K ? MM->Deferred : MM->Slabs; Sl && !Found; Sl = Sl->Next)
+      Found = Addr >= Sl->Base && Addr - Sl->Base < Sl->MappedSize;
+  pthread_mutex_unlock(&MM->Lock);
+  return Found;
+}
+
+/* Lock held. The live slab containing [Start, End), or NULL. */
+static Slab *findSlab(orc_rt_internal_MemoryManager *MM, uint64_t Start, uint64_t End) {
+  for (Slab *Sl = MM->Slabs; Sl; Sl = Sl->Next)
+    if (Start >= Sl->Base && End >= Start && End - Sl->Base <= Sl->Size &&
+        Start - Sl->Base < Sl->Size)
+      return Sl;
+  return NULL;
+}
+
+/* Decodes the leading "Addr Inst" argument and checks it names MM. */
+static orc_rt_internal_MemoryManager *readInstance(orc_rt_SPSReader *R) {
+  uint64_t Inst;
+  if (!orc_rt_SPSReader_readAddr(R, &Inst))
+    return NULL;
+  orc_rt_ExecutorServicesRef ES = orc_rt_internal_currentServices();
+  if (!ES || Inst != (uint64_t)(uintptr_t)ES->MM) {
+    R->Failed = true;
+    return NULL;
+  }
+  return ES->MM;
+}
+
+/*---- reserve: Expected<Addr>(Addr Inst, u64 Size) ----*/
+
+orc_rt_CWrapperFunctionBuffer orc_rt_internal_MM_reserve(const char *Data, size_t Size) {
+  orc_rt_SPSReader R;
+  orc_rt_SPSReader_init(&R, Data, Size);
+  orc_rt_internal_MemoryManager *MM = readInstance(&R);
+  uint64_t Bytes;
+  if (!MM || !orc_rt_SPSReader_readU64(&R, &Bytes))
+    return orc_rt_internal_badArgs();
+  if (Bytes == 0)
+    return orc_rt_SPS_expectedAddrResult(0); /* lli relies on reserve(0) = 0 */
+  size_t PS = pageSize();
+  if (Bytes > SIZE_MAX - PS)
+    return orc_rt_SPS_expectedErrorResult(orc_rt_Error_create(strerror(ENOMEM)));
+  size_t Mapped = (size_t)((Bytes + PS - 1) / PS * PS);
+  void *P = mmap(NULL, Mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (P == MAP_FAILED)
+    return orc_rt_SPS_expectedErrorResult(orc_rt_Error_create(strerror(errno)));
+  Slab *Sl = calloc(1, sizeof(*Sl));
+  if (!Sl) {
+    munmap(P, Mapped);
+    return orc_rt_SPS_expectedErrorResult(orc_rt_Error_create(strerror(ENOMEM)));
+  }
+  Sl->Base = (uint64_t)(uintptr_t)P;
+  Sl->Size = Bytes;
+  Sl->MappedSize = Mapped;
+  pthread_mutex_lock(&MM->Lock);
+  Sl->Next = MM->Slabs;
+  MM->Slabs = Sl;
+  pthread_mutex_unlock(&MM->Lock);
+  return orc_rt_SPS_expectedAddrResult(Sl->Base);
+}
+
+/*---- initialize: Expected<Addr>(Addr Inst, FinalizeRequest) ----*/
+
+typedef struct {
+  uint8_t RAG;
+  uint64_t Addr, Size;
+  const char *Content;
+  size_t ContentSize;
+} Segment;
+
+static int toProt(uint8_t RAG) {
+  return ((RAG & 1) ? PROT_READ : 0) | ((RAG & 2) ? PROT_WRITE : 0) |
+         ((RAG & 4) ? PROT_EXEC : 0);
+}
+
+/* mprotect over the pages touching [Addr, Addr+Size). */
+static int protect(uint64_t Addr, uint64_t Size, int Prot) {
+  if (Size == 0)
+    return 0;
+  uint64_t PS = pageSize();
+  uint64_t Start = Addr / PS * PS, End = (Addr + Size + PS - 1) / PS * PS;
+  return mprotect((void *)(uintptr_t)Start, (size_t)(End - Start), Prot);
+}
+
+/* Lock held. Claims [Start, End) in Sl, or returns the reference's overlap error. */
+static orc_rt_ErrorRef claimRegion(Slab *Sl, uint64_t Start, uint64_t End) {
+  for (size_t I = 0; I < Sl->NumRegions; ++I) {
+    Region *Rg = &Sl->Regions[I];
+    if (Rg->Start < End && Start < Rg->End)
+      return orc_rt_Error_createf(
+          "In initialize, region 0x%llx -- 0x%llx overlaps %s region 0x%llx -- 0x%llx",
+          (unsigned long long)Start, (unsigned long long)End,
+          Rg->Start <= Start ? "previous" : "following", (unsigned long long)Rg->Start,
+          (unsigned long long)Rg->End);
+  }
+  Region *N = realloc(Sl->Regions, (Sl->NumRegions + 1) * sizeof(*N));
+  if (!N)
+    return orc_rt_Error_create("out of memory in initialize");
+  Sl->Regions = N;
+  Sl->Regions[Sl->NumRegions++] = (Region){Start, End, true, {NULL, 0}};
+  return NULL;
+}
+
+/* Lock held. The region of the live slab containing Start that starts at Start. */
+static Region *findRegion(orc_rt_internal_MemoryManager *MM, uint64_t Start, Slab **Out) {
+  Slab *Sl = findSlab(MM, Start, Start);
+  if (Out)
+    *Out = Sl;
+  if (!Sl)
+    return NULL;
+  for (size_t I = 0; I < Sl->NumRegions; ++I)
+    if (Sl->Regions[I].Start == Start)
+      return &Sl->Regions[I];
+  return NULL;
+}
+
+static void dropRegion(orc_rt_internal_MemoryManager *MM, uint64_t Start) {
+  pthread_mutex_lock(&MM->Lock);
+  Slab *Sl;
+  Region *Rg = findRegion(MM, Start, &Sl);
+  if (Rg && Rg->Pending) {
+    *Rg = Sl->Regions[--Sl->NumRegions];
+  }
+  pthread_mutex_unlock(&MM->Lock);
+}
+
+static orc_rt_ErrorRef initialize(orc_rt_internal_MemoryManager *MM, Segment *Segs,
+                                  size_t NumSegs, orc_rt_internal_WFCallList *Fin,
+                                  orc_rt_internal_WFCallList *DeallocViews,
+                                  uint64_t *Key) {
+  if (NumSegs == 0)
+    return orc_rt_Error_create(Fin->Size ? "Finalization actions attached to empty "
+                                           "finalization request"
+                                         : "Finalization request is empty");
+  uint64_t Start = Segs[0].Addr, End = Segs[0].Addr;
+  for (size_t I = 0; I < NumSegs; ++I) {
+    Segment *S = &Segs[I];
+    if (S->Size < S->ContentSize)
+      return orc_rt_Error_createf("Segment 0x%llx content size (0x%llx bytes) exceeds "
+                                  "segment size (0x%llx bytes)",
+                                  (unsigned long long)S->Addr,
+                                  (unsigned long long)S->ContentSize,
+                                  (unsigned long long)S->Size);
+    if (S->Addr + S->Size < S->Addr)
+      return orc_rt_Error_createf("Segment 0x%llx size 0x%llx wraps around",
+                                  (unsigned long long)S->Addr, (unsigned long long)S->Size);
+    Start = S->Addr < Start ? S->Addr : Start;
+    End = S->Addr + S->Size > End ? S->Addr + S->Size : End;
+  }
+
+  pthread_mutex_lock(&MM->Lock);
+  Slab *Sl = findSlab(MM, Start, End);
+  orc_rt_ErrorRef Err =
+      Sl ? claimRegion(Sl, Start, End)
+         : orc_rt_Error_createf("In initialize, range 0x%llx -- 0x%llx is not part of any "
+                                "reserved address range",
+                                (unsigned long long)Start, (unsigned long long)End);
+  pthread_mutex_unlock(&MM->Lock);
+  if (Err)
+    return Err;
+
+  /* The range is ours now; write it without the lock. */
+  size_t Done = 0;
+  for (; Done < NumSegs && !Err; ++Done) {
+    Segment *S = &Segs[Done];
+    char *Mem = (char *)(uintptr_t)S->Addr;
+    if (protect(S->Addr, S->Size, PROT_READ | PROT_WRITE) != 0) {
+      Err = orc_rt_Error_create(strerror(errno));
+      break;
+    }
+    if (S->ContentSize)
+      memcpy(Mem, S->Content, S->ContentSize);
+    memset(Mem + S->ContentSize, 0, (size_t)(S->Size - S->ContentSize));
+    if (protect(S->Addr, S->Size, toProt(S->RAG)) != 0)
+      Err = orc_rt_Error_create(strerror(errno));
+    else if (S->RAG & 4)
+      __builtin___clear_cache(Mem, Mem + S->Size);
+  }
+
+  orc_rt_internal_WFCallList Deallocs = {NULL, 0};
+  if (!Err)
+    Err = orc_rt_internal_runFinalizeActions(MM->ES, Fin, DeallocViews, &Deallocs);
+  if (Err) {
+    for (size_t I = 0; I < Done; ++I)
+      protect(Segs[I].Addr, Segs[I].Size, PROT_READ | PROT_WRITE);
+    dropRegion(MM, Start);
+    return Err;
+  }
+
+  pthread_mutex_lock(&MM->Lock);
+  Region *Rg = findRegion(MM, Start, NULL);
+  if (Rg && Rg->Pending) {
+    Rg->Pending = false;
+    Rg->Deallocs = Deallocs;
+  }
+  pthread_mutex_unlock(&MM->Lock);
+  if (!Rg)
+    return orc_rt_Error_join(
+        orc_rt_Error_createf("In initialize, range 0x%llx -- 0x%llx was released while "
+                             "being initialized",
+                             (unsigned long long)Start, (unsigned long long)End),
+        orc_rt_internal_runDeallocActions(MM->ES, &Deallocs, true));
+  *Key = Start;
+  return NULL;
+}
+
+orc_rt_CWrapperFunctionBuffer orc_rt_internal_MM_initialize(const char *Data,
+                                                            size_t Size) {
+  orc_rt_SPSReader R;
+  orc_rt_SPSReader_init(&R, Data, Size);
+  orc_rt_internal_MemoryManager *MM = readInstance(&R);
+  uint64_t N;
+  /* A segment is at least u8 + addr + size + empty content = 25 bytes. */
+  if (!MM || !orc_rt_SPSReader_readCount(&R, &N, 25))
+    return orc_rt_internal_badArgs();
+  Segment *Segs = calloc(N ? (size_t)N : 1, sizeof(Segment));
+  if (!Segs)
+    return orc_rt_SPS_expectedErrorResult(orc_rt_Error_create("out of memory"));
+  for (uint64_t I = 0; I < N; ++I) {
+    Segment *S = &Segs[I];
+    orc_rt_SPSReader_readU8(&R, &S->RAG);
+    orc_rt_SPSReader_readAddr(&R, &S->Addr);
+    orc_rt_SPSReader_readU64(&R, &S->Size);
+    orc_rt_SPSReader_readBytes(&R, &S->Content, &S->ContentSize);
+  }
+  orc_rt_internal_WFCallList Fin, Dealloc;
+  if (R.Failed || !orc_rt_internal_readActions(&R, &Fin, &Dealloc)) {
+    free(Segs);
+    return orc_rt_internal_badArgs();
+  }
+  uint64_t Key = 0;
+  orc_rt_ErrorRef Err = initialize(MM, Segs, (size_t)N, &Fin, &Dealloc, &Key);
+  orc_rt_internal_freeViewLists(&Fin, &Dealloc);
+  free(Segs);
+  return Err ? orc_rt_SPS_expectedErrorResult(Err) : orc_rt_SPS_expectedAddrResult(Key);
+}
+
+/*---- deinitialize / release: Error(Addr Inst, Sequence<Addr>) ----*/
+
+static bool readAddrs(orc_rt_SPSReader *R, uint64_t **Addrs, size_t *Num) {
+  uint64_t N;
+  *Addrs = NULL;
+  if (!orc_rt_SPSReader_readCount(R, &N, 8))
+    return false;
+  *Addrs = malloc((N ? (size_t)N : 1) * sizeof(uint64_t));
+  if (!*Addrs)
+    return false;
+  for (uint64_t I = 0; I < N; ++I)
+    orc_rt_SPSReader_readAddr(R, &(*Addrs)[I]);
+  *Num = (size_t)N;
+  return !R->Failed;
+}
+
+orc_rt_CWrapperFunctionBuffer orc_rt_internal_MM_deinitialize(const char *Data,
+                                                              size_t Size) {
+  orc_rt_SPSReader R;
+  orc_rt_SPSReader_init(&R, Data, Size);
+  orc_rt_internal_MemoryManager *MM = readInstance(&R);
+  uint64_t *Keys;
+  size_t N;
+  if (!MM || !readAddrs(&R, &Keys, &N)) {
+    free(MM ? Keys : NULL);
+    return orc_rt_internal_badArgs();
+  }
+  orc_rt_ErrorRef Err = NULL;
+  for (size_t I = N; I-- > 0;) {
+    orc_rt_internal_WFCallList D = {NULL, 0};
+    orc_rt_ErrorRef E = NULL;
+    pthread_mutex_lock(&MM->Lock);
+    Slab *Sl;
+    Region *Rg = findRegion(MM, Keys[I], &Sl);
+    if (!Sl)
+      E = orc_rt_Error_createf("In deinitialize, address 0x%llx is not part of any "
+                               "reserved address range",
+                               (unsigned long long)Keys[I]);
+    else if (!Rg || Rg->Pending)
+      E = orc_rt_Error_createf("In deinitialize, address 0x%llx does not correspond to "
+                               "the start of any initialized region",
+                               (unsigned long long)Keys[I]);
+    else {
+      D = Rg->Deallocs; /* the region stays; a second deinitialize finds nothing to run */
+      Rg->Deallocs = (orc_rt_internal_WFCallList){NULL, 0};
+    }
+    pthread_mutex_unlock(&MM->Lock);
+    if (!E)
+      E = orc_rt_internal_runDeallocActions(MM->ES, &D, true);
+    Err = orc_rt_Error_join(Err, E);
+  }
+  free(Keys);
+  return orc_rt_SPS_errorResult(Err);
+}
+
+orc_rt_CWrapperFunctionBuffer orc_rt_internal_MM_release(const char *Data, size_t Size) {
+  orc_rt_SPSReader R;
+  orc_rt_SPSReader_init(&R, Data, Size);
+  orc_rt_internal_MemoryManager *MM = readInstance(&R);
+  uint64_t *Bases;
+  size_t N;
+  if (!MM || !readAddrs(&R, &Bases, &N)) {
+    free(MM ? Bases : NULL);
+    return orc_rt_internal_badArgs();
+  }
+  orc_rt_ErrorRef Err = NULL;
+  for (size_t I = N; I-- > 0;) {
+    pthread_mutex_lock(&MM->Lock);
+    Slab **P = &MM->Slabs;
+    while (*P && (*P)->Base != Bases[I])
+      P = &(*P)->Next;
+    Slab *Sl = *P;
+    bool Defer = false;
+    if (Sl) {
+      *P = Sl->Next;
+      /* JIT'd code may still run from this slab: keep it mapped until the drain. */
+      Defer = orc_rt_ExecutorServices_liveEntries(MM->ES) > 0;
+      if (Defer) {
+        Sl->Next = MM->Deferred;
+        MM->Deferred = Sl;
+      }
+    }
+    pthread_mutex_unlock(&MM->Lock);
+    if (!Sl)
+      Err = orc_rt_Error_join(
+          Err, orc_rt_Error_createf("In release, 0x%llx is not part of any reserved "
+                                    "address range",
+                                    (unsigned long long)Bases[I]));
+    else if (!Defer)
+      Err = orc_rt_Error_join(Err, destroySlab(MM->ES, Sl, true));
+  }
+  free(Bases);
+  return orc_rt_SPS_errorResult(Err);
+}

@@ -1,0 +1,122 @@
+/*===- lib/services/RunAsMain.c - run_as_main / run_as_void / run_as_int --===*/
+/* The bootstrap wrappers that call JIT'd entry points. Each call enters JIT'd code
+ * through orc_rt_ExecutorServices_callManaged; a denied entry (shutdown started) is an
+ * OOB error, which the controller sees as a failed call. */
+
+#include "services/Services.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  uint64_t Fn;
+  int Argc;
+  char **Argv;
+  int32_t IntArg;
+  int Result;
+} EntryCall;
+
+static void callMain(void *Ctx) {
+  EntryCall *C = Ctx;
+  C->Result = ((int (*)(int, char **))(uintptr_t)C->Fn)(C->Argc, C->Argv);
+}
+
+static void callVoid(void *Ctx) {
+  EntryCall *C = Ctx;
+  C->Result = ((int (*)(void))(uintptr_t)C->Fn)();
+}
+
+static void callInt(void *Ctx) {
+  EntryCall *C = Ctx;
+  C->Result = ((int (*)(int))(uintptr_t)C->Fn)(C->IntArg);
+}
+
+/* Enters Fn through the Session; on success returns NULL and C->Result is set. */
+static const char *enter(EntryCall *C, orc_rt_ManagedFn Fn) {
+  orc_rt_ExecutorServicesRef ES = orc_rt_internal_currentServices();
+  if (!ES)
+    return "no executor services";
+  if (!orc_rt_ExecutorServices_isCallable(ES, C->Fn))
+    return "entry point is not an address of code in this process";
+  if (!orc_rt_ExecutorServices_callManaged(ES, Fn, C))
+    return "call into JIT'd code denied: the session is shutting down";
+  return NULL;
+}
+
+static orc_rt_CWrapperFunctionBuffer intResult(uint64_t V, unsigned Bytes) {
+  orc_rt_SPSWriter W;
+  orc_rt_SPSWriter_init(&W);
+  if (Bytes == 8)
+    orc_rt_SPSWriter_appendU64(&W, V);
+  else
+    orc_rt_SPSWriter_appendU32(&W, (uint32_t)V);
+  return orc_rt_SPSWriter_finish(&W);
+}
+
+/* int64(Addr Main, Sequence<String> Args): argv has no program name prepended. */
+orc_rt_CWrapperFunctionBuffer orc_rt_internal_runAsMain(const char *Data, size_t Size) {
+  orc_rt_SPSReader R;
+  orc_rt_SPSReader_init(&R, Data, Size);
+  EntryCall C = {0};
+  uint64_t N;
+  if (!orc_rt_SPSReader_readAddr(&R, &C.Fn) || !orc_rt_SPSReader_readCount(&R, &N, 8) ||
+      N > 0x7ffffffe)
+    return orc_rt_internal_badArgs();
+  /* One block: the pointer array, then the NUL-terminated strings. */
+  size_t Bytes = ((size_t)N + 1) * sizeof(char *);
+  orc_rt_SPSReader Probe = R;
+  for (uint64_t I = 0; I < N; ++I) {
+    const char *S;
+    size_t L;
+    if (!orc_rt_SPSReader_readBytes(&Probe, &S, &L))
+      return orc_rt_internal_badArgs();
+    Bytes += L + 1;
+  }
+  char **Argv = malloc(Bytes);
+  if (!Argv)
+    return orc_rt_CWrapperFunctionBuffer_fromErrorMessage("out of memory");
+  char *Str = (char *)(Argv + N + 1);
+  for (uint64_t I = 0; I < N; ++I) {
+    const char *S;
+    size_t L;
+    orc_rt_SPSReader_readBytes(&R, &S, &L);
+    memcpy(Str, S, L);
+    Str[L] = 0;
+    Argv[I] = Str;
+    Str += L + 1;
+  }
+  Argv[N] = NULL;
+  C.Argc = (int)N;
+  C.Argv = Argv;
+  const char *Err = enter(&C, callMain);
+  free(Argv);
+  if (Err)
+    return orc_rt_CWrapperFunctionBuffer_fromErrorMessage(Err);
+  return intResult((uint64_t)(int64_t)C.Result, 8);
+}
+
+/* int32(Addr Fn): calls int Fn(void). */
+orc_rt_CWrapperFunctionBuffer orc_rt_internal_runAsVoid(const char *Data, size_t Size) {
+  orc_rt_SPSReader R;
+  orc_rt_SPSReader_init(&R, Data, Size);
+  EntryCall C = {0};
+  if (!orc_rt_SPSReader_readAddr(&R, &C.Fn))
+    return orc_rt_internal_badArgs();
+  const char *Err = enter(&C, callVoid);
+  if (Err)
+    return orc_rt_CWrapperFunctionBuffer_fromErrorMessage(Err);
+  return intResult((uint32_t)C.Result, 4);
+}
+
+/* int32(Addr Fn, int32 Arg): calls int Fn(int). */
+orc_rt_CWrapperFunctionBuffer orc_rt_internal_runAsInt(const char *Data, size_t Size) {
+  orc_rt_SPSReader R;
+  orc_rt_SPSReader_init(&R, Data, Size);
+  EntryCall C = {0};
+  if (!orc_rt_SPSReader_readAddr(&R, &C.Fn) || !orc_rt_SPSReader_readI32(&R, &C.IntArg))
+    return orc_rt_internal_badArgs();
+  const char *Err = enter(&C, callInt);
+  if (Err)
+    return orc_rt_CWrapperFunctionBuffer_fromErrorMessage(Err);
+  return intResult((uint32_t)C.Result, 4);
+}

@@ -1,0 +1,81 @@
+/*===- tools/orc-executor/main.c - Out-of-process ORC executor ------------===*/
+/* A drop-in for LLVM 22's llvm-jitlink-executor and lli-child-target: parse the
+ * command line, build a Session with the executor services and a SimpleRemoteEPC
+ * server, serve until the controller goes away, shut the Session down (drain live
+ * frames, then release memory), and report the one error if there was one. */
+
+#include "Options.h"
+
+#include "orc-rt-c/orc-rt.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <unistd.h>
+
+static void reportToStderr(orc_rt_ErrorRef Err, void *Ctx) {
+  (void)Ctx;
+  fprintf(stderr, "orc-executor: %s\n", orc_rt_Error_getMessage(Err));
+  orc_rt_Error_consume(Err);
+}
+
+static int fail(orc_rt_ErrorRef Err) {
+  fflush(stdout);
+  fprintf(stderr, "orc-executor: error: %s\n", orc_rt_Error_getMessage(Err));
+  orc_rt_Error_consume(Err);
+  return 1;
+}
+
+/* Serves one controller on Opts' descriptors until it goes away. */
+static orc_rt_ErrorRef serve(int InFD, int OutFD, unsigned IdleCloseMs) {
+  orc_rt_TaskThreadsRef TT = orc_rt_TaskThreads_create();
+  if (!TT)
+    return orc_rt_Error_create("out of memory");
+  orc_rt_SessionRef S;
+  orc_rt_ErrorRef Err =
+      orc_rt_Session_create(&S, orc_rt_TaskThreads_dispatch, TT, reportToStderr, NULL);
+  if (Err) {
+    orc_rt_TaskThreads_waitAndDestroy(TT);
+    return Err;
+  }
+  orc_rt_ExecutorServicesRef ES;
+  orc_rt_SimpleRemoteEPCServerRef Srv = NULL;
+  Err = orc_rt_ExecutorServices_create(&ES, S);
+  orc_rt_SimpleRemoteEPCServerOptions SO = {InFD, OutFD, IdleCloseMs, 0};
+  if (!Err)
+    Err = orc_rt_SimpleRemoteEPCServer_create(&Srv, S, ES, &SO);
+  if (!Err)
+    Err = orc_rt_SimpleRemoteEPCServer_run(Srv);
+  /* Shutdown: no new entries, wait for live frames, then the services free memory. */
+  orc_rt_Session_destroy(S);
+  orc_rt_TaskThreads_waitAndDestroy(TT);
+  orc_rt_SimpleRemoteEPCServer_destroy(Srv);
+  return Err;
+}
+
+int main(int argc, char **argv) {
+  /* A controller that goes away must not kill us mid-shutdown: failed writes are
+   * handled as errors instead. */
+  signal(SIGPIPE, SIG_IGN);
+  ExecutorOptions O;
+  orc_rt_ErrorRef Err = parseExecutorOptions(argc, argv, &O);
+  if (Err || O.Help) {
+    if (Err)
+      fprintf(stderr, "orc-executor: error: %s\n\n", orc_rt_Error_getMessage(Err));
+    fputs(ExecutorUsage, Err ? stderr : stdout);
+    orc_rt_Error_consume(Err);
+    freeExecutorOptions(&O);
+    return Err ? 1 : 0;
+  }
+  int InFD = O.InFD, OutFD = O.OutFD;
+  if (O.Listen) {
+    Err = orc_rt_listenAndAcceptOne(O.Host, O.Port, &InFD);
+    OutFD = InFD;
+  }
+  if (!Err)
+    Err = serve(InFD, OutFD, O.IdleCloseMs);
+  freeExecutorOptions(&O);
+  if (Err)
+    return fail(Err);
+  fflush(stdout);
+  return 0;
+}
