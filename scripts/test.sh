@@ -1,17 +1,35 @@
 #!/usr/bin/env bash
-# The whole test suite: installs what is missing, builds, runs every unit test (cmocka)
-# and every lit test, and ends with one line "N passed, M failed". Exits non-zero on any
-# failure.
-#   scripts/test.sh                      normal build in build/
-#   ORC_RT_C_SANITIZER=address scripts/test.sh   ASan+UBSan build in build-address/
-#   ORC_RT_C_SANITIZER=thread  scripts/test.sh   TSan build in build-thread/
+# The whole test suite: installs what is missing, then for each build configuration
+# builds and runs every unit test (cmocka) and every lit test, and ends with one line
+# "N passed, M failed" over all of them. Exits non-zero on any failure.
+#
+#   scripts/test.sh                          normal, ASan+UBSan and TSan builds
+#   ORC_RT_C_TEST_CONFIGS=normal scripts/test.sh     only the normal build (build/)
+#   ORC_RT_C_TEST_CONFIGS=address scripts/test.sh    only ASan+UBSan (build-address/)
+#   ORC_RT_C_TEST_CONFIGS=thread scripts/test.sh     only TSan (build-thread/)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-san=${ORC_RT_C_SANITIZER:-}
-build=${ORC_RT_C_BUILD_DIR:-$root/build${san:+-$san}}
-if ! bash "$root/scripts/build.sh" "$build"; then
-  echo "test: error: build failed"
-  echo "0 passed, 1 failed"
-  exit 1
-fi
-exec python3 "$root/scripts/run-tests.py" "$build"
+configs=${ORC_RT_C_TEST_CONFIGS:-normal address thread}
+
+bash "$root/scripts/install-deps.sh" || exit 1
+total_pass=0 total_fail=0 summary=""
+for cfg in $configs; do
+  if [ "$cfg" = normal ]; then san="" build="$root/build"; else san=$cfg build="$root/build-$cfg"; fi
+  echo "=== $cfg build ($build)"
+  if ORC_RT_C_SANITIZER=$san bash "$root/scripts/build.sh" "$build"; then
+    log=$(mktemp)
+    python3 "$root/scripts/run-tests.py" "$build" | tee "$log"
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -1)
+    rm -f "$log"
+    p=${line%% passed*}; f=${line#*passed, }; f=${f%% failed*}
+    [ -n "$line" ] || { p=0 f=1; }
+  else
+    echo "test: error: $cfg build failed"
+    p=0 f=1
+  fi
+  total_pass=$((total_pass + p)) total_fail=$((total_fail + f))
+  summary="$summary  $cfg: $p passed, $f failed\n"
+done
+printf "=== summary\n$summary"
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]

@@ -11,7 +11,7 @@ import lit.formats
 config.name = "orc-rt-c"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".ll", ".c", ".cpp", ".test"]
-config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "lsan.supp"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.orc_rt_c_obj_root, "test")
 
@@ -49,3 +49,6 @@ config.substitutions += [
 ]
 if config.sanitizer:
     config.available_features.add(config.sanitizer + "-sanitizer")
+if config.sanitizer == "address":
+    supp = os.path.join(config.test_source_root, "lsan.supp")
+    config.environment["LSAN_OPTIONS"] = "suppressions=%s:print_suppressions=0" % supp
