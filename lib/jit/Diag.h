@@ -1,0 +1,19 @@
+/*===- lib/jit/Diag.h - LLVM errors and diagnostics as runtime errors -----===*/
+/* Turns LLVM-C errors and diagnostic strings into orc_rt_ErrorRef, keeping
+ * LLVM's words and moving "file:line:col" to the front of the message. */
+
+#ifndef ORC_RT_C_LIB_JIT_DIAG_H
+#define ORC_RT_C_LIB_JIT_DIAG_H
+
+#include "orc-rt-c/Error.h"
+
+#include <llvm-c/Error.h>
+
+/* Consumes E (may be NULL, giving NULL). Prefix, if not NULL, goes first. */
+orc_rt_ErrorRef orc_rt_jit_fromLLVMError(LLVMErrorRef E, const char *Prefix);
+
+/* Turns an SMDiagnostic print-out ("file:1:2: error: msg\nline\n  ^") into
+ * "file:1:2: msg\nline\n  ^". Consumes Msg (an LLVM message string). */
+orc_rt_ErrorRef orc_rt_jit_fromDiagnostic(char *Msg);
+
+#endif

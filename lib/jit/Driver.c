@@ -1,0 +1,458 @@
+/*===- lib/jit/Driver.c - Running a program the way lli does --------------===*/
+
+#include "jit/Driver.h"
+#include "jit/Jit.h"
+#include "jit/LiveEntries.h"
+#include "jit/Module.h"
+#include "jit/ProgramRuntime.h"
+
+#include "orc-rt-c/ManagedThread.h"
+#include "orc-rt-c/Session.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+struct orc_rt_jit_Program {
+  const orc_rt_jit_Options *Opts;
+  orc_rt_ThreadPoolRef Pool;
+  orc_rt_SessionRef S;
+  orc_rt_jit_Jit *Jit; /* freed by the service's onShutdown */
+  orc_rt_jit_InitList Ctors, Dtors;
+  orc_rt_jit_NameList Names;
+  uint64_t *DtorAddrs;
+
+  pthread_mutex_t Lock;
+  pthread_cond_t Changed;
+  bool ShutdownComplete; /* every shutdown callback has run */
+  bool Abandoned;        /* the timeout expired: nothing may be freed */
+  /* The end of the program's lifecycle (handlers, dtors), run once. */
+  enum { Finish_NotStarted, Finish_Running, Finish_Done } FinishState;
+  pid_t FinishOwner;
+  size_t NextDtor;
+};
+
+/*---- Tracing ----*/
+
+static void trace(orc_rt_jit_Program *P, const char *Fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void trace(orc_rt_jit_Program *P, const char *Fmt, ...) {
+  if (!P->Opts->TraceShutdown)
+    return;
+  fflush(stdout);
+  va_list Args;
+  va_start(Args, Fmt);
+  flockfile(stderr);
+  fputs("mini-lli: shutdown: ", stderr);
+  vfprintf(stderr, Fmt, Args);
+  fputc('\n', stderr);
+  funlockfile(stderr);
+  va_end(Args);
+  fflush(stderr);
+}
+
+/*---- The service that owns the JIT ----*/
+
+static void freeJit(void *Ctx) {
+  orc_rt_jit_Program *P = Ctx;
+  trace(P, "drain complete; freeing the JIT and its code memory");
+  orc_rt_ErrorRef Err = orc_rt_jit_Jit_dispose(P->Jit);
+  P->Jit = NULL;
+  if (Err) {
+    fprintf(stderr, "mini-lli: error: %s\n", orc_rt_Error_getMessage(Err));
+    orc_rt_Error_consume(Err);
+  }
+  trace(P, "code memory freed");
+}
+
+static const orc_rt_ServiceVTable JitService = {NULL, freeJit};
+
+static void programError(orc_rt_ErrorRef Err, void *Ctx) {
+  (void)Ctx;
+  fflush(stdout);
+  fprintf(stderr, "mini-lli: error reported by the program: %s\n",
+          orc_rt_Error_getMessage(Err));
+  orc_rt_Error_consume(Err);
+}
+
+/*---- Create ----*/
+
+static orc_rt_ErrorRef addModuleFile(orc_rt_jit_Program *P, const char *Path,
+                                     unsigned Index) {
+  LLVMContextRef Ctx;
+  LLVMModuleRef M;
+  orc_rt_ErrorRef Err = orc_rt_jit_loadModule(Path, &Ctx, &M);
+  if (Err)
+    return Err;
+  if (P->Opts->Passes) {
+    LLVMTargetMachineRef TM = orc_rt_jit_Jit_createTargetMachine(P->Jit);
+    Err = orc_rt_jit_runPasses(M, P->Opts->Passes, TM);
+    if (TM)
+      LLVMDisposeTargetMachine(TM);
+  }
+  if (!Err)
+    Err = orc_rt_jit_takeInitializers(M, Index, &P->Ctors, &P->Dtors);
+  if (!Err)
+    Err = orc_rt_jit_collectFunctionNames(M, Index, !P->Opts->Lazy, &P->Names);
+  if (Err) {
+    LLVMDisposeModule(M);
+    LLVMContextDispose(Ctx);
+    return Err;
+  }
+  return orc_rt_jit_Jit_addModule(P->Jit, Ctx, M);
+}
+
+static orc_rt_ErrorRef loadInputs(orc_rt_jit_Program *P) {
+  const orc_rt_jit_Options *O = P->Opts;
+  orc_rt_ErrorRef Err = addModuleFile(P, O->Input, 0);
+  for (size_t I = 0; !Err && I < O->ExtraModules.Size; ++I)
+    Err = addModuleFile(P, O->ExtraModules.Items[I], (unsigned)I + 1);
+  for (size_t I = 0; !Err && I < O->ExtraObjects.Size; ++I)
+    Err = orc_rt_jit_Jit_addObjectFile(P->Jit, O->ExtraObjects.Items[I]);
+  for (size_t I = 0; !Err && I < O->DLOpens.Size; ++I)
+    Err = orc_rt_jit_Jit_addDynamicLibrary(P->Jit, O->DLOpens.Items[I]);
+  for (size_t I = 0; !Err && I < O->ExtraArchives.Size; ++I)
+    Err = orc_rt_jit_Jit_addArchive(P->Jit, O->ExtraArchives.Items[I]);
+  if (!Err)
+    Err = orc_rt_jit_Jit_addProcessSymbols(P->Jit);
+  orc_rt_jit_InitList_sort(&P->Ctors);
+  orc_rt_jit_InitList_sort(&P->Dtors);
+  return Err;
+}
+
+orc_rt_ErrorRef orc_rt_jit_Program_create(orc_rt_jit_Program **Result,
+                                          const orc_rt_jit_Options *Opts) {
+  orc_rt_jit_Program *P = calloc(1, sizeof(*P));
+  if (!P)
+    return orc_rt_Error_create("out of memory");
+  P->Opts = Opts;
+  pthread_mutex_init(&P->Lock, NULL);
+  pthread_cond_init(&P->Changed, NULL);
+  orc_rt_ErrorRef Err = orc_rt_ThreadPool_create(&P->Pool, 1);
+  if (!Err)
+    Err = orc_rt_Session_create(&P->S, orc_rt_ThreadPool_dispatch, P->Pool,
+                                programError, P);
+  if (!Err)
+    Err = orc_rt_jit_Jit_create(&P->Jit, Opts);
+  if (!Err)
+    Err = orc_rt_Session_addService(P->S, &JitService, P);
+  if (!Err)
+    Err = loadInputs(P);
+  if (Err) {
+    orc_rt_jit_Program_destroy(P);
+    return Err;
+  }
+  *Result = P;
+  return NULL;
+}
+
+/*---- Destroy ----*/
+
+bool orc_rt_jit_Program_destroy(orc_rt_jit_Program *P) {
+  if (P->Abandoned)
+    return false;
+  if (P->S)
+    orc_rt_Session_destroy(P->S); /* shuts down; the service frees the JIT */
+  if (P->Jit)                     /* the service was never added */
+    orc_rt_Error_consume(orc_rt_jit_Jit_dispose(P->Jit));
+  orc_rt_ThreadPool_destroy(P->Pool);
+  orc_rt_jit_Runtime_dispose();
+  orc_rt_jit_InitList_dispose(&P->Ctors);
+  orc_rt_jit_InitList_dispose(&P->Dtors);
+  orc_rt_jit_NameList_dispose(&P->Names);
+  free(P->DtorAddrs);
+  pthread_mutex_destroy(&P->Lock);
+  pthread_cond_destroy(&P->Changed);
+  free(P);
+  return true;
+}
+
+_Noreturn void orc_rt_jit_quickExit(int Status) {
+  fflush(NULL);
+  _exit(Status);
+}
+
+/*---- Calling into JIT'd code ----*/
+
+static void callVoid(void *Ctx) {
+  uint64_t Addr = *(uint64_t *)Ctx;
+  ((void (*)(void))(uintptr_t)Addr)();
+}
+
+static bool runVoid(orc_rt_jit_Program *P, const char *Symbol, uint64_t Addr) {
+  bool Entered = orc_rt_jit_callManaged(P->S, Symbol, Addr, callVoid, &Addr);
+  if (!Entered)
+    trace(P, "entry into '%s' denied", Symbol);
+  return Entered;
+}
+
+typedef struct {
+  uint64_t Addr;
+  int Argc;
+  char **Argv, **Envp;
+  int Result;
+} MainCall;
+
+static void callMain(void *Ctx) {
+  MainCall *C = Ctx;
+  C->Result = ((int (*)(int, char **, char **))(uintptr_t)C->Addr)(
+      C->Argc, C->Argv, C->Envp);
+}
+
+static void callHandler(void *Ctx) {
+  orc_rt_jit_Handler *H = Ctx;
+  if (H->NoArg)
+    ((void (*)(void))H->Fn)();
+  else
+    H->Fn(H->Arg);
+}
+
+/* Runs what is left of the handlers and dtors. Re-entrant on the thread that
+ * runs it (exit() from a handler carries on where the outer loop was). */
+static void runFinishSteps(orc_rt_jit_Program *P) {
+  orc_rt_jit_Handler H;
+  while (orc_rt_jit_Runtime_popHandler(&H))
+    if (!orc_rt_jit_callManaged(P->S, "atexit handler",
+                                (uint64_t)(uintptr_t)H.Fn, callHandler, &H))
+      trace(P, "atexit handler denied");
+  while (true) {
+    pthread_mutex_lock(&P->Lock);
+    size_t I = P->NextDtor < P->Dtors.Size ? P->NextDtor++ : SIZE_MAX;
+    pthread_mutex_unlock(&P->Lock);
+    if (I == SIZE_MAX)
+      break;
+    /* Reverse of the sorted order: highest priority number first, and the
+     * last of equal ones first, as .fini_array runs. */
+    size_t J = P->Dtors.Size - 1 - I;
+    runVoid(P, P->Dtors.Items[J].Symbol, P->DtorAddrs[J]);
+  }
+}
+
+/* The end of the program's lifecycle, exactly once: by the thread that
+ * returned from the entry, or by the first thread that calls exit(). */
+static void finishProgram(orc_rt_jit_Program *P) {
+  pid_t Self = gettid();
+  pthread_mutex_lock(&P->Lock);
+  if (P->FinishState == Finish_Running && P->FinishOwner != Self) {
+    while (P->FinishState != Finish_Done)
+      pthread_cond_wait(&P->Changed, &P->Lock);
+  }
+  if (P->FinishState == Finish_Done) {
+    pthread_mutex_unlock(&P->Lock);
+    return;
+  }
+  P->FinishState = Finish_Running;
+  P->FinishOwner = Self;
+  pthread_mutex_unlock(&P->Lock);
+
+  runFinishSteps(P);
+
+  pthread_mutex_lock(&P->Lock);
+  P->FinishState = Finish_Done;
+  pthread_cond_broadcast(&P->Changed);
+  pthread_mutex_unlock(&P->Lock);
+}
+
+static void onShutdownComplete(void *Ctx) {
+  orc_rt_jit_Program *P = Ctx;
+  trace(P, "complete");
+  pthread_mutex_lock(&P->Lock);
+  P->ShutdownComplete = true;
+  pthread_cond_broadcast(&P->Changed);
+  pthread_mutex_unlock(&P->Lock);
+}
+
+static orc_rt_ErrorRef requestShutdown(orc_rt_jit_Program *P) {
+  trace(P, "requested; new entries into JIT'd code are denied");
+  return orc_rt_Session_shutdown(P->S, onShutdownComplete, P);
+}
+
+/* exit() called by JIT'd code: finish the lifecycle, then end the process as
+ * exit does, without waiting for other threads still inside JIT'd code. */
+static void exitFromJit(int Status, void *Ctx) {
+  orc_rt_jit_Program *P = Ctx;
+  finishProgram(P);
+  orc_rt_Error_consume(requestShutdown(P));
+  trace(P, "exit(%d) called by JIT'd code; ending the process", Status);
+  orc_rt_jit_quickExit(Status);
+}
+
+/*---- Thread entries ----*/
+
+typedef struct {
+  orc_rt_jit_Program *P;
+  const char *Symbol;
+  uint64_t Addr;
+} ThreadEntry;
+
+static void *runThreadEntry(void *Ctx) {
+  ThreadEntry *T = Ctx;
+  orc_rt_jit_LiveEntry E;
+  orc_rt_jit_LiveEntries_enter(&E, T->Symbol, T->Addr);
+  ((void (*)(void))(uintptr_t)T->Addr)();
+  orc_rt_jit_LiveEntries_leave(&E);
+  return NULL;
+}
+
+/*---- Waiting for the drain ----*/
+
+/* Resolves every name first: the report itself runs under the registry's
+ * lock and must not call into the JIT. */
+typedef struct {
+  uint64_t *Addrs;
+  orc_rt_jit_Program *P;
+} NameTable;
+
+static const char *lookupTable(uint64_t Addr, void *Ctx) {
+  NameTable *T = Ctx;
+  for (size_t I = 0; I < T->P->Names.Size; ++I)
+    if (T->Addrs[I] == Addr)
+      return T->P->Names.Items[I].Display;
+  return NULL;
+}
+
+static void reportLiveEntries(orc_rt_jit_Program *P) {
+  NameTable T = {calloc(P->Names.Size + 1, sizeof(uint64_t)), P};
+  for (size_t I = 0; T.Addrs && I < P->Names.Size; ++I) {
+    orc_rt_ErrorRef Err =
+        orc_rt_jit_Jit_lookup(P->Jit, P->Names.Items[I].Lookup, &T.Addrs[I]);
+    orc_rt_Error_consume(Err);
+  }
+  fflush(stdout);
+  flockfile(stderr);
+  fprintf(stderr,
+          "mini-lli: error: shutdown timed out after %g s with threads still "
+          "inside JIT'd code; code memory is not freed\n",
+          P->Opts->ShutdownTimeout);
+  size_t N = orc_rt_jit_LiveEntries_report(stderr, T.Addrs ? lookupTable : NULL,
+                                           &T);
+  fprintf(stderr, "mini-lli: %zu live entr%s; exiting with status %d\n", N,
+          N == 1 ? "y" : "ies", ORC_RT_JIT_SHUTDOWN_TIMEOUT_STATUS);
+  funlockfile(stderr);
+  fflush(stderr);
+  free(T.Addrs);
+}
+
+/* Waits for the drain; false if the timeout expired first. */
+static bool waitForDrain(orc_rt_jit_Program *P) {
+  double Timeout = P->Opts->ShutdownTimeout;
+  struct timespec Deadline;
+  clock_gettime(CLOCK_REALTIME, &Deadline);
+  if (Timeout >= 0) {
+    double Whole = (double)(time_t)Timeout;
+    Deadline.tv_sec += (time_t)Timeout;
+    Deadline.tv_nsec += (long)((Timeout - Whole) * 1e9);
+    if (Deadline.tv_nsec >= 1000000000L) {
+      Deadline.tv_nsec -= 1000000000L;
+      ++Deadline.tv_sec;
+    }
+  }
+  bool Done = true;
+  pthread_mutex_lock(&P->Lock);
+  while (!P->ShutdownComplete) {
+    if (Timeout < 0) {
+      pthread_cond_wait(&P->Changed, &P->Lock);
+    } else if (pthread_cond_timedwait(&P->Changed, &P->Lock, &Deadline) ==
+               ETIMEDOUT) {
+      Done = P->ShutdownComplete;
+      break;
+    }
+  }
+  pthread_mutex_unlock(&P->Lock);
+  return Done;
+}
+
+/*---- Run ----*/
+
+static orc_rt_ErrorRef lookupAll(orc_rt_jit_Program *P, uint64_t *EntryAddr,
+                                 uint64_t **CtorAddrs, uint64_t **ThreadAddrs) {
+  const orc_rt_jit_Options *O = P->Opts;
+  orc_rt_ErrorRef Err = orc_rt_jit_Jit_lookup(P->Jit, O->EntryFunction, EntryAddr);
+  *CtorAddrs = calloc(P->Ctors.Size + 1, sizeof(uint64_t));
+  P->DtorAddrs = calloc(P->Dtors.Size + 1, sizeof(uint64_t));
+  *ThreadAddrs = calloc(O->ThreadEntries.Size + 1, sizeof(uint64_t));
+  if (!Err && (!*CtorAddrs || !P->DtorAddrs || !*ThreadAddrs))
+    Err = orc_rt_Error_create("out of memory");
+  for (size_t I = 0; !Err && I < P->Ctors.Size; ++I)
+    Err = orc_rt_jit_Jit_lookup(P->Jit, P->Ctors.Items[I].Symbol,
+                                &(*CtorAddrs)[I]);
+  for (size_t I = 0; !Err && I < P->Dtors.Size; ++I)
+    Err = orc_rt_jit_Jit_lookup(P->Jit, P->Dtors.Items[I].Symbol,
+                                &P->DtorAddrs[I]);
+  for (size_t I = 0; !Err && I < O->ThreadEntries.Size; ++I)
+    Err = orc_rt_jit_Jit_lookup(P->Jit, O->ThreadEntries.Items[I],
+                                &(*ThreadAddrs)[I]);
+  return Err;
+}
+
+orc_rt_ErrorRef orc_rt_jit_Program_run(orc_rt_jit_Program *P, char **Envp,
+                                       int *Status) {
+  const orc_rt_jit_Options *O = P->Opts;
+  uint64_t EntryAddr = 0, *CtorAddrs = NULL, *ThreadAddrs = NULL;
+  orc_rt_ErrorRef Err = lookupAll(P, &EntryAddr, &CtorAddrs, &ThreadAddrs);
+  char **Argv = Err ? NULL : calloc((size_t)O->ProgramArgc + 1, sizeof(char *));
+  ThreadEntry *Threads =
+      Err ? NULL : calloc(O->ThreadEntries.Size + 1, sizeof(*Threads));
+  pthread_t *Tids = Err ? NULL : calloc(O->ThreadEntries.Size + 1, sizeof(*Tids));
+  if (!Err && (!Argv || !Threads || !Tids))
+    Err = orc_rt_Error_create("out of memory");
+  if (Err) {
+    free(CtorAddrs);
+    free(ThreadAddrs);
+    free(Argv);
+    free(Threads);
+    free(Tids);
+    return Err;
+  }
+  orc_rt_jit_Runtime_setExit(exitFromJit, P);
+
+  /* Constructors, by priority. */
+  for (size_t I = 0; I < P->Ctors.Size; ++I)
+    runVoid(P, P->Ctors.Items[I].Symbol, CtorAddrs[I]);
+
+  /* -thread-entry threads, each entering through the Session. */
+  size_t Started = 0;
+  for (size_t I = 0; I < O->ThreadEntries.Size; ++I) {
+    Threads[I] = (ThreadEntry){P, O->ThreadEntries.Items[I], ThreadAddrs[I]};
+    if (!orc_rt_Session_createManagedThread(P->S, &Tids[Started], NULL,
+                                            runThreadEntry, &Threads[I]))
+      ++Started;
+  }
+
+  /* The entry, as main(argc, argv, envp). */
+  memcpy(Argv, O->ProgramArgv, (size_t)O->ProgramArgc * sizeof(char *));
+  if (O->FakeArgv0)
+    Argv[0] = (char *)O->FakeArgv0;
+  MainCall MC = {EntryAddr, O->ProgramArgc, Argv, Envp, 0};
+  if (!orc_rt_jit_callManaged(P->S, O->EntryFunction, EntryAddr, callMain,
+                              &MC))
+    Err = orc_rt_Error_createf("entry into '%s' denied: shutdown of the "
+                               "Session was requested before it ran",
+                               O->EntryFunction);
+  *Status = MC.Result;
+
+  for (size_t I = 0; I < Started; ++I)
+    pthread_join(Tids[I], NULL);
+
+  /* atexit handlers in reverse, then dtors; then shut down and drain. */
+  finishProgram(P);
+  Err = orc_rt_Error_join(Err, requestShutdown(P));
+  if (!waitForDrain(P)) {
+    reportLiveEntries(P);
+    P->Abandoned = true;
+    *Status = ORC_RT_JIT_SHUTDOWN_TIMEOUT_STATUS;
+  }
+  free(CtorAddrs);
+  free(ThreadAddrs);
+  if (!P->Abandoned) /* live threads may still read argv */
+    free(Argv);
+  free(Threads);
+  free(Tids);
+  return Err;
+}

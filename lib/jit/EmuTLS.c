@@ -1,0 +1,156 @@
+/*===- lib/jit/EmuTLS.c - thread_local variables without a TLS runtime ----===*/
+
+#include "jit/EmuTLS.h"
+
+#include <llvm-c/Target.h>
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  LLVMModuleRef M;
+  LLVMContextRef Ctx;
+  LLVMBuilderRef B;
+  LLVMTypeRef Ptr, I64, CtlTy, GetAddrTy;
+  LLVMValueRef GetAddr;
+} Lowering;
+
+static LLVMValueRef makeControl(Lowering *L, LLVMValueRef GV) {
+  size_t Len;
+  const char *Name = LLVMGetValueName2(GV, &Len);
+  char *CtlName = malloc(Len + 16), *TmplName = malloc(Len + 16);
+  if (!CtlName || !TmplName) {
+    free(CtlName);
+    free(TmplName);
+    return NULL;
+  }
+  snprintf(CtlName, Len + 16, "__emutls_v.%.*s", (int)Len, Name);
+  snprintf(TmplName, Len + 16, "__emutls_t.%.*s", (int)Len, Name);
+  LLVMValueRef Ctl = LLVMGetNamedGlobal(L->M, CtlName);
+  if (!Ctl) {
+    Ctl = LLVMAddGlobal(L->M, L->CtlTy, CtlName);
+    LLVMSetLinkage(Ctl, LLVMGetLinkage(GV));
+    LLVMSetVisibility(Ctl, LLVMGetVisibility(GV));
+    LLVMSetAlignment(Ctl, 8);
+  }
+  LLVMValueRef Init = LLVMIsDeclaration(GV) ? NULL : LLVMGetInitializer(GV);
+  if (Init) {
+    LLVMTypeRef Ty = LLVMGlobalGetValueType(GV);
+    LLVMTargetDataRef TD = LLVMGetModuleDataLayout(L->M);
+    unsigned long long Size = LLVMABISizeOfType(TD, Ty);
+    unsigned Align = LLVMGetAlignment(GV);
+    if (!Align)
+      Align = LLVMABIAlignmentOfType(TD, Ty);
+    LLVMValueRef Tmpl = LLVMConstNull(L->Ptr);
+    if (!LLVMIsNull(Init)) {
+      LLVMValueRef T = LLVMAddGlobal(L->M, Ty, TmplName);
+      LLVMSetInitializer(T, Init);
+      LLVMSetGlobalConstant(T, 1);
+      LLVMSetLinkage(T, LLVMPrivateLinkage);
+      LLVMSetAlignment(T, Align);
+      Tmpl = T;
+    }
+    LLVMValueRef Fields[4] = {LLVMConstInt(L->I64, Size, 0),
+                              LLVMConstInt(L->I64, Align, 0),
+                              LLVMConstNull(L->Ptr), Tmpl};
+    LLVMSetInitializer(Ctl, LLVMConstNamedStruct(L->CtlTy, Fields, 4));
+  }
+  free(CtlName);
+  free(TmplName);
+  return Ctl;
+}
+
+static bool isThreadLocalAddress(LLVMValueRef I) {
+  if (!LLVMIsACallInst(I))
+    return false;
+  LLVMValueRef Callee = LLVMGetCalledValue(I);
+  if (!Callee || !LLVMIsAFunction(Callee))
+    return false;
+  size_t Len;
+  const char *Name = LLVMGetValueName2(Callee, &Len);
+  return Len >= 24 && !strncmp(Name, "llvm.threadlocal.address", 24);
+}
+
+static orc_rt_ErrorRef lowerOne(Lowering *L, LLVMValueRef GV) {
+  LLVMValueRef Ctl = makeControl(L, GV);
+  if (!Ctl)
+    return orc_rt_Error_create("out of memory");
+  LLVMUseRef U;
+  while ((U = LLVMGetFirstUse(GV))) {
+    LLVMValueRef User = LLVMGetUser(U);
+    if (!LLVMIsAInstruction(User)) {
+      size_t Len;
+      const char *Name = LLVMGetValueName2(GV, &Len);
+      return orc_rt_Error_createf(
+          "thread_local variable '%.*s' is used in a constant expression, "
+          "which mini-lli's emulated TLS cannot rewrite",
+          (int)Len, Name);
+    }
+    LLVMValueRef At = User;
+    if (LLVMIsAPHINode(User)) {
+      unsigned N = LLVMCountIncoming(User);
+      for (unsigned I = 0; I < N; ++I)
+        if (LLVMGetIncomingValue(User, I) == GV) {
+          At = LLVMGetBasicBlockTerminator(LLVMGetIncomingBlock(User, I));
+          break;
+        }
+    }
+    LLVMPositionBuilderBefore(L->B, At);
+    LLVMValueRef Args[1] = {Ctl};
+    LLVMValueRef Addr =
+        LLVMBuildCall2(L->B, L->GetAddrTy, L->GetAddr, Args, 1, "");
+    if (isThreadLocalAddress(User)) {
+      LLVMReplaceAllUsesWith(User, Addr);
+      LLVMInstructionEraseFromParent(User);
+      continue;
+    }
+    unsigned N = (unsigned)LLVMGetNumOperands(User);
+    for (unsigned I = 0; I < N; ++I)
+      if (LLVMGetOperand(User, I) == GV)
+        LLVMSetOperand(User, I, Addr);
+  }
+  LLVMDeleteGlobal(GV);
+  return NULL;
+}
+
+orc_rt_ErrorRef orc_rt_jit_lowerEmulatedTLS(LLVMModuleRef M) {
+  size_t N = 0;
+  for (LLVMValueRef G = LLVMGetFirstGlobal(M); G; G = LLVMGetNextGlobal(G))
+    N += LLVMIsThreadLocal(G) != 0;
+  if (!N)
+    return NULL;
+  LLVMValueRef *TLS = malloc(N * sizeof(*TLS));
+  if (!TLS)
+    return orc_rt_Error_create("out of memory");
+  N = 0;
+  for (LLVMValueRef G = LLVMGetFirstGlobal(M); G; G = LLVMGetNextGlobal(G))
+    if (LLVMIsThreadLocal(G))
+      TLS[N++] = G;
+
+  Lowering L;
+  L.M = M;
+  L.Ctx = LLVMGetModuleContext(M);
+  L.B = LLVMCreateBuilderInContext(L.Ctx);
+  L.Ptr = LLVMPointerTypeInContext(L.Ctx, 0);
+  L.I64 = LLVMInt64TypeInContext(L.Ctx);
+  L.CtlTy = LLVMGetTypeByName2(L.Ctx, "__mini_lli.emutls_control");
+  if (!L.CtlTy) {
+    L.CtlTy = LLVMStructCreateNamed(L.Ctx, "__mini_lli.emutls_control");
+    LLVMTypeRef Fields[4] = {L.I64, L.I64, L.Ptr, L.Ptr};
+    LLVMStructSetBody(L.CtlTy, Fields, 4, 0);
+  }
+  LLVMTypeRef Params[1] = {L.Ptr};
+  L.GetAddrTy = LLVMFunctionType(L.Ptr, Params, 1, 0);
+  L.GetAddr = LLVMGetNamedFunction(M, "__emutls_get_address");
+  if (!L.GetAddr)
+    L.GetAddr = LLVMAddFunction(M, "__emutls_get_address", L.GetAddrTy);
+
+  orc_rt_ErrorRef Err = NULL;
+  for (size_t I = 0; I < N && !Err; ++I)
+    Err = lowerOne(&L, TLS[I]);
+  LLVMDisposeBuilder(L.B);
+  free(TLS);
+  return Err;
+}

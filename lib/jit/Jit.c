@@ -1,0 +1,342 @@
+/*===- lib/jit/Jit.c - The program's LLJIT --------------------------------===*/
+
+#include "jit/Jit.h"
+#include "jit/Diag.h"
+#include "jit/EmuTLS.h"
+#include "jit/LazySplit.h"
+
+#include <llvm-c/LLJIT.h>
+#include <llvm-c/Orc.h>
+#include <llvm-c/Target.h>
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct orc_rt_jit_Jit {
+  const orc_rt_jit_Options *Opts;
+  LLVMOrcLLJITRef J;
+  LLVMOrcExecutionSessionRef ES;
+  LLVMOrcJITDylibRef JD;
+  char GlobalPrefix;
+  char *Triple, *CPU, *Features;
+  LLVMCodeGenOptLevel Level;
+  unsigned NextModule;
+  /* Lazy mode. */
+  LLVMOrcLazyCallThroughManagerRef LCTM;
+  LLVMOrcIndirectStubsManagerRef ISM;
+  /* Errors the ExecutionSession reported, waiting to be joined to a result. */
+  pthread_mutex_t Lock;
+  orc_rt_ErrorRef Pending;
+};
+
+static orc_rt_jit_Jit *LazyJit; /* for the lazy-call-through error handler */
+
+static void reportSessionError(void *Ctx, LLVMErrorRef Err) {
+  orc_rt_jit_Jit *J = Ctx;
+  orc_rt_ErrorRef E = orc_rt_jit_fromLLVMError(Err, NULL);
+  pthread_mutex_lock(&J->Lock);
+  J->Pending = orc_rt_Error_join(J->Pending, E);
+  pthread_mutex_unlock(&J->Lock);
+}
+
+static orc_rt_ErrorRef takePending(orc_rt_jit_Jit *J) {
+  pthread_mutex_lock(&J->Lock);
+  orc_rt_ErrorRef E = J->Pending;
+  J->Pending = NULL;
+  pthread_mutex_unlock(&J->Lock);
+  return E;
+}
+
+/* Called by a lazy stub whose function could not be compiled or linked. */
+static void lazyCallFailed(void) {
+  orc_rt_ErrorRef E = LazyJit ? takePending(LazyJit) : NULL;
+  fflush(stdout);
+  fprintf(stderr, "mini-lli: error: %s\n",
+          E ? orc_rt_Error_getMessage(E) : "lazy compilation failed");
+  orc_rt_Error_consume(E);
+  fflush(stderr);
+  _exit(1);
+}
+
+static LLVMTargetMachineRef makeTM(orc_rt_jit_Jit *J) {
+  LLVMTargetRef T;
+  char *Msg = NULL;
+  if (LLVMGetTargetFromTriple(J->Triple, &T, &Msg)) {
+    LLVMDisposeMessage(Msg);
+    return NULL;
+  }
+  return LLVMCreateTargetMachine(T, J->Triple, J->CPU, J->Features, J->Level,
+                                 LLVMRelocDefault, LLVMCodeModelJITDefault);
+}
+
+LLVMTargetMachineRef orc_rt_jit_Jit_createTargetMachine(orc_rt_jit_Jit *J) {
+  return makeTM(J);
+}
+
+static orc_rt_ErrorRef defineOverrides(orc_rt_jit_Jit *J) {
+  size_t N;
+  const orc_rt_jit_Override *O = orc_rt_jit_Runtime_overrides(&N);
+  LLVMOrcCSymbolMapPairs Pairs = calloc(N, sizeof(*Pairs));
+  if (!Pairs)
+    return orc_rt_Error_create("out of memory");
+  for (size_t I = 0; I < N; ++I) {
+    Pairs[I].Name = LLVMOrcLLJITMangleAndIntern(J->J, O[I].Name);
+    Pairs[I].Sym.Address = O[I].Addr;
+    Pairs[I].Sym.Flags.GenericFlags =
+        LLVMJITSymbolGenericFlagsExported |
+        (O[I].Callable ? LLVMJITSymbolGenericFlagsCallable : 0);
+    Pairs[I].Sym.Flags.TargetFlags = 0;
+  }
+  LLVMErrorRef E =
+      LLVMOrcJITDylibDefine(J->JD, LLVMOrcAbsoluteSymbols(Pairs, N));
+  free(Pairs);
+  return orc_rt_jit_fromLLVMError(E, NULL);
+}
+
+orc_rt_ErrorRef orc_rt_jit_Jit_create(orc_rt_jit_Jit **Result,
+                                      const orc_rt_jit_Options *Opts) {
+  LLVMInitializeNativeTarget();
+  LLVMInitializeNativeAsmPrinter();
+  LLVMInitializeNativeAsmParser();
+
+  orc_rt_jit_Jit *J = calloc(1, sizeof(*J));
+  if (!J)
+    return orc_rt_Error_create("out of memory");
+  pthread_mutex_init(&J->Lock, NULL);
+  J->Opts = Opts;
+  J->Triple = LLVMGetDefaultTargetTriple();
+  J->CPU = LLVMGetHostCPUName();
+  J->Features = LLVMGetHostCPUFeatures();
+  static const LLVMCodeGenOptLevel Levels[] = {
+      LLVMCodeGenLevelNone, LLVMCodeGenLevelLess, LLVMCodeGenLevelDefault,
+      LLVMCodeGenLevelAggressive};
+  J->Level = Levels[Opts->OptLevel];
+
+  LLVMTargetMachineRef TM = makeTM(J);
+  if (!TM) {
+    orc_rt_ErrorRef E =
+        orc_rt_Error_createf("no JIT target for triple '%s'", J->Triple);
+    orc_rt_jit_Jit_dispose(J);
+    return E;
+  }
+  LLVMOrcLLJITBuilderRef B = LLVMOrcCreateLLJITBuilder();
+  LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(
+      B, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(TM));
+  orc_rt_ErrorRef Err = orc_rt_jit_fromLLVMError(LLVMOrcCreateLLJIT(&J->J, B),
+                                                 "cannot create the JIT: ");
+  if (Err) {
+    orc_rt_jit_Jit_dispose(J);
+    return Err;
+  }
+  J->ES = LLVMOrcLLJITGetExecutionSession(J->J);
+  LLVMOrcExecutionSessionSetErrorReporter(J->ES, reportSessionError, J);
+  J->GlobalPrefix = LLVMOrcLLJITGetGlobalPrefix(J->J);
+  J->JD = LLVMOrcExecutionSessionCreateBareJITDylib(J->ES, "<program>");
+  Err = defineOverrides(J);
+  if (!Err && Opts->Lazy) {
+    J->ISM = LLVMOrcCreateLocalIndirectStubsManager(J->Triple);
+    Err = orc_rt_jit_fromLLVMError(
+        LLVMOrcCreateLocalLazyCallThroughManager(
+            J->Triple, J->ES, (LLVMOrcJITTargetAddress)(uintptr_t)lazyCallFailed,
+            &J->LCTM),
+        "cannot set up lazy compilation: ");
+    LazyJit = J;
+  }
+  if (Err) {
+    orc_rt_jit_Jit_dispose(J);
+    return Err;
+  }
+  *Result = J;
+  return NULL;
+}
+
+static orc_rt_ErrorRef addWhole(orc_rt_jit_Jit *J,
+                                LLVMOrcThreadSafeContextRef TSC,
+                                LLVMModuleRef M) {
+  LLVMOrcThreadSafeModuleRef TSM = LLVMOrcCreateNewThreadSafeModule(M, TSC);
+  LLVMErrorRef E = LLVMOrcLLJITAddLLVMIRModule(J->J, J->JD, TSM);
+  return orc_rt_jit_fromLLVMError(E, NULL);
+}
+
+static orc_rt_ErrorRef addLazy(orc_rt_jit_Jit *J,
+                               LLVMOrcThreadSafeContextRef TSC,
+                               LLVMModuleRef M) {
+  orc_rt_jit_LazyParts P;
+  orc_rt_ErrorRef Err = orc_rt_jit_splitForLazy(
+      M, J->NextModule, !J->Opts->PerModuleLazy, &P);
+  if (Err)
+    return Err;
+  for (size_t I = 0; I < P.NumModules && !Err; ++I) {
+    Err = addWhole(J, TSC, P.Modules[I]);
+    P.Modules[I] = NULL;
+  }
+  if (!Err && P.NumStubs) {
+    LLVMOrcCSymbolAliasMapPairs Pairs = calloc(P.NumStubs, sizeof(*Pairs));
+    if (!Pairs) {
+      Err = orc_rt_Error_create("out of memory");
+    } else {
+      for (size_t I = 0; I < P.NumStubs; ++I) {
+        Pairs[I].Name = LLVMOrcLLJITMangleAndIntern(J->J, P.Stubs[I].Name);
+        Pairs[I].Entry.Name = LLVMOrcLLJITMangleAndIntern(J->J, P.Stubs[I].Body);
+        Pairs[I].Entry.Flags.GenericFlags =
+            LLVMJITSymbolGenericFlagsExported |
+            LLVMJITSymbolGenericFlagsCallable |
+            (P.Stubs[I].Weak ? LLVMJITSymbolGenericFlagsWeak : 0);
+        Pairs[I].Entry.Flags.TargetFlags = 0;
+      }
+      Err = orc_rt_jit_fromLLVMError(
+          LLVMOrcJITDylibDefine(J->JD,
+                                LLVMOrcLazyReexports(J->LCTM, J->ISM, J->JD,
+                                                     Pairs, P.NumStubs)),
+          NULL);
+      free(Pairs);
+    }
+  }
+  orc_rt_jit_LazyParts_dispose(&P);
+  return Err;
+}
+
+orc_rt_ErrorRef orc_rt_jit_Jit_addModule(orc_rt_jit_Jit *J, LLVMContextRef Ctx,
+                                         LLVMModuleRef M) {
+  /* The module must carry the JIT's data layout and triple. */
+  LLVMSetDataLayout(M, LLVMOrcLLJITGetDataLayoutStr(J->J));
+  if (!*LLVMGetTarget(M))
+    LLVMSetTarget(M, LLVMOrcLLJITGetTripleString(J->J));
+  orc_rt_ErrorRef Err = orc_rt_jit_lowerEmulatedTLS(M);
+  if (Err) {
+    LLVMDisposeModule(M);
+    LLVMContextDispose(Ctx);
+    return Err;
+  }
+  LLVMOrcThreadSafeContextRef TSC =
+      LLVMOrcCreateNewThreadSafeContextFromLLVMContext(Ctx);
+  Err = J->Opts->Lazy ? addLazy(J, TSC, M) : addWhole(J, TSC, M);
+  LLVMOrcDisposeThreadSafeContext(TSC);
+  ++J->NextModule;
+  return Err;
+}
+
+orc_rt_ErrorRef orc_rt_jit_Jit_addObjectFile(orc_rt_jit_Jit *J,
+                                             const char *Path) {
+  LLVMMemoryBufferRef Buf;
+  char *Msg = NULL;
+  if (LLVMCreateMemoryBufferWithContentsOfFile(Path, &Buf, &Msg)) {
+    orc_rt_ErrorRef E = orc_rt_Error_createf("%s: %s", Path, Msg);
+    LLVMDisposeMessage(Msg);
+    return E;
+  }
+  char Prefix[4096];
+  snprintf(Prefix, sizeof(Prefix), "%s: ", Path);
+  return orc_rt_jit_fromLLVMError(LLVMOrcLLJITAddObjectFile(J->J, J->JD, Buf),
+                                  Prefix);
+}
+
+orc_rt_ErrorRef orc_rt_jit_Jit_addArchive(orc_rt_jit_Jit *J, const char *Path) {
+  LLVMOrcDefinitionGeneratorRef G;
+  LLVMErrorRef E = LLVMOrcCreateStaticLibrarySearchGeneratorForPath(
+      &G, LLVMOrcLLJITGetObjLinkingLayer(J->J), Path);
+  if (E)
+    return orc_rt_jit_fromLLVMError(E, NULL);
+  LLVMOrcJITDylibAddGenerator(J->JD, G);
+  return NULL;
+}
+
+orc_rt_ErrorRef orc_rt_jit_Jit_addDynamicLibrary(orc_rt_jit_Jit *J,
+                                                 const char *Path) {
+  LLVMOrcDefinitionGeneratorRef G;
+  LLVMErrorRef E = LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(
+      &G, Path, J->GlobalPrefix, NULL, NULL);
+  if (E)
+    return orc_rt_jit_fromLLVMError(E, NULL);
+  LLVMOrcJITDylibAddGenerator(J->JD, G);
+  return NULL;
+}
+
+/* The host's own `main` is never JIT'd code's. */
+static int notHostMain(void *Ctx, LLVMOrcSymbolStringPoolEntryRef Sym) {
+  orc_rt_jit_Jit *J = Ctx;
+  const char *Name = LLVMOrcSymbolStringPoolEntryStr(Sym);
+  if (J->GlobalPrefix && *Name == J->GlobalPrefix)
+    ++Name;
+  return strcmp(Name, "main") != 0;
+}
+
+orc_rt_ErrorRef orc_rt_jit_Jit_addProcessSymbols(orc_rt_jit_Jit *J) {
+  if (J->Opts->NoProcessSyms)
+    return NULL;
+  LLVMOrcDefinitionGeneratorRef G;
+  LLVMErrorRef E = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(
+      &G, J->GlobalPrefix, notHostMain, J);
+  if (E)
+    return orc_rt_jit_fromLLVMError(E, NULL);
+  LLVMOrcJITDylibAddGenerator(J->JD, G);
+  return NULL;
+}
+
+typedef struct {
+  pthread_mutex_t Lock;
+  pthread_cond_t Done;
+  bool Finished;
+  LLVMErrorRef Err;
+  uint64_t Addr;
+} LookupState;
+
+static void lookupDone(LLVMErrorRef Err, LLVMOrcCSymbolMapPairs Result,
+                       size_t NumPairs, void *Ctx) {
+  LookupState *S = Ctx;
+  pthread_mutex_lock(&S->Lock);
+  S->Err = Err;
+  if (!Err && NumPairs)
+    S->Addr = Result[0].Sym.Address;
+  S->Finished = true;
+  pthread_cond_signal(&S->Done);
+  pthread_mutex_unlock(&S->Lock);
+}
+
+orc_rt_ErrorRef orc_rt_jit_Jit_lookup(orc_rt_jit_Jit *J, const char *Name,
+                                      uint64_t *Addr) {
+  LookupState S = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false,
+                   NULL, 0};
+  LLVMOrcCJITDylibSearchOrderElement Order = {
+      J->JD, LLVMOrcJITDylibLookupFlagsMatchAllSymbols};
+  LLVMOrcCLookupSetElement Sym = {LLVMOrcLLJITMangleAndIntern(J->J, Name),
+                                  LLVMOrcSymbolLookupFlagsRequiredSymbol};
+  LLVMOrcExecutionSessionLookup(J->ES, LLVMOrcLookupKindStatic, &Order, 1,
+                                &Sym, 1, lookupDone, &S);
+  pthread_mutex_lock(&S.Lock);
+  while (!S.Finished)
+    pthread_cond_wait(&S.Done, &S.Lock);
+  pthread_mutex_unlock(&S.Lock);
+  pthread_mutex_destroy(&S.Lock);
+  pthread_cond_destroy(&S.Done);
+  orc_rt_ErrorRef Pending = takePending(J);
+  if (S.Err)
+    return orc_rt_Error_join(Pending, orc_rt_jit_fromLLVMError(S.Err, NULL));
+  orc_rt_Error_consume(Pending);
+  *Addr = S.Addr;
+  return NULL;
+}
+
+orc_rt_ErrorRef orc_rt_jit_Jit_dispose(orc_rt_jit_Jit *J) {
+  if (!J)
+    return NULL;
+  orc_rt_ErrorRef Err = NULL;
+  if (J->J)
+    Err = orc_rt_jit_fromLLVMError(LLVMOrcDisposeLLJIT(J->J), NULL);
+  if (J->ISM)
+    LLVMOrcDisposeIndirectStubsManager(J->ISM);
+  if (J->LCTM)
+    LLVMOrcDisposeLazyCallThroughManager(J->LCTM);
+  if (LazyJit == J)
+    LazyJit = NULL;
+  Err = orc_rt_Error_join(Err, takePending(J));
+  LLVMDisposeMessage(J->Triple);
+  LLVMDisposeMessage(J->CPU);
+  LLVMDisposeMessage(J->Features);
+  pthread_mutex_destroy(&J->Lock);
+  free(J);
+  return Err;
+}

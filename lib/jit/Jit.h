@@ -1,0 +1,49 @@
+/*===- lib/jit/Jit.h - The program's LLJIT --------------------------------===*/
+/* An LLJIT (LLVM-C) with one JITDylib for the program whose link order mini-lli
+ * controls: the driver's overrides first (see ProgramRuntime.h), then -dlopen
+ * libraries, -extra-archive members and, unless -no-process-syms, the process's
+ * symbols except the host's own `main`. In lazy mode every function is reached
+ * through a lazy-reexport stub and compiled on its first call. */
+
+#ifndef ORC_RT_C_LIB_JIT_JIT_H
+#define ORC_RT_C_LIB_JIT_JIT_H
+
+#include "jit/Options.h"
+#include "jit/ProgramRuntime.h"
+
+#include "orc-rt-c/Error.h"
+
+#include <llvm-c/Core.h>
+#include <llvm-c/TargetMachine.h>
+
+#include <stdint.h>
+
+typedef struct orc_rt_jit_Jit orc_rt_jit_Jit;
+
+orc_rt_ErrorRef orc_rt_jit_Jit_create(orc_rt_jit_Jit **Result,
+                                      const orc_rt_jit_Options *Opts);
+
+/* A target machine like the JIT's, for running passes. Caller disposes. */
+LLVMTargetMachineRef orc_rt_jit_Jit_createTargetMachine(orc_rt_jit_Jit *J);
+
+/* Adds a module (takes ownership of M and its context Ctx). */
+orc_rt_ErrorRef orc_rt_jit_Jit_addModule(orc_rt_jit_Jit *J, LLVMContextRef Ctx,
+                                         LLVMModuleRef M);
+orc_rt_ErrorRef orc_rt_jit_Jit_addObjectFile(orc_rt_jit_Jit *J,
+                                             const char *Path);
+orc_rt_ErrorRef orc_rt_jit_Jit_addArchive(orc_rt_jit_Jit *J, const char *Path);
+orc_rt_ErrorRef orc_rt_jit_Jit_addDynamicLibrary(orc_rt_jit_Jit *J,
+                                                 const char *Path);
+/* Adds the process symbols generator (unless -no-process-syms): call after
+ * the -dlopen libraries and archives, which come first in the search. */
+orc_rt_ErrorRef orc_rt_jit_Jit_addProcessSymbols(orc_rt_jit_Jit *J);
+
+/* Looks Name up (compiling what it needs, unless lazy); joins any error the
+ * JIT reported meanwhile (e.g. "Symbols not found: [ foo ]"). */
+orc_rt_ErrorRef orc_rt_jit_Jit_lookup(orc_rt_jit_Jit *J, const char *Name,
+                                      uint64_t *Addr);
+
+/* Frees the JIT, its code and data memory. Everything J handed out dangles. */
+orc_rt_ErrorRef orc_rt_jit_Jit_dispose(orc_rt_jit_Jit *J);
+
+#endif

@@ -1,0 +1,192 @@
+/*===- lib/jit/ProgramRuntime.c - What mini-lli gives JIT'd code ----------===*/
+/* One JIT'd program per process, so the state here is global. */
+
+#include "jit/ProgramRuntime.h"
+#include "jit/LiveEntries.h"
+
+#include "orc-rt-c/ManagedThread.h"
+
+#include <pthread.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <threads.h>
+
+/*---- atexit / __cxa_atexit ----*/
+
+static pthread_mutex_t Lock = PTHREAD_MUTEX_INITIALIZER;
+static orc_rt_jit_Handler *Handlers;
+static size_t NumHandlers, HandlerCap;
+static bool Closed;
+
+static int addHandler(void (*Fn)(void *), void *Arg, bool NoArg) {
+  int R = 0;
+  pthread_mutex_lock(&Lock);
+  if (Closed) {
+    R = -1;
+  } else if (NumHandlers == HandlerCap) {
+    size_t NewCap = HandlerCap ? 2 * HandlerCap : 16;
+    orc_rt_jit_Handler *N = realloc(Handlers, NewCap * sizeof(*N));
+    if (N) {
+      Handlers = N;
+      HandlerCap = NewCap;
+    } else {
+      R = -1;
+    }
+  }
+  if (!R)
+    Handlers[NumHandlers++] = (orc_rt_jit_Handler){Fn, Arg, NoArg};
+  pthread_mutex_unlock(&Lock);
+  return R;
+}
+
+static int jitCxaAtexit(void (*Fn)(void *), void *Arg, void *Dso) {
+  (void)Dso;
+  return addHandler(Fn, Arg, false);
+}
+
+static int jitAtexit(void (*Fn)(void)) {
+  return addHandler((void (*)(void *))Fn, NULL, true);
+}
+
+bool orc_rt_jit_Runtime_popHandler(orc_rt_jit_Handler *Out) {
+  pthread_mutex_lock(&Lock);
+  bool Any = NumHandlers > 0;
+  if (Any)
+    *Out = Handlers[--NumHandlers];
+  pthread_mutex_unlock(&Lock);
+  return Any;
+}
+
+/*---- exit ----*/
+
+static orc_rt_jit_ExitFn ExitFn;
+static void *ExitCtx;
+
+void orc_rt_jit_Runtime_setExit(orc_rt_jit_ExitFn Fn, void *Ctx) {
+  ExitFn = Fn;
+  ExitCtx = Ctx;
+}
+
+static _Noreturn void jitExit(int Status) {
+  if (ExitFn)
+    ExitFn(Status, ExitCtx);
+  exit(Status);
+}
+
+/*---- pthread_create / thrd_create ----*/
+
+/* Start records live on a list until their thread runs (and unlinks and
+ * frees its own); a thread whose entry is denied never does, so what is left
+ * after the drain is freed by orc_rt_jit_Runtime_dispose. */
+typedef struct Start {
+  void *(*PStart)(void *);
+  int (*CStart)(void *);
+  void *Arg;
+  struct Start *Prev, *Next;
+} Start;
+
+static Start *Pending;
+
+static Start *newStart(void *(*PStart)(void *), int (*CStart)(void *),
+                       void *Arg) {
+  Start *S = malloc(sizeof(*S));
+  if (!S)
+    return NULL;
+  *S = (Start){PStart, CStart, Arg, NULL, NULL};
+  pthread_mutex_lock(&Lock);
+  S->Next = Pending;
+  if (Pending)
+    Pending->Prev = S;
+  Pending = S;
+  pthread_mutex_unlock(&Lock);
+  return S;
+}
+
+static Start takeStart(Start *S) {
+  pthread_mutex_lock(&Lock);
+  if (S->Prev)
+    S->Prev->Next = S->Next;
+  else
+    Pending = S->Next;
+  if (S->Next)
+    S->Next->Prev = S->Prev;
+  pthread_mutex_unlock(&Lock);
+  Start Copy = *S;
+  free(S);
+  return Copy;
+}
+
+static void *pthreadBody(void *Arg) {
+  Start S = takeStart(Arg);
+  orc_rt_jit_LiveEntry E;
+  orc_rt_jit_LiveEntries_enter(&E, NULL, (uint64_t)(uintptr_t)S.PStart);
+  void *R = S.PStart(S.Arg);
+  orc_rt_jit_LiveEntries_leave(&E);
+  return R;
+}
+
+static int thrdBody(void *Arg) {
+  Start S = takeStart(Arg);
+  orc_rt_jit_LiveEntry E;
+  orc_rt_jit_LiveEntries_enter(&E, NULL, (uint64_t)(uintptr_t)S.CStart);
+  int R = S.CStart(S.Arg);
+  orc_rt_jit_LiveEntries_leave(&E);
+  return R;
+}
+
+static int jitPthreadCreate(pthread_t *Thread, const pthread_attr_t *Attr,
+                            void *(*Fn)(void *), void *Arg) {
+  Start *S = newStart(Fn, NULL, Arg);
+  if (!S)
+    return EAGAIN;
+  int EC = orc_rt_pthread_create(Thread, Attr, pthreadBody, S);
+  if (EC)
+    takeStart(S);
+  return EC;
+}
+
+static int jitThrdCreate(void *Thread, int (*Fn)(void *), void *Arg) {
+  Start *S = newStart(NULL, Fn, Arg);
+  if (!S)
+    return thrd_nomem;
+  int R = orc_rt_thrd_create(Thread, thrdBody, S);
+  if (R != thrd_success)
+    takeStart(S);
+  return R;
+}
+
+void orc_rt_jit_Runtime_dispose(void) {
+  pthread_mutex_lock(&Lock);
+  Closed = true;
+  free(Handlers);
+  Handlers = NULL;
+  NumHandlers = HandlerCap = 0;
+  Start *S = Pending;
+  Pending = NULL;
+  pthread_mutex_unlock(&Lock);
+  while (S) {
+    Start *Next = S->Next;
+    free(S);
+    S = Next;
+  }
+}
+
+/*---- The table ----*/
+
+static char DsoHandle;
+
+const orc_rt_jit_Override *orc_rt_jit_Runtime_overrides(size_t *Count) {
+  static orc_rt_jit_Override Table[7];
+  Table[0] = (orc_rt_jit_Override){"atexit", (uintptr_t)jitAtexit, true};
+  Table[1] = (orc_rt_jit_Override){"__cxa_atexit", (uintptr_t)jitCxaAtexit,
+                                   true};
+  Table[2] = (orc_rt_jit_Override){"__dso_handle", (uintptr_t)&DsoHandle,
+                                   false};
+  Table[3] = (orc_rt_jit_Override){"exit", (uintptr_t)jitExit, true};
+  Table[4] = (orc_rt_jit_Override){"pthread_create",
+                                   (uintptr_t)jitPthreadCreate, true};
+  Table[5] = (orc_rt_jit_Override){"thrd_create", (uintptr_t)jitThrdCreate,
+                                   true};
+  *Count = 6;
+  return Table;
+}

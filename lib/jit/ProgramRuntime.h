@@ -1,0 +1,42 @@
+/*===- lib/jit/ProgramRuntime.h - What mini-lli gives JIT'd code ----------===*/
+/* The driver's own versions of a few libc entry points, defined in the JIT'd
+ * program's JITDylib ahead of the process's: atexit / __cxa_atexit (kept in a
+ * list the driver runs after the entry), __dso_handle, exit (finishes the
+ * program's lifecycle first), and pthread_create / thrd_create (the new thread
+ * enters JIT'd code through the Session and is registered as a live entry). */
+
+#ifndef ORC_RT_C_LIB_JIT_PROGRAMRUNTIME_H
+#define ORC_RT_C_LIB_JIT_PROGRAMRUNTIME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+  const char *Name;
+  uint64_t Addr;
+  bool Callable;
+} orc_rt_jit_Override;
+
+/* The symbols to define in the program's JITDylib. */
+const orc_rt_jit_Override *orc_rt_jit_Runtime_overrides(size_t *Count);
+
+/* What JIT'd code's exit(Status) does; must not return. Set by the driver. */
+typedef void (*orc_rt_jit_ExitFn)(int Status, void *Ctx);
+void orc_rt_jit_Runtime_setExit(orc_rt_jit_ExitFn Fn, void *Ctx);
+
+/* A handler registered by JIT'd code with atexit or __cxa_atexit. */
+typedef struct {
+  void (*Fn)(void *);
+  void *Arg;
+  bool NoArg; /* registered with atexit: call Fn() */
+} orc_rt_jit_Handler;
+
+/* Takes the most recently registered handler; false if there is none. */
+bool orc_rt_jit_Runtime_popHandler(orc_rt_jit_Handler *Out);
+
+/* Stops accepting handlers (later registrations fail) and frees the start
+ * records of threads whose entry was denied. Call after the drain. */
+void orc_rt_jit_Runtime_dispose(void);
+
+#endif

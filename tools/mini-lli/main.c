@@ -1,0 +1,41 @@
+/*===- tools/mini-lli/main.c - An lli-compatible driver on orc-rt-c -------===*/
+/* Parse the options, build the program (Session + JIT + inputs), run it, print
+ * the one error. Everything else lives in lib/jit. */
+
+#include "jit/Driver.h"
+#include "jit/Options.h"
+
+#include <stdio.h>
+
+static int fail(orc_rt_ErrorRef Err) {
+  fflush(stdout);
+  fprintf(stderr, "mini-lli: error: %s\n", orc_rt_Error_getMessage(Err));
+  orc_rt_Error_consume(Err);
+  return 1;
+}
+
+int main(int Argc, char **Argv, char **Envp) {
+  orc_rt_jit_Options Opts;
+  orc_rt_ErrorRef Err = orc_rt_jit_Options_parse(&Opts, Argc, Argv);
+  if (Err || Opts.Help || Opts.Version) {
+    if (Opts.Help)
+      orc_rt_jit_printHelp(stdout);
+    else if (Opts.Version)
+      orc_rt_jit_printVersion(stdout);
+    orc_rt_jit_Options_dispose(&Opts);
+    return Err ? fail(Err) : 0;
+  }
+
+  orc_rt_jit_Program *P;
+  Err = orc_rt_jit_Program_create(&P, &Opts);
+  if (Err) {
+    orc_rt_jit_Options_dispose(&Opts);
+    return fail(Err);
+  }
+  int Status = 1;
+  Err = orc_rt_jit_Program_run(P, Envp, &Status);
+  if (!orc_rt_jit_Program_destroy(P))
+    orc_rt_jit_quickExit(Err ? fail(Err) : Status); /* code still running */
+  orc_rt_jit_Options_dispose(&Opts);
+  return Err ? fail(Err) : Status;
+}
