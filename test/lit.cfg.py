@@ -52,3 +52,14 @@ if config.sanitizer:
 if config.sanitizer == "address":
     supp = os.path.join(config.test_source_root, "lsan.supp")
     config.environment["LSAN_OPTIONS"] = "suppressions=%s:print_suppressions=0" % supp
+
+# orc-executor tests (test/executor): our executor by full path (lli does no PATH
+# search) and clang's ORC runtime archive for llvm-jitlink -orc-runtime.
+import glob
+config.substitutions.append(
+    ("%orc-executor", os.path.join(config.orc_rt_c_tools_dir, "orc-executor")))
+_orc_rt_archives = sorted(glob.glob(os.path.join(
+    config.llvm_tools_dir, "..", "lib", "clang", "*", "lib", "linux", "liborc_rt-x86_64.a")))
+if _orc_rt_archives:
+    config.available_features.add("jit-orc-runtime")
+    config.substitutions.append(("%jit-orc-runtime", os.path.realpath(_orc_rt_archives[-1])))
