@@ -1,0 +1,55 @@
+// Question: a frame never returns. With -shutdown-timeout, does mini-lli print
+// a report naming each live entry (thread id, entry symbol, seconds inside)
+// and exit with the documented status 124, without freeing code?
+//
+// RUN: %clang -S -emit-llvm -O1 -I %orc-rt-include %s -o %t.ll
+// RUN: %python %inputs/mini-lli/expect-status.py 124 mini-lli -trace-shutdown -shutdown-timeout=0.3 %t.ll 2>&1 | FileCheck %s
+// RUN: %python %inputs/mini-lli/expect-status.py 124 mini-lli -trace-shutdown --shutdown-timeout 0.3 -jit-kind=orc-lazy %t.ll 2>&1 | FileCheck %s --check-prefix=LAZY
+//
+// CHECK:      main: returning
+// CHECK:      mini-lli: shutdown: requested
+// CHECK-NEXT: mini-lli: error: shutdown timed out after 0.3 s with threads still inside JIT'd code; code memory is not freed
+// CHECK-NEXT:   thread {{[0-9]+}}: entered through 'spin_forever', inside for {{[0-9.]+}} s
+// CHECK-NEXT:   thread {{[0-9]+}}: entered through 'sleep_forever', inside for {{[0-9.]+}} s
+// CHECK-NEXT: mini-lli: 2 live entries; exiting with status 124
+// CHECK-NOT:  code memory freed
+//
+// LAZY:      mini-lli: error: shutdown timed out
+// LAZY-NEXT:   thread {{[0-9]+}}: entered through {{.*}}, inside for
+// LAZY-NEXT:   thread {{[0-9]+}}: entered through {{.*}}, inside for
+// LAZY-NEXT: mini-lli: 2 live entries; exiting with status 124
+// LAZY-NOT:  code memory freed
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <unistd.h>
+
+static atomic_int Started;
+
+static void *spin_forever(void *Arg) {
+  (void)Arg;
+  atomic_fetch_add(&Started, 1);
+  for (;;)
+    usleep(10 * 1000);
+  return NULL;
+}
+
+void *sleep_forever(void *Arg) {
+  while (atomic_load(&Started) < 1) // keep the report's order fixed
+    usleep(1000);
+  atomic_fetch_add(&Started, 1);
+  for (;;)
+    pause();
+  return Arg;
+}
+
+int main(void) {
+  pthread_t A, B;
+  pthread_create(&A, NULL, spin_forever, NULL);
+  pthread_create(&B, NULL, sleep_forever, NULL);
+  while (atomic_load(&Started) < 2)
+    usleep(1000);
+  printf("main: returning\n");
+  return 0;
+}
