@@ -1,0 +1,55 @@
+// Shutdown with live frames. JIT'd main starts a thread (plain pthread_create) and
+// returns; the controller then releases the memory and disconnects while the thread
+// still runs JIT'd code. orc-executor defers the release until the managed-code drain:
+// the thread finishes and its output appears, a thread it starts after shutdown began
+// is denied (its body never runs), then memory is released and the executor exits 0.
+// The reference executor cuts the worker off.
+// RUN: %clang -c -O0 %s -o %t.o
+// RUN: env ORC_EXECUTOR_REAL=%orc-executor timeout 60 %llvm-jitlink \
+// RUN:   -oop-executor=%inputs/executor/status-wrapper.sh %t.o 2>&1 | FileCheck %s
+// RUN: env ORC_EXECUTOR_REAL=%orc-executor timeout 60 %llvm-jitlink -use-memmgr=shared \
+// RUN:   -oop-executor=%inputs/executor/status-wrapper.sh %t.o 2>&1 | FileCheck %s
+// RUN: env ORC_EXECUTOR_REAL=%llvm-jitlink-executor timeout 60 %llvm-jitlink \
+// RUN:   -oop-executor=%inputs/executor/status-wrapper.sh %t.o 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=REF
+// CHECK: main returns
+// CHECK-NEXT: worker: still running JIT'd code after main returned
+// CHECK-NEXT: worker: new thread was denied
+// CHECK-NEXT: executor exit status: 0
+// REF: main returns
+// REF-NOT: worker:
+// REF: executor exit status:
+#include <pthread.h>
+#include <stdio.h>
+#include <unistd.h>
+
+static volatile int InnerRan;
+
+static void *inner(void *P) {
+  (void)P;
+  InnerRan = 1;
+  return NULL;
+}
+
+static void *worker(void *P) {
+  (void)P;
+  usleep(1000 * 1000); /* main has returned; the controller releases and disconnects */
+  printf("worker: still running JIT'd code after main returned\n");
+  fflush(stdout);
+  pthread_t T;
+  int EC = pthread_create(&T, NULL, inner, NULL);
+  if (EC == 0)
+    pthread_join(T, NULL);
+  printf("worker: new thread %s\n", EC ? "not created" : InnerRan ? "ran" : "was denied");
+  fflush(stdout);
+  return NULL;
+}
+
+int main(void) {
+  pthread_t T;
+  pthread_create(&T, NULL, worker, NULL);
+  pthread_detach(T);
+  puts("main returns");
+  fflush(stdout);
+  return 0;
+}
