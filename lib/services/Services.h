@@ -121,7 +121,8 @@ struct orc_rt_OpaqueExecutorServices {
   orc_rt_internal_MemoryManager *MM;
   orc_rt_internal_SharedMemoryMapper *SM;
   orc_rt_internal_DylibManager *DM;
-  pthread_mutex_t SymLock; /* guards Syms */
+  pthread_mutex_t SymLock; /* guards Syms and Starts */
+  struct CountedStart *Starts; /* threads JIT'd code created that have not entered yet */
   orc_rt_BootstrapSymbol *Syms;
   size_t NumSyms;
 };
