@@ -5,6 +5,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/scripts/build.sh" "$root/build"
 if [ -x "$root/build/bin/mini-lli" ] && [ -f "$root/examples/drain-at-shutdown.ll" ]; then
-  exec "$root/build/bin/mini-lli" "$root/examples/drain-at-shutdown.ll"
+  # -trace-shutdown prints each shutdown phase (stderr) between the program's lines.
+  exec "$root/build/bin/mini-lli" -trace-shutdown "$root/examples/drain-at-shutdown.ll" 2>&1
 fi
 exec "$root/build/bin/drain-at-shutdown"
