@@ -1,0 +1,254 @@
+/*===- unittests/ExecutorServicesTest.c - orc-rt-c/ExecutorServices.h -----===*/
+/* The memory manager's finalize / rollback / deinitialize / release rules, and the
+ * Session rule that a release arriving while JIT'd code is live is deferred until the
+ * shutdown drain. Alloc actions are wrapper functions of this test that log their id. */
+
+#include "TestUtil.h"
+
+#include "orc-rt-c/ExecutorServices.h"
+#include "orc-rt-c/SPS.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static char Log[256];
+
+static void logId(unsigned Id) {
+  char B[16];
+  snprintf(B, sizeof(B), "%s%u", Log[0] ? " " : "", Id);
+  strncat(Log, B, sizeof(Log) - strlen(Log) - 1);
+}
+
+/* Error(u8 Id): logs Id; fails if Id >= 0x80. */
+static orc_rt_CWrapperFunctionBuffer action(const char *Data, size_t Size) {
+  if (Size != 1)
+    return orc_rt_CWrapperFunctionBuffer_fromErrorMessage("bad action args");
+  unsigned Id = (unsigned char)Data[0];
+  logId(Id);
+  return orc_rt_SPS_errorResult(Id >= 0x80 ? orc_rt_Error_createf("action %u failed", Id)
+                                           : NULL);
+}
+
+typedef struct {
+  orc_rt_TaskQueueRef Q;
+  orc_rt_SessionRef S;
+  orc_rt_ExecutorServicesRef ES;
+} Fixture;
+
+static int setUp(void **State) {
+  static Fixture F;
+  Log[0] = 0;
+  F.Q = orc_rt_TaskQueue_create();
+  assert_null(orc_rt_Session_create(&F.S, orc_rt_TaskQueue_dispatch, F.Q, NULL, NULL));
+  assert_null(orc_rt_ExecutorServices_create(&F.ES, F.S));
+  *State = &F;
+  return 0;
+}
+
+static int tearDown(void **State) {
+  Fixture *F = *State;
+  if (F->S)
+    orc_rt_Session_destroy(F->S);
+  orc_rt_TaskQueue_destroy(F->Q);
+  return 0;
+}
+
+static uint64_t sym(Fixture *F, const char *Name) {
+  size_t N;
+  const orc_rt_BootstrapSymbol *Syms = orc_rt_ExecutorServices_getBootstrapSymbols(F->ES, &N);
+  for (size_t I = 0; I < N; ++I)
+    if (strcmp(Syms[I].Name, Name) == 0)
+      return Syms[I].Addr;
+  fail_msg("no bootstrap symbol %s", Name);
+  return 0;
+}
+
+#define MM "__llvm_orc_SimpleExecutorMemoryManager_"
+
+static orc_rt_CWrapperFunctionBuffer call(Fixture *F, const char *Name,
+                                          orc_rt_SPSWriter *W) {
+  orc_rt_CWrapperFunctionBuffer B =
+      orc_rt_ExecutorServices_callWrapper(F->ES, sym(F, Name), W->Data, W->Size);
+  orc_rt_SPSWriter_dispose(W);
+  return B;
+}
+
+static uint64_t reserve(Fixture *F, uint64_t Size) {
+  orc_rt_SPSWriter W;
+  orc_rt_SPSWriter_init(&W);
+  orc_rt_SPSWriter_appendAddr(&W, sym(F, MM "Instance"));
+  orc_rt_SPSWriter_appendU64(&W, Size);
+  orc_rt_CWrapperFunctionBuffer B = call(F, MM "reserve_wrapper", &W);
+  assert_int_equal(B.Size, 9);
+  uint64_t Base;
+  memcpy(&Base, orc_rt_CWrapperFunctionBuffer_data(&B) + 1, 8);
+  orc_rt_CWrapperFunctionBuffer_dispose(&B);
+  return Base;
+}
+
+/* initialize(one RW segment at Addr with "abc", actions (Fin[i], Dealloc[i])). Returns
+ * NULL and the key, or the error. */
+static orc_rt_ErrorRef initialize(Fixture *F, uint64_t Addr, const unsigned char *Fin,
+                                  const unsigned char *Dealloc, size_t NumActions,
+                                  uint64_t *Key) {
+  orc_rt_SPSWriter W;
+  orc_rt_SPSWriter_init(&W);
+  orc_rt_SPSWriter_appendAddr(&W, sym(F, MM "Instance"));
+  orc_rt_SPSWriter_appendU64(&W, 1);
+  orc_rt_SPSWriter_appendU8(&W, 3);
+  orc_rt_SPSWriter_appendAddr(&W, Addr);
+  orc_rt_SPSWriter_appendU64(&W, 0x1000);
+  orc_rt_SPSWriter_appendBytes(&W, "abc", 3);
+  orc_rt_SPSWriter_appendU64(&W, NumActions);
+  for (size_t I = 0; I < NumActions; ++I) {
+    orc_rt_SPSWriter_appendAddr(&W, (uint64_t)(uintptr_t)action);
+    orc_rt_SPSWriter_appendBytes(&W, (const char *)&Fin[I], 1);
+    orc_rt_SPSWriter_appendAddr(&W, (uint64_t)(uintptr_t)action);
+    orc_rt_SPSWriter_appendBytes(&W, (const char *)&Dealloc[I], 1);
+  }
+  orc_rt_CWrapperFunctionBuffer B = call(F, MM "initialize_wrapper", &W);
+  orc_rt_SPSReader R;
+  orc_rt_SPSReader_init(&R, orc_rt_CWrapperFunctionBuffer_data(&B), B.Size);
+  orc_rt_ErrorRef Err = NULL;
+  assert_true(orc_rt_SPSReader_readExpectedHead(&R, &Err));
+  if (!Err)
+    assert_true(orc_rt_SPSReader_readAddr(&R, Key));
+  orc_rt_CWrapperFunctionBuffer_dispose(&B);
+  return Err;
+}
+
+static orc_rt_ErrorRef addrsCall(Fixture *F, const char *Name, uint64_t Addr) {
+  orc_rt_SPSWriter W;
+  orc_rt_SPSWriter_init(&W);
+  orc_rt_SPSWriter_appendAddr(&W, sym(F, MM "Instance"));
+  orc_rt_SPSWriter_appendU64(&W, 1);
+  orc_rt_SPSWriter_appendAddr(&W, Addr);
+  orc_rt_CWrapperFunctionBuffer B = call(F, Name, &W);
+  return orc_rt_SPS_takeErrorResult(&B);
+}
+
+static void initializeRunsActionsAndReleaseRunsDeallocsInReverse(void **State) {
+  Fixture *F = *State;
+  uint64_t Base = reserve(F, 0x2000), Key = 0;
+  const unsigned char Fin[] = {1, 2}, Dealloc[] = {11, 12};
+  assert_null(initialize(F, Base, Fin, Dealloc, 2, &Key));
+  assert_true(Key == Base);
+  assert_string_equal(Log, "1 2");
+  const char *Mem = (const char *)(uintptr_t)Base;
+  assert_memory_equal(Mem, "abc\0\0", 5);
+  assert_null(addrsCall(F, MM "release_wrapper", Base));
+  assert_string_equal(Log, "1 2 12 11");
+  orc_rt_ErrorRef E = addrsCall(F, MM "release_wrapper", Base);
+  char Want[128];
+  snprintf(Want, sizeof(Want), "In release, 0x%llx is not part of any reserved address range",
+           (unsigned long long)Base);
+  assert_string_equal(orc_rt_Error_getMessage(E), Want);
+  orc_rt_Error_consume(E);
+}
+
+static void failingActionRollsBackEarlierOnes(void **State) {
+  Fixture *F = *State;
+  uint64_t Base = reserve(F, 0x1000), Key = 0;
+  const unsigned char Fin[] = {1, 0x82, 3}, Dealloc[] = {11, 12, 13};
+  orc_rt_ErrorRef E = initialize(F, Base, Fin, Dealloc, 3, &Key);
+  assert_non_null(E);
+  assert_string_equal(orc_rt_Error_getMessage(E), "action 130 failed");
+  orc_rt_Error_consume(E);
+  assert_string_equal(Log, "1 130 11");
+  /* The range is free again and writable. */
+  const unsigned char Ok[] = {4};
+  assert_null(initialize(F, Base, Ok, Dealloc, 1, &Key));
+}
+
+static void overlappingInitializeIsRejected(void **State) {
+  Fixture *F = *State;
+  uint64_t Base = reserve(F, 0x2000), Key;
+  assert_null(initialize(F, Base, NULL, NULL, 0, &Key));
+  orc_rt_ErrorRef E = initialize(F, Base, NULL, NULL, 0, &Key);
+  assert_non_null(strstr(orc_rt_Error_getMessage(E), "overlaps previous region"));
+  orc_rt_Error_consume(E);
+}
+
+static void deinitializeRunsDeallocsOnce(void **State) {
+  Fixture *F = *State;
+  uint64_t Base = reserve(F, 0x1000), Key;
+  const unsigned char Fin[] = {1}, Dealloc[] = {11};
+  assert_null(initialize(F, Base, Fin, Dealloc, 1, &Key));
+  assert_null(addrsCall(F, MM "deinitialize_wrapper", Key));
+  assert_null(addrsCall(F, MM "deinitialize_wrapper", Key));
+  assert_string_equal(Log, "1 11");
+  orc_rt_ErrorRef E = addrsCall(F, MM "deinitialize_wrapper", Key + 8);
+  assert_non_null(strstr(orc_rt_Error_getMessage(E),
+                         "does not correspond to the start of any initialized region"));
+  orc_rt_Error_consume(E);
+}
+
+typedef struct {
+  Fixture *F;
+  uint64_t Base;
+  orc_rt_ErrorRef Err;
+} ReleaseInside;
+
+static void releaseFromManagedCode(void *Ctx) {
+  ReleaseInside *RI = Ctx;
+  RI->Err = addrsCall(RI->F, MM "release_wrapper", RI->Base);
+  /* Deferred: no dealloc action yet, and the memory is still there. */
+  assert_string_equal(Log, "1");
+  assert_memory_equal((const char *)(uintptr_t)RI->Base, "abc", 3);
+}
+
+static void releaseWhileJITCodeIsLiveIsDeferredUntilShutdown(void **State) {
+  Fixture *F = *State;
+  uint64_t Base = reserve(F, 0x1000), Key;
+  const unsigned char Fin[] = {1}, Dealloc[] = {11};
+  assert_null(initialize(F, Base, Fin, Dealloc, 1, &Key));
+  ReleaseInside RI = {F, Base, NULL};
+  assert_true(orc_rt_ExecutorServices_callManaged(F->ES, releaseFromManagedCode, &RI));
+  assert_null(RI.Err);
+  assert_string_equal(Log, "1");
+  orc_rt_Session_destroy(F->S); /* drain, then onShutdown releases the deferred slab */
+  F->S = NULL;
+  assert_string_equal(Log, "1 11");
+}
+
+static void shutdownReleasesRemainingSlabs(void **State) {
+  Fixture *F = *State;
+  uint64_t Base = reserve(F, 0x1000), Key;
+  const unsigned char Fin[] = {5}, Dealloc[] = {15};
+  assert_null(initialize(F, Base, Fin, Dealloc, 1, &Key));
+  orc_rt_Session_destroy(F->S);
+  F->S = NULL;
+  assert_string_equal(Log, "5 15");
+}
+
+/* Inside managed code (so the services outlive the call), shutdown closes the group:
+ * a new entry into JIT'd code is denied and reported as an OOB error. */
+static void shutdownThenEnter(void *Ctx) {
+  Fixture *F = Ctx;
+  assert_null(orc_rt_Session_shutdown(F->S, NULL, NULL));
+  orc_rt_CWrapperFunctionBuffer B =
+      orc_rt_ExecutorServices_callWrapper(F->ES, (uint64_t)(uintptr_t)action, "\x01", 1);
+  assert_non_null(orc_rt_CWrapperFunctionBuffer_getOutOfBandError(&B));
+  orc_rt_CWrapperFunctionBuffer_dispose(&B);
+}
+
+static void deniedEntryIsAnError(void **State) {
+  Fixture *F = *State;
+  assert_true(orc_rt_Session_callManagedCode(F->S, shutdownThenEnter, F));
+  assert_string_equal(Log, "");
+}
+
+int main(void) {
+  const struct CMUnitTest Tests[] = {
+      cmocka_unit_test_setup_teardown(initializeRunsActionsAndReleaseRunsDeallocsInReverse,
+                                      setUp, tearDown),
+      cmocka_unit_test_setup_teardown(failingActionRollsBackEarlierOnes, setUp, tearDown),
+      cmocka_unit_test_setup_teardown(overlappingInitializeIsRejected, setUp, tearDown),
+      cmocka_unit_test_setup_teardown(deinitializeRunsDeallocsOnce, setUp, tearDown),
+      cmocka_unit_test_setup_teardown(releaseWhileJITCodeIsLiveIsDeferredUntilShutdown,
+                                      setUp, tearDown),
+      cmocka_unit_test_setup_teardown(shutdownReleasesRemainingSlabs, setUp, tearDown),
+      cmocka_unit_test_setup_teardown(deniedEntryIsAnError, setUp, tearDown),
+  };
+  return cmocka_run_group_tests(Tests, NULL, NULL);
+}
