@@ -10,6 +10,7 @@
 // CHECK-NEXT: continuation 2 denied
 // CHECK-NOT:  continuation 2 ran
 
+#include "../Inputs/mini-lli/wait-denied.h"
 #include <orc-rt-c/orc-rt.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -35,8 +36,7 @@ static void denied(void *Ctx) {
 static void *worker(void *Arg) {
   orc_rt_SessionRef S = Arg;
   atomic_store(&Inside, 1);
-  while (orc_rt_Session_getState(S) == orc_rt_SessionState_Running)
-    usleep(1000);
+  waitUntilEntriesDenied(S);
   orc_rt_ErrorRef E =
       orc_rt_Session_dispatchManagedCall(S, cont, denied, (void *)2L);
   if (E) {

@@ -10,6 +10,7 @@
 // CHECK-NEXT: worker: still running after the denial
 // CHECK-NOT:  nested body ran after the request
 
+#include "../Inputs/mini-lli/wait-denied.h"
 #include <orc-rt-c/orc-rt.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -28,8 +29,7 @@ static void *worker(void *Arg) {
   (void)Arg;
   orc_rt_SessionRef S = orc_rt_Session_current();
   atomic_store(&Inside, 1);
-  while (orc_rt_Session_getState(S) == orc_rt_SessionState_Running)
-    usleep(1000);
+  waitUntilEntriesDenied(S);
   atomic_store(&Requested, 1);
   if (!orc_rt_Session_callManagedCode(S, nested, NULL))
     printf("worker: nested entry after the request denied\n");

@@ -12,6 +12,7 @@
 // CHECK-NEXT: after the request: thrd_create returned thrd_success, join says denied
 // CHECK-NOT: body ran after the request
 
+#include "../Inputs/mini-lli/wait-denied.h"
 #include <orc-rt-c/orc-rt.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -38,8 +39,7 @@ static void *worker(void *Arg) {
   (void)Arg;
   atomic_store(&Inside, 1);
   orc_rt_SessionRef S = orc_rt_Session_current();
-  while (orc_rt_Session_getState(S) == orc_rt_SessionState_Running)
-    usleep(1000);
+  waitUntilEntriesDenied(S);
   atomic_store(&Requested, 1);
   pthread_t P;
   int EC = pthread_create(&P, NULL, pbody, NULL);

@@ -15,6 +15,7 @@
 // CHECK-NEXT: mini-lli: shutdown: complete
 // CHECK-NOT:  {{.}}
 
+#include "../Inputs/mini-lli/wait-denied.h"
 #include <orc-rt-c/orc-rt.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -27,8 +28,7 @@ static void *worker(void *Arg) {
   (void)Arg;
   atomic_store(&Inside, 1);
   orc_rt_SessionRef S = orc_rt_Session_current();
-  while (orc_rt_Session_getState(S) == orc_rt_SessionState_Running)
-    usleep(1000);
+  waitUntilEntriesDenied(S);
   printf("worker: saw the shutdown request, still running\n");
   fflush(stdout);
   usleep(50 * 1000); // the drain must wait for this frame
