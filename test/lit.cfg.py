@@ -63,3 +63,7 @@ _orc_rt_archives = sorted(glob.glob(os.path.join(
 if _orc_rt_archives:
     config.available_features.add("jit-orc-runtime")
     config.substitutions.append(("%jit-orc-runtime", os.path.realpath(_orc_rt_archives[-1])))
+# fuzz-smoke: test/executor/fuzz-smoke.test builds and runs the libFuzzer target.
+if os.environ.get("ORC_RT_C_FUZZ"):
+    config.available_features.add("fuzz-smoke")
+    config.environment["ORC_RT_C_FUZZ"] = os.environ["ORC_RT_C_FUZZ"]
