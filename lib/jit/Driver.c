@@ -10,9 +10,9 @@
 #include "orc-rt-c/Session.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -330,8 +330,8 @@ static void reportLiveEntries(orc_rt_jit_Program *P) {
           "mini-lli: error: shutdown timed out after %g s with threads still "
           "inside JIT'd code; code memory is not freed\n",
           P->Opts->ShutdownTimeout);
-  size_t N = orc_rt_jit_LiveEntries_report(stderr, T.Addrs ? lookupTable : NULL,
-                                           &T);
+  size_t N =
+      orc_rt_jit_LiveEntries_report(stderr, T.Addrs ? lookupTable : NULL, &T);
   fprintf(stderr, "mini-lli: %zu live entr%s; exiting with status %d\n", N,
           N == 1 ? "y" : "ies", ORC_RT_JIT_SHUTDOWN_TIMEOUT_STATUS);
   funlockfile(stderr);
@@ -373,7 +373,8 @@ static bool waitForDrain(orc_rt_jit_Program *P) {
 static orc_rt_ErrorRef lookupAll(orc_rt_jit_Program *P, uint64_t *EntryAddr,
                                  uint64_t **CtorAddrs, uint64_t **ThreadAddrs) {
   const orc_rt_jit_Options *O = P->Opts;
-  orc_rt_ErrorRef Err = orc_rt_jit_Jit_lookup(P->Jit, O->EntryFunction, EntryAddr);
+  orc_rt_ErrorRef Err =
+      orc_rt_jit_Jit_lookup(P->Jit, O->EntryFunction, EntryAddr);
   *CtorAddrs = calloc(P->Ctors.Size + 1, sizeof(uint64_t));
   P->DtorAddrs = calloc(P->Dtors.Size + 1, sizeof(uint64_t));
   *ThreadAddrs = calloc(O->ThreadEntries.Size + 1, sizeof(uint64_t));
@@ -399,7 +400,8 @@ orc_rt_ErrorRef orc_rt_jit_Program_run(orc_rt_jit_Program *P, char **Envp,
   char **Argv = Err ? NULL : calloc((size_t)O->ProgramArgc + 1, sizeof(char *));
   ThreadEntry *Threads =
       Err ? NULL : calloc(O->ThreadEntries.Size + 1, sizeof(*Threads));
-  pthread_t *Tids = Err ? NULL : calloc(O->ThreadEntries.Size + 1, sizeof(*Tids));
+  pthread_t *Tids =
+      Err ? NULL : calloc(O->ThreadEntries.Size + 1, sizeof(*Tids));
   if (!Err && (!Argv || !Threads || !Tids))
     Err = orc_rt_Error_create("out of memory");
   if (Err) {
@@ -430,8 +432,7 @@ orc_rt_ErrorRef orc_rt_jit_Program_run(orc_rt_jit_Program *P, char **Envp,
   if (O->FakeArgv0)
     Argv[0] = (char *)O->FakeArgv0;
   MainCall MC = {EntryAddr, O->ProgramArgc, Argv, Envp, 0};
-  if (!orc_rt_jit_callManaged(P->S, O->EntryFunction, EntryAddr, callMain,
-                              &MC))
+  if (!orc_rt_jit_callManaged(P->S, O->EntryFunction, EntryAddr, callMain, &MC))
     Err = orc_rt_Error_createf("entry into '%s' denied: shutdown of the "
                                "Session was requested before it ran",
                                O->EntryFunction);

@@ -140,8 +140,8 @@ orc_rt_ErrorRef orc_rt_jit_Jit_create(orc_rt_jit_Jit **Result,
     J->ISM = LLVMOrcCreateLocalIndirectStubsManager(J->Triple);
     Err = orc_rt_jit_fromLLVMError(
         LLVMOrcCreateLocalLazyCallThroughManager(
-            J->Triple, J->ES, (LLVMOrcJITTargetAddress)(uintptr_t)lazyCallFailed,
-            &J->LCTM),
+            J->Triple, J->ES,
+            (LLVMOrcJITTargetAddress)(uintptr_t)lazyCallFailed, &J->LCTM),
         "cannot set up lazy compilation: ");
     LazyJit = J;
   }
@@ -153,20 +153,18 @@ orc_rt_ErrorRef orc_rt_jit_Jit_create(orc_rt_jit_Jit **Result,
   return NULL;
 }
 
-static orc_rt_ErrorRef addWhole(orc_rt_jit_Jit *J,
-                                LLVMOrcThreadSafeContextRef TSC,
-                                LLVMModuleRef M) {
+static orc_rt_ErrorRef
+addWhole(orc_rt_jit_Jit *J, LLVMOrcThreadSafeContextRef TSC, LLVMModuleRef M) {
   LLVMOrcThreadSafeModuleRef TSM = LLVMOrcCreateNewThreadSafeModule(M, TSC);
   LLVMErrorRef E = LLVMOrcLLJITAddLLVMIRModule(J->J, J->JD, TSM);
   return orc_rt_jit_fromLLVMError(E, NULL);
 }
 
-static orc_rt_ErrorRef addLazy(orc_rt_jit_Jit *J,
-                               LLVMOrcThreadSafeContextRef TSC,
-                               LLVMModuleRef M) {
+static orc_rt_ErrorRef
+addLazy(orc_rt_jit_Jit *J, LLVMOrcThreadSafeContextRef TSC, LLVMModuleRef M) {
   orc_rt_jit_LazyParts P;
-  orc_rt_ErrorRef Err = orc_rt_jit_splitForLazy(
-      M, J->NextModule, !J->Opts->PerModuleLazy, &P);
+  orc_rt_ErrorRef Err =
+      orc_rt_jit_splitForLazy(M, J->NextModule, !J->Opts->PerModuleLazy, &P);
   if (Err)
     return Err;
   for (size_t I = 0; I < P.NumModules && !Err; ++I) {
@@ -180,7 +178,8 @@ static orc_rt_ErrorRef addLazy(orc_rt_jit_Jit *J,
     } else {
       for (size_t I = 0; I < P.NumStubs; ++I) {
         Pairs[I].Name = LLVMOrcLLJITMangleAndIntern(J->J, P.Stubs[I].Name);
-        Pairs[I].Entry.Name = LLVMOrcLLJITMangleAndIntern(J->J, P.Stubs[I].Body);
+        Pairs[I].Entry.Name =
+            LLVMOrcLLJITMangleAndIntern(J->J, P.Stubs[I].Body);
         Pairs[I].Entry.Flags.GenericFlags =
             LLVMJITSymbolGenericFlagsExported |
             LLVMJITSymbolGenericFlagsCallable |
@@ -188,9 +187,9 @@ static orc_rt_ErrorRef addLazy(orc_rt_jit_Jit *J,
         Pairs[I].Entry.Flags.TargetFlags = 0;
       }
       Err = orc_rt_jit_fromLLVMError(
-          LLVMOrcJITDylibDefine(J->JD,
-                                LLVMOrcLazyReexports(J->LCTM, J->ISM, J->JD,
-                                                     Pairs, P.NumStubs)),
+          LLVMOrcJITDylibDefine(
+              J->JD,
+              LLVMOrcLazyReexports(J->LCTM, J->ISM, J->JD, Pairs, P.NumStubs)),
           NULL);
       free(Pairs);
     }
@@ -304,8 +303,8 @@ orc_rt_ErrorRef orc_rt_jit_Jit_lookup(orc_rt_jit_Jit *J, const char *Name,
       J->JD, LLVMOrcJITDylibLookupFlagsMatchAllSymbols};
   LLVMOrcCLookupSetElement Sym = {LLVMOrcLLJITMangleAndIntern(J->J, Name),
                                   LLVMOrcSymbolLookupFlagsRequiredSymbol};
-  LLVMOrcExecutionSessionLookup(J->ES, LLVMOrcLookupKindStatic, &Order, 1,
-                                &Sym, 1, lookupDone, &S);
+  LLVMOrcExecutionSessionLookup(J->ES, LLVMOrcLookupKindStatic, &Order, 1, &Sym,
+                                1, lookupDone, &S);
   pthread_mutex_lock(&S.Lock);
   while (!S.Finished)
     pthread_cond_wait(&S.Done, &S.Lock);

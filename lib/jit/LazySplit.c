@@ -109,8 +109,7 @@ orc_rt_ErrorRef orc_rt_jit_splitForLazy(LLVMModuleRef M, unsigned ModuleIndex,
                                         bool PerFunction,
                                         orc_rt_jit_LazyParts *Out) {
   memset(Out, 0, sizeof(*Out));
-  bool Splittable =
-      !LLVMGetFirstGlobalAlias(M) && !LLVMGetFirstGlobalIFunc(M);
+  bool Splittable = !LLVMGetFirstGlobalAlias(M) && !LLVMGetFirstGlobalIFunc(M);
   if (!Splittable) {
     /* Added whole and compiled when first needed; no stubs. */
     Out->Modules = malloc(sizeof(LLVMModuleRef));
@@ -133,7 +132,8 @@ orc_rt_ErrorRef orc_rt_jit_splitForLazy(LLVMModuleRef M, unsigned ModuleIndex,
     LLVMDisposeModule(M);
     return orc_rt_Error_create("out of memory");
   }
-  for (LLVMValueRef F = LLVMGetFirstFunction(M); F; F = LLVMGetNextFunction(F)) {
+  for (LLVMValueRef F = LLVMGetFirstFunction(M); F;
+       F = LLVMGetNextFunction(F)) {
     if (!isStubbed(F))
       continue;
     size_t Len;
@@ -152,8 +152,8 @@ orc_rt_ErrorRef orc_rt_jit_splitForLazy(LLVMModuleRef M, unsigned ModuleIndex,
 
   if (!PerFunction) {
     for (size_t I = 0; I < Out->NumStubs; ++I)
-      makeBody(M, findFunction(M, Out->Stubs[I].Name,
-                               strlen(Out->Stubs[I].Name)));
+      makeBody(M,
+               findFunction(M, Out->Stubs[I].Name, strlen(Out->Stubs[I].Name)));
     Out->Modules[Out->NumModules++] = M;
     return NULL;
   }

@@ -33,8 +33,6 @@ typedef const char *(*orc_rt_jit_SymbolizeFn)(uint64_t Addr, void *Ctx);
 size_t orc_rt_jit_LiveEntries_report(FILE *Out, orc_rt_jit_SymbolizeFn Sym,
                                      void *Ctx);
 
-
-
 #include "orc-rt-c/Session.h"
 
 /* orc_rt_Session_callManagedCode, with the call registered as a live entry

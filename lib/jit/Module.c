@@ -15,9 +15,10 @@ orc_rt_ErrorRef orc_rt_jit_loadModule(const char *Path, LLVMContextRef *Ctx,
                                       LLVMModuleRef *M) {
   LLVMMemoryBufferRef Buf;
   char *Msg = NULL;
-  bool Failed = !strcmp(Path, "-")
-                    ? LLVMCreateMemoryBufferWithSTDIN(&Buf, &Msg)
-                    : LLVMCreateMemoryBufferWithContentsOfFile(Path, &Buf, &Msg);
+  bool Failed =
+      !strcmp(Path, "-")
+          ? LLVMCreateMemoryBufferWithSTDIN(&Buf, &Msg)
+          : LLVMCreateMemoryBufferWithContentsOfFile(Path, &Buf, &Msg);
   if (Failed) {
     orc_rt_ErrorRef E = orc_rt_Error_createf(
         "%s: Could not open input file: %s", Path, Msg ? Msg : "unknown");
@@ -30,8 +31,8 @@ orc_rt_ErrorRef orc_rt_jit_loadModule(const char *Path, LLVMContextRef *Ctx,
     return orc_rt_jit_fromDiagnostic(Msg);
   }
   if (LLVMVerifyModule(*M, LLVMReturnStatusAction, &Msg)) {
-    orc_rt_ErrorRef E = orc_rt_Error_createf("%s: invalid module: %s", Path,
-                                             Msg ? Msg : "");
+    orc_rt_ErrorRef E =
+        orc_rt_Error_createf("%s: invalid module: %s", Path, Msg ? Msg : "");
     LLVMDisposeMessage(Msg);
     LLVMDisposeModule(*M);
     LLVMContextDispose(*Ctx);
@@ -90,8 +91,8 @@ static orc_rt_ErrorRef takeArray(LLVMModuleRef M, const char *ArrayName,
   if (!GV)
     return NULL;
   LLVMValueRef Init = LLVMGetInitializer(GV);
-  unsigned N = Init && LLVMIsAConstantArray(Init) ? LLVMGetNumOperands(Init)
-                                                  : 0;
+  unsigned N =
+      Init && LLVMIsAConstantArray(Init) ? LLVMGetNumOperands(Init) : 0;
   for (unsigned I = 0; I < N; ++I) {
     LLVMValueRef Entry = LLVMGetOperand(Init, I);
     if (!LLVMIsAConstantStruct(Entry) || LLVMGetNumOperands(Entry) < 2)
@@ -102,14 +103,13 @@ static orc_rt_ErrorRef takeArray(LLVMModuleRef M, const char *ArrayName,
       continue; /* null entries */
     if (isLocal(Fn)) {
       char Name[64];
-      snprintf(Name, sizeof(Name), "__mini_lli.%s.%u.%u", Kind, ModuleIndex,
-               I);
+      snprintf(Name, sizeof(Name), "__mini_lli.%s.%u.%u", Kind, ModuleIndex, I);
       exposeFunction(Fn, Name);
     }
     size_t Len;
     const char *Name = LLVMGetValueName2(Fn, &Len);
-    orc_rt_ErrorRef Err = pushInit(
-        Out, (unsigned)LLVMConstIntGetZExtValue(Prio), Name);
+    orc_rt_ErrorRef Err =
+        pushInit(Out, (unsigned)LLVMConstIntGetZExtValue(Prio), Name);
     if (Err)
       return Err;
   }

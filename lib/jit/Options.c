@@ -91,8 +91,8 @@ static orc_rt_ErrorRef parseBool(const OptionInfo *O, const char *V,
   if (!V || !strcmp(V, "true") || !strcmp(V, "TRUE") || !strcmp(V, "True") ||
       !strcmp(V, "1"))
     *Out = true;
-  else if (!strcmp(V, "false") || !strcmp(V, "FALSE") ||
-           !strcmp(V, "False") || !strcmp(V, "0"))
+  else if (!strcmp(V, "false") || !strcmp(V, "FALSE") || !strcmp(V, "False") ||
+           !strcmp(V, "0"))
     *Out = false;
   else
     return orc_rt_Error_createf("for the --%s option: '%s' is invalid value "
@@ -156,8 +156,7 @@ static orc_rt_ErrorRef parseOne(orc_rt_jit_Options *Opts, RawValues *Raw,
         return orc_rt_Error_create("for the -O option: requires a value!");
       return parseOptLevel(Argv[++*I], &Opts->OptLevel);
     }
-    return parseOptLevel(Name[1] == '=' ? Name + 2 : Name + 1,
-                         &Opts->OptLevel);
+    return parseOptLevel(Name[1] == '=' ? Name + 2 : Name + 1, &Opts->OptLevel);
   }
 
   const OptionInfo *O = find(Name, Len);

@@ -38,7 +38,8 @@ typedef struct {
   char **ProgramArgv; /* points into the argv given to parse */
 } orc_rt_jit_Options;
 
-/* Parses argv (argv[0] is mini-lli itself). On error *Opts must still be freed. */
+/* Parses argv (argv[0] is mini-lli itself). On error *Opts must still be freed.
+ */
 orc_rt_ErrorRef orc_rt_jit_Options_parse(orc_rt_jit_Options *Opts, int Argc,
                                          char **Argv);
 

@@ -6,8 +6,8 @@
 
 #include "orc-rt-c/ManagedThread.h"
 
-#include <pthread.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <threads.h>
 
@@ -178,15 +178,15 @@ static char DsoHandle;
 const orc_rt_jit_Override *orc_rt_jit_Runtime_overrides(size_t *Count) {
   static orc_rt_jit_Override Table[7];
   Table[0] = (orc_rt_jit_Override){"atexit", (uintptr_t)jitAtexit, true};
-  Table[1] = (orc_rt_jit_Override){"__cxa_atexit", (uintptr_t)jitCxaAtexit,
-                                   true};
-  Table[2] = (orc_rt_jit_Override){"__dso_handle", (uintptr_t)&DsoHandle,
-                                   false};
+  Table[1] =
+      (orc_rt_jit_Override){"__cxa_atexit", (uintptr_t)jitCxaAtexit, true};
+  Table[2] =
+      (orc_rt_jit_Override){"__dso_handle", (uintptr_t)&DsoHandle, false};
   Table[3] = (orc_rt_jit_Override){"exit", (uintptr_t)jitExit, true};
   Table[4] = (orc_rt_jit_Override){"pthread_create",
                                    (uintptr_t)jitPthreadCreate, true};
-  Table[5] = (orc_rt_jit_Override){"thrd_create", (uintptr_t)jitThrdCreate,
-                                   true};
+  Table[5] =
+      (orc_rt_jit_Override){"thrd_create", (uintptr_t)jitThrdCreate, true};
   *Count = 6;
   return Table;
 }
