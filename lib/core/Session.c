@@ -16,6 +16,7 @@
 #include "core/ManagedFrame.h"
 #include "core/Session.h"
 #include "core/TaskGroup.h"
+#include "core/TokenFast.h"
 #include "support/FaultInjection.h"
 
 #include <assert.h>
@@ -362,16 +363,46 @@ orc_rt_Session_managedCodeTokenSource(orc_rt_SessionRef S) {
   return orc_rt_TaskGroup_getTokenSource(S->Managed);
 }
 
-bool orc_rt_internal_callInGroup(orc_rt_SessionRef S, orc_rt_TaskGroupRef G,
-                                 orc_rt_ManagedFn Fn, void *Ctx) {
+/* Every entry that cannot take the fast path below: fallback mode, first
+ * entry of a thread. Out of line so the fast path keeps few registers live. */
+static __attribute__((noinline)) bool
+callInGroupSlow(orc_rt_SessionRef S, orc_rt_TaskGroupRef G,
+                orc_rt_ManagedFn Fn, void *Ctx) {
   if (!orc_rt_TaskGroup_acquireToken(G))
     return false;
   orc_rt_internal_ManagedFrame F;
-  orc_rt_internal_pushFrame(&F, S);
+  orc_rt_internal_ManagedFrame *Outer = orc_rt_internal_pushFrame(&F, S);
   Fn(Ctx);
-  orc_rt_internal_popFrame(&F);
+  orc_rt_internal_popFrameTo(Outer);
   orc_rt_TaskGroup_releaseToken(G);
   return true;
+}
+
+/* The entry hot path: the token ops are inlined (core/TokenFast.h) and both
+ * thread-local stacks (the token slot, the frame list) get back values carried
+ * in registers rather than reloaded after Fn, which keeps loads off the
+ * critical path (see docs/TokenFastPath.md). */
+static inline bool callInGroup(orc_rt_SessionRef S, orc_rt_TaskGroupRef G,
+                               orc_rt_ManagedFn Fn, void *Ctx) {
+  orc_rt_internal_TokenSlot *Slot;
+  uintptr_t Expect;
+  int Fast = orc_rt_internal_TokenFast_acquire(G, &Slot, &Expect);
+  if (__builtin_expect(Fast < 0, 0))
+    return callInGroupSlow(S, G, Fn, Ctx);
+  if (!Fast)
+    return false;
+  orc_rt_internal_ManagedFrame F;
+  orc_rt_internal_ManagedFrame *Outer = orc_rt_internal_pushFrame(&F, S);
+  Fn(Ctx);
+  orc_rt_internal_popFrameTo(Outer);
+  if (__builtin_expect(!orc_rt_internal_TokenFast_releaseAt(Slot, Expect), 0))
+    orc_rt_internal_TaskGroup_releaseAtSlow(Slot);
+  return true;
+}
+
+bool orc_rt_internal_callInGroup(orc_rt_SessionRef S, orc_rt_TaskGroupRef G,
+                                 orc_rt_ManagedFn Fn, void *Ctx) {
+  return callInGroup(S, G, Fn, Ctx);
 }
 
 orc_rt_TaskGroupRef orc_rt_internal_Session_retainGroup(orc_rt_SessionRef S) {
@@ -381,7 +412,7 @@ orc_rt_TaskGroupRef orc_rt_internal_Session_retainGroup(orc_rt_SessionRef S) {
 
 bool orc_rt_Session_callManagedCode(orc_rt_SessionRef S, orc_rt_ManagedFn Fn,
                                     void *Ctx) {
-  return orc_rt_internal_callInGroup(S, S->Managed, Fn, Ctx);
+  return callInGroup(S, S->Managed, Fn, Ctx);
 }
 
 typedef struct {

@@ -52,11 +52,13 @@
  */
 
 #include "core/TaskGroup.h"
+#include "core/TokenFast.h"
 #include "core/TokenRegistry.h"
 
 #include <assert.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,7 +75,8 @@ struct orc_rt_OpaqueTaskGroup {
   /* Read by the hot path; immutable after create. FastIndex is Index in
    * membarrier mode and NO_INDEX in fallback mode, so one compare against the
    * thread's slot count routes fallback groups (and threads without a slot
-   * yet) to the out-of-line paths. */
+   * yet) to the out-of-line paths. Must match orc_rt_internal_TaskGroupHead
+   * (TokenFast.h). */
   uint32_t FastIndex;
   uint32_t Index;
   bool Fenced; /* fallback mode */
@@ -86,6 +89,12 @@ struct orc_rt_OpaqueTaskGroup {
   bool Complete;
   Callback *Head, **Tail;
 };
+
+_Static_assert(offsetof(struct orc_rt_OpaqueTaskGroup, FastIndex) ==
+                   offsetof(orc_rt_internal_TaskGroupHead, FastIndex) &&
+               offsetof(struct orc_rt_OpaqueTaskGroup, Index) ==
+                   offsetof(orc_rt_internal_TaskGroupHead, Index),
+               "TokenFast.h reads the group's first members");
 
 struct orc_rt_OpaqueTokenSource {
   orc_rt_TaskGroupRef G;
@@ -180,9 +189,9 @@ void orc_rt_internal_TaskGroup_runCompletion(orc_rt_TaskGroupRef G) {
 static __attribute__((noinline, cold)) bool
 acquireSlow(orc_rt_TaskGroupRef G) {
   uint32_t I = G->Index;
-  if (I >= orc_rt_internal_MyCap && !orc_rt_internal_Registry_ensureSlot(I))
+  if (I >= orc_rt_internal_My.Cap && !orc_rt_internal_Registry_ensureSlot(I))
     return orc_rt_internal_Registry_lockedAcquire(I);
-  orc_rt_internal_TokenSlot *S = &orc_rt_internal_MySlots[I];
+  orc_rt_internal_TokenSlot *S = &orc_rt_internal_My.Slots[I];
   uintptr_t C = atomic_load_explicit(&S->Count, memory_order_relaxed);
   if (G->Fenced) {
     /* seq_cst store then seq_cst load. Partner: the closer's seq_cst store of
@@ -209,25 +218,25 @@ acquireSlow(orc_rt_TaskGroupRef G) {
   return false;
 }
 
-static __attribute__((noinline, cold)) bool
-acquireDenied(orc_rt_internal_TokenSlot *S, uintptr_t C, uint32_t I) {
+__attribute__((noinline, cold)) void
+orc_rt_internal_TaskGroup_acquireDenied(orc_rt_internal_TokenSlot *S,
+                                        uintptr_t C, uint32_t I) {
   atomic_store_explicit(&S->Count, C, memory_order_release);
   /* Compiler barrier. Partner: the membarrier in Registry_close (the re-count
    * below must come after the undo). */
   atomic_signal_fence(memory_order_seq_cst);
   orc_rt_internal_Registry_sweep(I);
-  return false;
 }
 
 static __attribute__((noinline, cold)) void
 releaseSlow(orc_rt_TaskGroupRef G) {
   uint32_t I = G->Index; /* read before the store: G may die after it */
   bool Fenced = G->Fenced;
-  if (I >= orc_rt_internal_MyCap && !orc_rt_internal_Registry_ensureSlot(I)) {
+  if (I >= orc_rt_internal_My.Cap && !orc_rt_internal_Registry_ensureSlot(I)) {
     orc_rt_internal_Registry_lockedRelease(I);
     return;
   }
-  orc_rt_internal_TokenSlot *S = &orc_rt_internal_MySlots[I];
+  orc_rt_internal_TokenSlot *S = &orc_rt_internal_My.Slots[I];
   uintptr_t C = atomic_load_explicit(&S->Count, memory_order_relaxed);
   bool Closed;
   if (Fenced) {
@@ -245,38 +254,44 @@ releaseSlow(orc_rt_TaskGroupRef G) {
     orc_rt_internal_Registry_sweep(I); /* by index: G is not touched */
 }
 
-static __attribute__((noinline, cold)) void releaseClosed(uint32_t I) {
+__attribute__((noinline, cold)) void
+orc_rt_internal_TaskGroup_releaseClosed(uint32_t I) {
   orc_rt_internal_Registry_sweep(I);
+}
+
+__attribute__((noinline, cold)) void
+orc_rt_internal_TaskGroup_releaseClosedAt(orc_rt_internal_TokenSlot *S) {
+  orc_rt_internal_Registry_sweep((uint32_t)(S - orc_rt_internal_My.Slots));
+}
+
+__attribute__((noinline)) void
+orc_rt_internal_TaskGroup_releaseAtSlow(orc_rt_internal_TokenSlot *S) {
+  uintptr_t C = atomic_load_explicit(&S->Count, memory_order_relaxed);
+  atomic_store_explicit(&S->Count, C - 1, memory_order_release);
+  /* Compiler barrier. Partner: the membarrier in Registry_close. */
+  atomic_signal_fence(memory_order_seq_cst);
+  if (atomic_load_explicit(&S->Closed, memory_order_relaxed))
+    orc_rt_internal_Registry_sweep((uint32_t)(S - orc_rt_internal_My.Slots));
 }
 
 /*---- The hot path ----*/
 
 bool orc_rt_TaskGroup_acquireToken(orc_rt_TaskGroupRef G) {
-  uint32_t I = G->FastIndex;
-  if (__builtin_expect(I >= orc_rt_internal_MyCap, 0))
+  orc_rt_internal_TokenSlot *S;
+  uintptr_t Expect;
+  int R = orc_rt_internal_TokenFast_acquire(G, &S, &Expect); /* TokenFast.h */
+  if (__builtin_expect(R < 0, 0))
     return acquireSlow(G);
-  orc_rt_internal_TokenSlot *S = &orc_rt_internal_MySlots[I];
-  /* Only this thread writes its Count: a plain load and store, no RMW. */
-  uintptr_t C = atomic_load_explicit(&S->Count, memory_order_relaxed);
-  atomic_store_explicit(&S->Count, C + 1, memory_order_relaxed);
-  /* Compiler barrier (no instruction): keeps the Count store before the
-   * Closed load in program order. Partner: the membarrier in
-   * orc_rt_internal_Registry_close, which supplies the CPU-level full barrier
-   * between them on this thread whenever a close is in progress. */
-  atomic_signal_fence(memory_order_seq_cst);
-  if (__builtin_expect(
-          atomic_load_explicit(&S->Closed, memory_order_relaxed) != 0, 0))
-    return acquireDenied(S, C, I);
-  return true;
+  return R;
 }
 
 void orc_rt_TaskGroup_releaseToken(orc_rt_TaskGroupRef G) {
   uint32_t I = G->FastIndex;
-  if (__builtin_expect(I >= orc_rt_internal_MyCap, 0)) {
+  if (__builtin_expect(I >= orc_rt_internal_My.Cap, 0)) {
     releaseSlow(G);
     return;
   }
-  orc_rt_internal_TokenSlot *S = &orc_rt_internal_MySlots[I];
+  orc_rt_internal_TokenSlot *S = &orc_rt_internal_My.Slots[I];
   uintptr_t C = atomic_load_explicit(&S->Count, memory_order_relaxed);
   /* Release store (a plain mov on x86): the holder's work is ordered before
    * the token's return for whoever counts it. G is not touched after this. */
@@ -286,7 +301,7 @@ void orc_rt_TaskGroup_releaseToken(orc_rt_TaskGroupRef G) {
   atomic_signal_fence(memory_order_seq_cst);
   if (__builtin_expect(
           atomic_load_explicit(&S->Closed, memory_order_relaxed) != 0, 0))
-    releaseClosed(I);
+    orc_rt_internal_TaskGroup_releaseClosed(I);
 }
 
 void orc_rt_TaskGroup_close(orc_rt_TaskGroupRef G) {

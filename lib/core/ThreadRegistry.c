@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -42,13 +43,11 @@
 #endif
 #endif
 
-_Thread_local orc_rt_internal_TokenSlot *orc_rt_internal_MySlots
-    __attribute__((tls_model("initial-exec")));
-_Thread_local uint32_t orc_rt_internal_MyCap
+_Thread_local orc_rt_internal_ThreadSlots orc_rt_internal_My
     __attribute__((tls_model("initial-exec")));
 
 typedef struct ThreadRec {
-  orc_rt_internal_TokenSlot *Slots; /* Cap entries, 64-byte aligned */
+  orc_rt_internal_TokenSlot *Slots; /* Cap entries, page aligned, fixed */
   uint32_t Cap;
   struct ThreadRec *Next, **PrevNext;
 } ThreadRec;
@@ -235,63 +234,51 @@ static void threadExit(void *P) {
   pthread_mutex_unlock(&Lock);
   /* A later destructor that enters a group re-registers this thread (and sets
    * the key again, so it is cleaned up in the next destructor round). */
-  orc_rt_internal_MySlots = NULL;
-  orc_rt_internal_MyCap = 0;
+  orc_rt_internal_My.Slots = NULL;
+  orc_rt_internal_My.Cap = 0;
   Self = NULL;
-  free(T->Slots);
+  munmap(T->Slots, ORC_RT_C_MAX_TOKEN_SLOTS * sizeof(orc_rt_internal_TokenSlot));
   free(T);
 }
 
 bool orc_rt_internal_Registry_ensureSlot(uint32_t I) {
   init();
-  if (!HaveExitKey)
+  if (!HaveExitKey || I >= ORC_RT_C_MAX_TOKEN_SLOTS)
     return false;
   pthread_mutex_lock(&Lock);
   ThreadRec *T = Self;
   if (!T) {
-    T = calloc(1, sizeof(*T));
+    /* The whole array at once, reserved not committed (MAP_NORESERVE, zero
+     * pages on demand: a thread that only uses low indices touches one page).
+     * It never moves, so an entry wrapper can keep a pointer to its slot
+     * across the call it guards. */
+    size_t Bytes = ORC_RT_C_MAX_TOKEN_SLOTS * sizeof(orc_rt_internal_TokenSlot);
+    void *Mem = mmap(NULL, Bytes, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    T = Mem == MAP_FAILED ? NULL : calloc(1, sizeof(*T));
     if (!T || pthread_setspecific(ExitKey, T) != 0) {
       pthread_mutex_unlock(&Lock);
+      if (Mem != MAP_FAILED)
+        munmap(Mem, Bytes);
       free(T);
       return false;
     }
+    T->Slots = Mem;
+    T->Cap = ORC_RT_C_MAX_TOKEN_SLOTS;
+    /* Groups already closing are closed for this thread too (Count starts at
+     * zero, which Base does not include: the thread was not registered when
+     * the groups got their indices). */
+    for (uint32_t J = 0; J != NumEntries; ++J)
+      if (Entries[J].G && Entries[J].Closed)
+        atomic_store_explicit(&T->Slots[J].Closed, 1, memory_order_relaxed);
     T->Next = Threads;
     T->PrevNext = &Threads;
     if (Threads)
       Threads->PrevNext = &T->Next;
     Threads = T;
     Self = T;
-  }
-  if (I >= T->Cap) {
-    /* Whole cache lines (4 slots each), so no two threads' slots share one. */
-    uint32_t NewCap = T->Cap ? 2 * T->Cap : 4;
-    while (NewCap <= I)
-      NewCap *= 2;
-    orc_rt_internal_TokenSlot *N =
-        aligned_alloc(64, NewCap * sizeof(orc_rt_internal_TokenSlot));
-    if (!N) {
-      pthread_mutex_unlock(&Lock);
-      return false;
-    }
-    /* Only this thread writes Count, and it is here; Closed is only written
-     * under Lock: a plain copy loses nothing. */
-    for (uint32_t J = 0; J != NewCap; ++J) {
-      uintptr_t Count = 0, Closed = 0;
-      if (J < T->Cap) {
-        Count = atomic_load_explicit(&T->Slots[J].Count, memory_order_relaxed);
-        Closed =
-            atomic_load_explicit(&T->Slots[J].Closed, memory_order_relaxed);
-      } else if (J < NumEntries && Entries[J].G && Entries[J].Closed) {
-        Closed = 1;
-      }
-      atomic_init(&N[J].Count, Count);
-      atomic_init(&N[J].Closed, Closed);
-    }
-    free(T->Slots);
-    T->Slots = N;
-    T->Cap = NewCap;
-    orc_rt_internal_MySlots = N;
-    orc_rt_internal_MyCap = NewCap;
+    orc_rt_internal_My.Slots = T->Slots;
+    orc_rt_internal_My.Cap = T->Cap;
   }
   pthread_mutex_unlock(&Lock);
   return true;

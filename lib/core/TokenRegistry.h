@@ -63,17 +63,26 @@ orc_rt_internal_TaskGroup_getMode(orc_rt_TaskGroupRef G);
 
 /*---- Slots (shared between TaskGroup.c and ThreadRegistry.c) ----*/
 
+/* Slots per thread: one array of this many, reserved when the thread first
+ * touches a group and never moved. Groups whose index is beyond it (more live
+ * groups than this) count their tokens on the locked path. */
+#define ORC_RT_C_MAX_TOKEN_SLOTS 16384u
+
 typedef struct {
   _Atomic uintptr_t Count;  /* written only by the owning thread */
   _Atomic uintptr_t Closed; /* written only under the registry lock */
 } orc_rt_internal_TokenSlot;
 
 /* The calling thread's slot array and its length (0 until the thread first
- * touches a group). initial-exec: a single %fs-relative load, also in the
- * shared library. Written only by the owning thread. */
-extern _Thread_local orc_rt_internal_TokenSlot *orc_rt_internal_MySlots
-    __attribute__((tls_model("initial-exec")));
-extern _Thread_local uint32_t orc_rt_internal_MyCap
+ * touches a group), side by side so one TLS offset reaches both.
+ * initial-exec: %fs-relative accesses, also in the shared library (no
+ * __tls_get_addr). Written only by the owning thread. */
+typedef struct {
+  orc_rt_internal_TokenSlot *Slots;
+  uint32_t Cap;
+} orc_rt_internal_ThreadSlots;
+
+extern _Thread_local orc_rt_internal_ThreadSlots orc_rt_internal_My
     __attribute__((tls_model("initial-exec")));
 
 /*---- Registry operations (all take the registry lock) ----*/
@@ -85,8 +94,9 @@ uint32_t orc_rt_internal_Registry_allocIndex(orc_rt_TaskGroupRef G);
 /* Returns I to the free list (G is being freed: no token op can be running). */
 void orc_rt_internal_Registry_freeIndex(uint32_t I);
 
-/* Registers the calling thread if needed and grows its slot array to cover I.
- * False if memory is exhausted (the caller then uses the locked path). */
+/* Registers the calling thread if needed (its slot array covers every index
+ * below ORC_RT_C_MAX_TOKEN_SLOTS). False if I is beyond that or memory is
+ * exhausted: the caller then uses the locked path. */
 bool orc_rt_internal_Registry_ensureSlot(uint32_t I);
 
 /* The locked path, for a thread whose slot could not be allocated: counts the
