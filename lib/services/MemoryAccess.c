@@ -1,10 +1,22 @@
 /*===- lib/services/MemoryAccess.c - Bootstrap memory read/write wrappers -===*/
-/* Plain loads and stores at controller-given addresses (as the reference: the addresses
- * are the controller's responsibility). Only the argument bytes are validated. */
+/* Loads and stores at controller-given addresses. The reference does plain loads and
+ * stores (a bad address crashes it); here the kernel does the access (SafeCopy.h), so
+ * an unmapped or protected address becomes an OOB error (an empty Result on the wire)
+ * instead of a crash. */
 
+#include "services/SafeCopy.h"
 #include "services/Services.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+/* Largest single buffer or string read (a bound on what one request may allocate). */
+#define MAX_READ ((size_t)256 << 20)
+
+static orc_rt_CWrapperFunctionBuffer badAddress(const char *What, uint64_t Addr) {
+  return orc_rt_CWrapperFunctionBuffer_fromError(
+      orc_rt_Error_createf("%s: 0x%llx is not accessible", What, (unsigned long long)Addr));
+}
 
 /* void(Sequence<Tuple<Addr, uintN>>) for N = Bytes * 8. */
 static orc_rt_CWrapperFunctionBuffer writeInts(const char *Data, size_t Size,
@@ -15,31 +27,12 @@ static orc_rt_CWrapperFunctionBuffer writeInts(const char *Data, size_t Size,
   if (!orc_rt_SPSReader_readCount(&R, &N, 8 + Bytes) || R.Remaining != N * (8 + Bytes))
     return orc_rt_internal_badArgs();
   for (uint64_t I = 0; I < N; ++I) {
-    uint64_t Addr, V = 0;
+    uint64_t Addr;
+    const char *V;
     orc_rt_SPSReader_readAddr(&R, &Addr);
-    switch (Bytes) {
-    case 1: {
-      uint8_t X;
-      orc_rt_SPSReader_readU8(&R, &X);
-      *(volatile uint8_t *)(uintptr_t)Addr = X;
-      break;
-    }
-    case 2: {
-      uint16_t X;
-      orc_rt_SPSReader_readU16(&R, &X);
-      memcpy((void *)(uintptr_t)Addr, &X, 2);
-      break;
-    }
-    case 4: {
-      uint32_t X;
-      orc_rt_SPSReader_readU32(&R, &X);
-      memcpy((void *)(uintptr_t)Addr, &X, 4);
-      break;
-    }
-    default:
-      orc_rt_SPSReader_readU64(&R, &V);
-      memcpy((void *)(uintptr_t)Addr, &V, 8);
-    }
+    orc_rt_SPSReader_readRaw(&R, Bytes, &V); /* little-endian wire = host order */
+    if (!orc_rt_internal_safeWrite((void *)(uintptr_t)Addr, V, Bytes))
+      return badAddress("mem_write", Addr);
   }
   return orc_rt_CWrapperFunctionBuffer_empty();
 }
@@ -84,8 +77,8 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_memWriteBuffers(const char *Data,
     size_t L;
     orc_rt_SPSReader_readAddr(&R, &Addr);
     orc_rt_SPSReader_readBytes(&R, &B, &L);
-    if (L)
-      memcpy((void *)(uintptr_t)Addr, B, L);
+    if (!orc_rt_internal_safeWrite((void *)(uintptr_t)Addr, B, L))
+      return badAddress("mem_write_buffers", Addr);
   }
   return orc_rt_CWrapperFunctionBuffer_empty();
 }
@@ -104,8 +97,11 @@ static orc_rt_CWrapperFunctionBuffer readInts(const char *Data, size_t Size,
   for (uint64_t I = 0; I < N; ++I) {
     uint64_t Addr, V = 0;
     orc_rt_SPSReader_readAddr(&R, &Addr);
-    memcpy(&V, (const void *)(uintptr_t)Addr, Bytes); /* little-endian host */
-    orc_rt_SPSWriter_appendRaw(&W, &V, Bytes);
+    if (!orc_rt_internal_safeRead(&V, (const void *)(uintptr_t)Addr, Bytes)) {
+      orc_rt_SPSWriter_dispose(&W);
+      return badAddress("mem_read", Addr);
+    }
+    orc_rt_SPSWriter_appendRaw(&W, &V, Bytes); /* little-endian host */
   }
   return orc_rt_SPSWriter_finish(&W);
 }
@@ -141,12 +137,20 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_memReadBuffers(const char *Data,
     uint64_t Start, End;
     orc_rt_SPSReader_readAddr(&R, &Start);
     orc_rt_SPSReader_readAddr(&R, &End);
-    if (End < Start || End - Start > SIZE_MAX / 2) {
+    if (End < Start || End - Start > MAX_READ) {
       orc_rt_SPSWriter_dispose(&W);
       return orc_rt_internal_badArgs();
     }
-    orc_rt_SPSWriter_appendBytes(&W, (const char *)(uintptr_t)Start,
-                                 (size_t)(End - Start));
+    size_t L = (size_t)(End - Start);
+    char *Tmp = malloc(L ? L : 1);
+    if (!Tmp || !orc_rt_internal_safeRead(Tmp, (const void *)(uintptr_t)Start, L)) {
+      free(Tmp);
+      orc_rt_SPSWriter_dispose(&W);
+      return Tmp ? badAddress("mem_read_buffers", Start)
+                 : orc_rt_CWrapperFunctionBuffer_fromErrorMessage("out of memory");
+    }
+    orc_rt_SPSWriter_appendBytes(&W, Tmp, L);
+    free(Tmp);
   }
   return orc_rt_SPSWriter_finish(&W);
 }
@@ -165,7 +169,17 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_memReadStrings(const char *Data,
   for (uint64_t I = 0; I < N; ++I) {
     uint64_t Addr;
     orc_rt_SPSReader_readAddr(&R, &Addr);
-    orc_rt_SPSWriter_appendString(&W, (const char *)(uintptr_t)Addr);
+    const char *S = (const char *)(uintptr_t)Addr;
+    size_t L;
+    char *Tmp = NULL;
+    if (!orc_rt_internal_safeStrlen(S, MAX_READ, &L) || !(Tmp = malloc(L ? L : 1)) ||
+        !orc_rt_internal_safeRead(Tmp, S, L)) {
+      free(Tmp);
+      orc_rt_SPSWriter_dispose(&W);
+      return badAddress("mem_read_strings", Addr);
+    }
+    orc_rt_SPSWriter_appendBytes(&W, Tmp, L);
+    free(Tmp);
   }
   return orc_rt_SPSWriter_finish(&W);
 }

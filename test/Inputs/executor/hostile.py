@@ -266,6 +266,40 @@ def mm_errors(e):
     return None if r == b"\x00" else "release of the slab answered %r" % r
 
 
+@case("memory_access")
+@clean
+def memory_access(e):
+    B = "__llvm_orc_bootstrap_mem_"
+    inst = u64(e.syms[MM + "Instance"])
+    r = e.call(MM + "reserve_wrapper", inst + u64(0x1000), 0)
+    base = struct.unpack("<Q", r[1:9])[0]
+    if e.call(B + "write_uint32s_wrapper", u64(1) + u64(base) + struct.pack("<I", 0x64636261), 1) != b"":
+        return "write_uint32s failed"
+    if e.call(B + "write_buffers_wrapper", u64(1) + u64(base + 4) + sps_str(b"e\0"), 2) != b"":
+        return "write_buffers failed"
+    r = e.call(B + "read_uint16s_wrapper", u64(1) + u64(base + 2), 3)
+    if r != u64(1) + b"cd":
+        return "read_uint16s gave %r" % r
+    r = e.call(B + "read_strings_wrapper", u64(1) + u64(base), 4)
+    if r != u64(1) + sps_str(b"abcde"):
+        return "read_strings gave %r" % r
+    r = e.call(B + "read_buffers_wrapper", u64(1) + u64(base + 1) + u64(base + 3), 5)
+    if r != u64(1) + sps_str(b"bc"):
+        return "read_buffers gave %r" % r
+    # Bad addresses: an empty Result (an error), never a crash.
+    for i, (name, payload) in enumerate([
+            (B + "write_uint64s_wrapper", u64(1) + u64(0x10) + u64(7)),
+            (B + "write_buffers_wrapper", u64(1) + u64(0x10) + sps_str(b"x")),
+            (B + "read_uint8s_wrapper", u64(1) + u64(0x10)),
+            (B + "read_strings_wrapper", u64(1) + u64(0x7ffffffff000)),
+            (B + "read_buffers_wrapper", u64(1) + u64(0x10) + u64(0x20)),
+    ]):
+        r = e.call(name, payload, 10 + i)
+        if r != b"":
+            return "%s at a bad address answered %r" % (name, r)
+    return None
+
+
 def main():
     exe, names = sys.argv[1], sys.argv[2:] or list(CASES)
     failed = 0

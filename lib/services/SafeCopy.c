@@ -1,0 +1,89 @@
+/*===- lib/services/SafeCopy.c - Copies that survive bad addresses --------===*/
+
+#include "services/SafeCopy.h"
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+/* Set once process_vm_* turned out to be unusable here; then plain copies are used. */
+static atomic_bool Unavailable;
+
+static bool kernelCopy(void *Dst, const void *Src, size_t N, bool Write, bool *Used) {
+  *Used = false;
+  if (atomic_load_explicit(&Unavailable, memory_order_relaxed))
+    return false;
+  struct iovec Local = {Write ? (void *)Src : Dst, N};
+  struct iovec Remote = {Write ? Dst : (void *)Src, N};
+  size_t Done = 0;
+  while (Done < N) {
+    Local.iov_base = (char *)(Write ? (void *)Src : Dst) + Done;
+    Remote.iov_base = (char *)(Write ? Dst : (void *)Src) + Done;
+    Local.iov_len = Remote.iov_len = N - Done;
+    ssize_t R = Write ? process_vm_writev(getpid(), &Local, 1, &Remote, 1, 0)
+                      : process_vm_readv(getpid(), &Local, 1, &Remote, 1, 0);
+    if (R < 0) {
+      if (errno == EINTR)
+        continue;
+      if (errno == ENOSYS || errno == EPERM) {
+        atomic_store(&Unavailable, true);
+        return false;
+      }
+      *Used = true;
+      return false; /* EFAULT: a bad address */
+    }
+    if (R == 0) {
+      *Used = true;
+      return false;
+    }
+    Done += (size_t)R;
+  }
+  *Used = true;
+  return true;
+}
+
+bool orc_rt_internal_safeRead(void *Dst, const void *Src, size_t N) {
+  bool Used;
+  if (N == 0)
+    return true;
+  bool OK = kernelCopy(Dst, Src, N, false, &Used);
+  if (Used)
+    return OK;
+  memcpy(Dst, Src, N);
+  return true;
+}
+
+bool orc_rt_internal_safeWrite(void *Dst, const void *Src, size_t N) {
+  bool Used;
+  if (N == 0)
+    return true;
+  bool OK = kernelCopy(Dst, Src, N, true, &Used);
+  if (Used)
+    return OK;
+  memcpy(Dst, Src, N);
+  return true;
+}
+
+bool orc_rt_internal_safeStrlen(const char *S, size_t Max, size_t *Len) {
+  size_t L = 0;
+  char Chunk[256];
+  while (L < Max) {
+    /* Never read past the end of S's page in one go: the next page may be unmapped
+     * even though the string ends before it. */
+    size_t ToPageEnd = 4096 - ((uintptr_t)(S + L) & 4095);
+    size_t N = ToPageEnd < sizeof(Chunk) ? ToPageEnd : sizeof(Chunk);
+    if (!orc_rt_internal_safeRead(Chunk, S + L, N))
+      return false;
+    const char *Nul = memchr(Chunk, 0, N);
+    if (Nul) {
+      *Len = L + (size_t)(Nul - Chunk);
+      return true;
+    }
+    L += N;
+  }
+  *Len = Max;
+  return true;
+}
