@@ -4,8 +4,8 @@
  * fence on every token operation. Each test here forces each mode in turn and
  * checks both give the same observable behaviour on the same scenario:
  * concurrent entries with tokens handed between threads and threads exiting
- * while their tokens are still out, slot arrays growing while tokens are live,
- * and group indices being reused. All shared test state is atomic, so TSan
+ * while their tokens are still out, more live groups than a thread has slots
+ * (the locked path), and group indices being reused. All shared test state is atomic, so TSan
  * can check the membarrier mode here too. */
 
 #include "TestUtil.h"
@@ -17,6 +17,7 @@
 
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static const orc_rt_internal_TokenMode Modes[] = {
     orc_rt_internal_TokenMode_Fallback, orc_rt_internal_TokenMode_Membarrier};
@@ -78,6 +79,7 @@ typedef struct {
   atomic_int Completions;
   atomic_int OutstandingAtCompletion;
   atomic_uint Seed;
+  atomic_int Finished; /* workers done */
 } Scenario;
 
 typedef struct {
@@ -141,10 +143,13 @@ static void *scenarioWorker(void *Arg) {
   }
   /* Exit with whatever this thread parked still out: the registry folds this
    * thread's count away and another thread releases those tokens. */
+  atomic_fetch_add(&Sc->Finished, 1);
   return NULL;
 }
 
-static Outcome runScenario(orc_rt_internal_TokenMode M, int CloseAfterSpins) {
+/* Closes once CloseAfter tokens have been granted (or every worker is done).
+ */
+static Outcome runScenario(orc_rt_internal_TokenMode M, long CloseAfter) {
   Scenario Sc = {.G = orc_rt_TaskGroup_create()};
   atomic_init(&Sc.Seed, 1);
   assert_int_equal(orc_rt_internal_TaskGroup_getMode(Sc.G), M);
@@ -152,7 +157,8 @@ static Outcome runScenario(orc_rt_internal_TokenMode M, int CloseAfterSpins) {
   pthread_t T[Workers];
   for (int I = 0; I != Workers; ++I)
     assert_int_equal(pthread_create(&T[I], NULL, scenarioWorker, &Sc), 0);
-  for (volatile int Spin = 0; Spin < CloseAfterSpins; ++Spin)
+  while (atomic_load(&Sc.Granted) < CloseAfter &&
+         atomic_load(&Sc.Finished) != Workers)
     ;
   orc_rt_TaskGroup_close(Sc.G);
   atomic_store(&Sc.CloseReturned, true);
@@ -185,7 +191,7 @@ static void bothModesAgreeOnConcurrentEntriesAndClose(void **State) {
     for (int K = 0; K != 2; ++K) {
       if (!useMode(Modes[K]))
         continue;
-      Out[K] = runScenario(Modes[K], Round * 20000);
+      Out[K] = runScenario(Modes[K], Round * 6000L);
       Ran[K] = true;
       /* The rules, in each mode. */
       assert_int_equal(Out[K].Granted, Out[K].Released);
@@ -206,7 +212,7 @@ static void bothModesAgreeOnConcurrentEntriesAndClose(void **State) {
   restoreDefaultMode();
 }
 
-/*---- Slot arrays growing while tokens are live ----*/
+/*---- Many groups, tokens out on threads that have exited ----*/
 
 enum { ManyGroups = 40 };
 
@@ -218,9 +224,8 @@ typedef struct {
 
 static void countCompletion(void *Arg) { atomic_fetch_add((atomic_int *)Arg, 1); }
 
-/* Acquires one token of every group in index order, so this thread's slot
- * array is reallocated several times while it holds tokens; the main thread
- * releases them all after this thread has exited. */
+/* Acquires one token of every group; the main thread releases them all after
+ * this thread has exited (its counts are folded into the registry). */
 static void *acquireEverywhere(void *Arg) {
   GrowCtx *C = Arg;
   for (int I = 0; I != ManyGroups; ++I)
@@ -228,7 +233,7 @@ static void *acquireEverywhere(void *Arg) {
   return NULL;
 }
 
-static void slotArraysGrowWhileTokensAreLive(void **State) {
+static void manyGroupsWithTokensOfExitedThreads(void **State) {
   (void)State;
   for (int K = 0; K != 2; ++K) {
     if (!useMode(Modes[K]))
@@ -261,6 +266,49 @@ static void slotArraysGrowWhileTokensAreLive(void **State) {
     for (int I = 0; I != ManyGroups; ++I)
       orc_rt_TaskGroup_destroy(G[I]);
   }
+  restoreDefaultMode();
+}
+
+/*---- More live groups than slots per thread ----*/
+
+static void *acquireOnce(void *Arg) {
+  assert_true(orc_rt_TaskGroup_acquireToken((orc_rt_TaskGroupRef)Arg));
+  return NULL;
+}
+
+static void groupsBeyondTheSlotArrayUseTheLockedPath(void **State) {
+  (void)State;
+  enum { N = ORC_RT_C_MAX_TOKEN_SLOTS + 3 };
+  orc_rt_TaskGroupRef *G = malloc(N * sizeof(*G));
+  assert_non_null(G);
+  for (int K = 0; K != 2; ++K) {
+    if (!useMode(Modes[K]))
+      continue;
+    for (int I = 0; I != N; ++I) {
+      G[I] = orc_rt_TaskGroup_create();
+      assert_non_null(G[I]);
+    }
+    /* The last groups have indices past every thread's slot array. */
+    for (int I = N - 4; I != N; ++I) {
+      atomic_int Completions;
+      atomic_init(&Completions, 0);
+      assert_null(
+          orc_rt_TaskGroup_addOnComplete(G[I], countCompletion, &Completions));
+      assert_true(orc_rt_TaskGroup_acquireToken(G[I]));
+      pthread_t T;
+      assert_int_equal(pthread_create(&T, NULL, acquireOnce, G[I]), 0);
+      pthread_join(T, NULL);
+      orc_rt_TaskGroup_close(G[I]);
+      assert_false(orc_rt_TaskGroup_acquireToken(G[I]));
+      orc_rt_TaskGroup_releaseToken(G[I]);
+      assert_int_equal(atomic_load(&Completions), 0);
+      orc_rt_TaskGroup_releaseToken(G[I]);
+      assert_int_equal(atomic_load(&Completions), 1);
+    }
+    for (int I = 0; I != N; ++I)
+      orc_rt_TaskGroup_destroy(G[I]);
+  }
+  free(G);
   restoreDefaultMode();
 }
 
@@ -331,7 +379,8 @@ int main(void) {
   const struct CMUnitTest Tests[] = {
       cmocka_unit_test(groupsTakeTheModeInForceAtCreation),
       cmocka_unit_test(bothModesAgreeOnConcurrentEntriesAndClose),
-      cmocka_unit_test(slotArraysGrowWhileTokensAreLive),
+      cmocka_unit_test(manyGroupsWithTokensOfExitedThreads),
+      cmocka_unit_test(groupsBeyondTheSlotArrayUseTheLockedPath),
       cmocka_unit_test(reusedIndicesStartOpenAndEmpty),
       cmocka_unit_test(sessionsOfBothModesOnOneThread),
   };
