@@ -78,8 +78,9 @@ ORC_RT_C_API bool orc_rt_ExecutorServices_isServiceFunction(orc_rt_ExecutorServi
                                                             uint64_t Addr);
 
 /**
- * True if Addr may be called as code: a service function, an address inside a loaded
- * object (dladdr), or an address inside memory the services manage for JIT'd code.
+ * True if Addr may be called as code: a service function, or an address in an
+ * executable mapping of the process (/proc/self/maps; if that cannot be read: inside a
+ * loaded object (dladdr) or inside memory the services manage for JIT'd code).
  * Address 0 never is.
  */
 ORC_RT_C_API bool orc_rt_ExecutorServices_isCallable(orc_rt_ExecutorServicesRef ES,

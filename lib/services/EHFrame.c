@@ -4,6 +4,7 @@
  * found at run time (dlsym, loading libgcc_s.so.1 if the process has none yet), so the
  * runtime itself links no unwinder. */
 
+#include "services/SafeCopy.h"
 #include "services/Services.h"
 
 #include <dlfcn.h>
@@ -28,6 +29,11 @@ static orc_rt_CWrapperFunctionBuffer frameAction(const char *Data, size_t Size,
   uint64_t Start, End;
   if (!orc_rt_SPSReader_readAddr(&R, &Start) || !orc_rt_SPSReader_readAddr(&R, &End))
     return orc_rt_internal_badArgs();
+  if (End < Start || !orc_rt_internal_isReadable((const void *)(uintptr_t)Start,
+                                                 (size_t)(End - Start)))
+    return orc_rt_SPS_errorResult(orc_rt_Error_createf(
+        "%s: eh-frame range 0x%llx -- 0x%llx is not readable", FnName,
+        (unsigned long long)Start, (unsigned long long)End));
   FrameFn Fn = findFrameFn(FnName);
   if (!Fn)
     return orc_rt_SPS_errorResult(

@@ -3,6 +3,7 @@
  * keeps the bootstrap-symbol table, and is the single place where the services enter
  * JIT'd code (callManaged / callWrapper). */
 
+#include "services/SafeCopy.h"
 #include "services/Services.h"
 
 #include "orc-rt-c/ManagedThread.h"
@@ -197,6 +198,11 @@ bool orc_rt_ExecutorServices_isCallable(orc_rt_ExecutorServicesRef ES, uint64_t 
     return false;
   if (orc_rt_ExecutorServices_isServiceFunction(ES, Addr))
     return true;
+  /* Precise where the process map is readable: an executable mapping. */
+  bool Known;
+  bool Exec = orc_rt_internal_isExecutable(Addr, &Known);
+  if (Known)
+    return Exec;
   if (orc_rt_internal_MemoryManager_contains(ES->MM, Addr) ||
       orc_rt_internal_SharedMemoryMapper_contains(ES->SM, Addr))
     return true;

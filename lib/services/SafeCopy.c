@@ -3,6 +3,8 @@
 #include "services/SafeCopy.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
@@ -86,4 +88,61 @@ bool orc_rt_internal_safeStrlen(const char *S, size_t Max, size_t *Len) {
   }
   *Len = Max;
   return true;
+}
+
+bool orc_rt_internal_isReadable(const void *P, size_t N) {
+  const char *C = P;
+  char B;
+  if (N == 0)
+    return true;
+  if ((uintptr_t)C + N < (uintptr_t)C)
+    return false;
+  for (size_t Off = 0; Off < N; Off += 4096 - (((uintptr_t)C + Off) & 4095))
+    if (!orc_rt_internal_safeRead(&B, C + Off, 1))
+      return false;
+  return orc_rt_internal_safeRead(&B, C + N - 1, 1);
+}
+
+bool orc_rt_internal_isExecutable(uint64_t Addr, bool *Known) {
+  *Known = false;
+  int FD = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+  if (FD < 0)
+    return false;
+  /* Lines look like "start-end perms offset dev inode path"; parse them from a
+   * fixed-size window that is refilled as lines are consumed. */
+  char Buf[4096];
+  size_t Have = 0;
+  bool Result = false, Eof = false;
+  for (;;) {
+    if (!Eof && Have < sizeof(Buf)) {
+      ssize_t N = read(FD, Buf + Have, sizeof(Buf) - Have);
+      if (N < 0 && errno == EINTR)
+        continue;
+      if (N <= 0)
+        Eof = true;
+      else
+        Have += (size_t)N;
+    }
+    char *NL = memchr(Buf, '\n', Have);
+    if (!NL) {
+      if (Eof || Have == sizeof(Buf))
+        break; /* done, or a line too long for the window (never for the fields used) */
+      continue;
+    }
+    *NL = 0;
+    unsigned long long Start, End;
+    char Perms[8];
+    if (sscanf(Buf, "%llx-%llx %7s", &Start, &End, Perms) == 3) {
+      *Known = true;
+      if (Addr >= Start && Addr < End) {
+        Result = Perms[2] == 'x';
+        break;
+      }
+    }
+    size_t Used = (size_t)(NL - Buf) + 1;
+    memmove(Buf, NL + 1, Have - Used);
+    Have -= Used;
+  }
+  close(FD);
+  return Result;
 }

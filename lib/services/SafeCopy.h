@@ -22,3 +22,15 @@ bool orc_rt_internal_safeWrite(void *Dst, const void *Src, size_t N);
 bool orc_rt_internal_safeStrlen(const char *S, size_t Max, size_t *Len);
 
 #endif
+
+#ifndef ORC_RT_C_LIB_SERVICES_SAFECOPY_PROBES
+#define ORC_RT_C_LIB_SERVICES_SAFECOPY_PROBES
+#include <stdint.h>
+
+/* True if every page of [P, P+N) is readable (probed one byte per page). */
+bool orc_rt_internal_isReadable(const void *P, size_t N);
+
+/* Whether Addr lies in an executable mapping, from /proc/self/maps. Returns false and
+ * sets *Known = false if the map cannot be read. */
+bool orc_rt_internal_isExecutable(uint64_t Addr, bool *Known);
+#endif

@@ -186,6 +186,9 @@ case("call_unmapped")(fatal("not code in this process")(
 case("call_unmapped_high")(fatal("not code in this process")(
     lambda e: e.send(msg(CALL, 0, 0x7ffffffff000, b""))))
 
+case("call_data_address")(fatal("not code in this process")(
+    lambda e: e.send(msg(CALL, 0, e.syms[MM + "Instance"], b""))))
+
 
 @case("eof_at_boundary")
 def eof_at_boundary(e):
