@@ -312,6 +312,49 @@ static void groupsBeyondTheSlotArrayUseTheLockedPath(void **State) {
   restoreDefaultMode();
 }
 
+/*---- Close racing the creation of groups (registry tables growing) ----*/
+
+enum { Churn = 3000 };
+
+static void *createMany(void *Arg) {
+  orc_rt_TaskGroupRef *G = Arg;
+  for (int I = 0; I != Churn; ++I)
+    G[I] = orc_rt_TaskGroup_create();
+  return NULL;
+}
+
+static void closeWhileGroupsAreCreated(void **State) {
+  (void)State;
+  orc_rt_TaskGroupRef *Made = malloc(Churn * sizeof(*Made));
+  assert_non_null(Made);
+  for (int K = 0; K != 2; ++K) {
+    if (!useMode(Modes[K]))
+      continue;
+    pthread_t T;
+    assert_int_equal(pthread_create(&T, NULL, createMany, Made), 0);
+    for (int I = 0; I != 200; ++I) {
+      orc_rt_TaskGroupRef G = orc_rt_TaskGroup_create();
+      atomic_int Completions;
+      atomic_init(&Completions, 0);
+      assert_null(
+          orc_rt_TaskGroup_addOnComplete(G, countCompletion, &Completions));
+      assert_true(orc_rt_TaskGroup_acquireToken(G));
+      orc_rt_TaskGroup_close(G);
+      assert_int_equal(atomic_load(&Completions), 0);
+      orc_rt_TaskGroup_releaseToken(G);
+      assert_int_equal(atomic_load(&Completions), 1);
+      orc_rt_TaskGroup_destroy(G);
+    }
+    pthread_join(T, NULL);
+    for (int I = 0; I != Churn; ++I) {
+      assert_non_null(Made[I]);
+      orc_rt_TaskGroup_destroy(Made[I]);
+    }
+  }
+  free(Made);
+  restoreDefaultMode();
+}
+
 /*---- Index reuse: a new group never inherits an old group's state ----*/
 
 static void reusedIndicesStartOpenAndEmpty(void **State) {
@@ -381,6 +424,7 @@ int main(void) {
       cmocka_unit_test(bothModesAgreeOnConcurrentEntriesAndClose),
       cmocka_unit_test(manyGroupsWithTokensOfExitedThreads),
       cmocka_unit_test(groupsBeyondTheSlotArrayUseTheLockedPath),
+      cmocka_unit_test(closeWhileGroupsAreCreated),
       cmocka_unit_test(reusedIndicesStartOpenAndEmpty),
       cmocka_unit_test(sessionsOfBothModesOnOneThread),
   };

@@ -335,6 +335,7 @@ void orc_rt_internal_Registry_close(uint32_t I, bool Membarrier) {
       abort();
     }
     pthread_mutex_lock(&Lock);
+    E = &Entries[I]; /* Entries may have been reallocated meanwhile */
   }
   /* From here on a zero sum is final: no token can be granted any more, and
    * every granted token's Count store is visible to anyone holding Lock. */
