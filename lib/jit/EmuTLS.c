@@ -73,44 +73,117 @@ static bool isThreadLocalAddress(LLVMValueRef I) {
   return Len >= 24 && !strncmp(Name, "llvm.threadlocal.address", 24);
 }
 
+/* Where to compute the address for operand use in instruction User. */
+static LLVMValueRef insertionPoint(LLVMValueRef User, LLVMValueRef Operand) {
+  if (LLVMIsAPHINode(User)) {
+    unsigned N = LLVMCountIncoming(User);
+    for (unsigned I = 0; I < N; ++I)
+      if (LLVMGetIncomingValue(User, I) == Operand)
+        return LLVMGetBasicBlockTerminator(LLVMGetIncomingBlock(User, I));
+  }
+  return User;
+}
+
+static LLVMValueRef buildAddress(Lowering *L, LLVMValueRef Ctl,
+                                 LLVMValueRef At) {
+  LLVMPositionBuilderBefore(L->B, At);
+  LLVMValueRef Args[1] = {Ctl};
+  return LLVMBuildCall2(L->B, L->GetAddrTy, L->GetAddr, Args, 1, "");
+}
+
+static void replaceOperand(LLVMValueRef User, LLVMValueRef Old,
+                           LLVMValueRef New) {
+  unsigned N = (unsigned)LLVMGetNumOperands(User);
+  for (unsigned I = 0; I < N; ++I)
+    if (LLVMGetOperand(User, I) == Old)
+      LLVMSetOperand(User, I, New);
+}
+
+static orc_rt_ErrorRef unsupported(LLVMValueRef GV) {
+  size_t Len;
+  const char *Name = LLVMGetValueName2(GV, &Len);
+  return orc_rt_Error_createf(
+      "thread_local variable '%.*s' is used in a constant expression "
+      "mini-lli's emulated TLS cannot rewrite",
+      (int)Len, Name);
+}
+
+/* A use of GV in instruction User. */
+static void lowerInstructionUse(Lowering *L, LLVMValueRef Ctl, LLVMValueRef GV,
+                                LLVMValueRef User) {
+  LLVMValueRef Addr = buildAddress(L, Ctl, insertionPoint(User, GV));
+  if (isThreadLocalAddress(User)) {
+    LLVMReplaceAllUsesWith(User, Addr);
+    LLVMInstructionEraseFromParent(User);
+  } else {
+    replaceOperand(User, GV, Addr);
+  }
+}
+
+/* A constant GEP on GV (e.g. a field of a thread_local struct), used by
+ * instructions: each use gets its own address call and GEP instruction. */
+static orc_rt_ErrorRef lowerGEPUse(Lowering *L, LLVMValueRef Ctl,
+                                   LLVMValueRef GV, LLVMValueRef CE) {
+  size_t NumUsers = 0;
+  for (LLVMUseRef U = LLVMGetFirstUse(CE); U; U = LLVMGetNextUse(U))
+    ++NumUsers;
+  LLVMValueRef *Users = malloc((NumUsers + 1) * sizeof(*Users));
+  if (!Users)
+    return orc_rt_Error_create("out of memory");
+  size_t I = 0;
+  for (LLVMUseRef U = LLVMGetFirstUse(CE); U; U = LLVMGetNextUse(U))
+    Users[I++] = LLVMGetUser(U);
+  orc_rt_ErrorRef Err = NULL;
+  unsigned NumIdx = (unsigned)LLVMGetNumOperands(CE) - 1;
+  LLVMValueRef Idx[16];
+  if (NumIdx > 16)
+    Err = unsupported(GV);
+  for (unsigned J = 0; !Err && J < NumIdx; ++J)
+    Idx[J] = LLVMGetOperand(CE, J + 1);
+  for (size_t K = 0; !Err && K < NumUsers; ++K) {
+    if (!LLVMIsAInstruction(Users[K])) {
+      Err = unsupported(GV);
+      break;
+    }
+    LLVMValueRef Addr = buildAddress(L, Ctl, insertionPoint(Users[K], CE));
+    LLVMValueRef GEP = LLVMBuildGEP2(L->B, LLVMGetGEPSourceElementType(CE),
+                                     Addr, Idx, NumIdx, "");
+    replaceOperand(Users[K], CE, GEP);
+  }
+  free(Users);
+  return Err;
+}
+
 static orc_rt_ErrorRef lowerOne(Lowering *L, LLVMValueRef GV) {
   LLVMValueRef Ctl = makeControl(L, GV);
   if (!Ctl)
     return orc_rt_Error_create("out of memory");
-  LLVMUseRef U;
-  while ((U = LLVMGetFirstUse(GV))) {
-    LLVMValueRef User = LLVMGetUser(U);
-    if (!LLVMIsAInstruction(User)) {
-      size_t Len;
-      const char *Name = LLVMGetValueName2(GV, &Len);
-      return orc_rt_Error_createf(
-          "thread_local variable '%.*s' is used in a constant expression, "
-          "which mini-lli's emulated TLS cannot rewrite",
-          (int)Len, Name);
-    }
-    LLVMValueRef At = User;
-    if (LLVMIsAPHINode(User)) {
-      unsigned N = LLVMCountIncoming(User);
-      for (unsigned I = 0; I < N; ++I)
-        if (LLVMGetIncomingValue(User, I) == GV) {
-          At = LLVMGetBasicBlockTerminator(LLVMGetIncomingBlock(User, I));
-          break;
-        }
-    }
-    LLVMPositionBuilderBefore(L->B, At);
-    LLVMValueRef Args[1] = {Ctl};
-    LLVMValueRef Addr =
-        LLVMBuildCall2(L->B, L->GetAddrTy, L->GetAddr, Args, 1, "");
-    if (isThreadLocalAddress(User)) {
-      LLVMReplaceAllUsesWith(User, Addr);
-      LLVMInstructionEraseFromParent(User);
-      continue;
-    }
-    unsigned N = (unsigned)LLVMGetNumOperands(User);
-    for (unsigned I = 0; I < N; ++I)
-      if (LLVMGetOperand(User, I) == GV)
-        LLVMSetOperand(User, I, Addr);
+  size_t NumUsers = 0;
+  for (LLVMUseRef U = LLVMGetFirstUse(GV); U; U = LLVMGetNextUse(U))
+    ++NumUsers;
+  LLVMValueRef *Users = malloc((NumUsers + 1) * sizeof(*Users));
+  if (!Users)
+    return orc_rt_Error_create("out of memory");
+  size_t I = 0;
+  for (LLVMUseRef U = LLVMGetFirstUse(GV); U; U = LLVMGetNextUse(U))
+    Users[I++] = LLVMGetUser(U);
+  orc_rt_ErrorRef Err = NULL;
+  for (size_t K = 0; !Err && K < NumUsers; ++K) {
+    LLVMValueRef User = Users[K];
+    if (LLVMIsAInstruction(User))
+      lowerInstructionUse(L, Ctl, GV, User);
+    else if (LLVMIsAConstantExpr(User) &&
+             LLVMGetConstOpcode(User) == LLVMGetElementPtr &&
+             LLVMGetOperand(User, 0) == GV)
+      Err = lowerGEPUse(L, Ctl, GV, User);
+    else
+      Err = unsupported(GV);
   }
+  free(Users);
+  if (Err)
+    return Err;
+  /* Dead constant expressions may still refer to GV. */
+  LLVMReplaceAllUsesWith(GV, LLVMGetPoison(LLVMTypeOf(GV)));
   LLVMDeleteGlobal(GV);
   return NULL;
 }

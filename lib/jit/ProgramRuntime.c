@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <setjmp.h>
 #include <stdlib.h>
 #include <threads.h>
 
@@ -116,22 +117,69 @@ static Start takeStart(Start *S) {
   return Copy;
 }
 
+/* pthread_exit / thrd_exit from JIT'd code would unwind past the Session's
+ * callManagedCode frame without giving its token back, and the drain would
+ * never end. In threads the driver started, they return to the thread's body
+ * instead (by longjmp, so C++ destructors of skipped frames do not run), which
+ * then returns the value normally. */
+typedef struct ExitTarget {
+  jmp_buf Buf;
+  void *PValue;
+  int CValue;
+} ExitTarget;
+
+static _Thread_local ExitTarget *CurrentExit;
+
 static void *pthreadBody(void *Arg) {
   Start S = takeStart(Arg);
+  ExitTarget T;
+  ExitTarget *volatile Prev = CurrentExit;
   orc_rt_jit_LiveEntry E;
   orc_rt_jit_LiveEntries_enter(&E, NULL, (uint64_t)(uintptr_t)S.PStart);
-  void *R = S.PStart(S.Arg);
+  CurrentExit = &T;
+  void *volatile R;
+  if (!setjmp(T.Buf))
+    R = S.PStart(S.Arg);
+  else
+    R = T.PValue;
+  CurrentExit = Prev;
   orc_rt_jit_LiveEntries_leave(&E);
   return R;
 }
 
 static int thrdBody(void *Arg) {
   Start S = takeStart(Arg);
+  ExitTarget T;
+  ExitTarget *volatile Prev = CurrentExit;
   orc_rt_jit_LiveEntry E;
   orc_rt_jit_LiveEntries_enter(&E, NULL, (uint64_t)(uintptr_t)S.CStart);
-  int R = S.CStart(S.Arg);
+  CurrentExit = &T;
+  volatile int R;
+  if (!setjmp(T.Buf))
+    R = S.CStart(S.Arg);
+  else
+    R = T.CValue;
+  CurrentExit = Prev;
   orc_rt_jit_LiveEntries_leave(&E);
   return R;
+}
+
+static _Noreturn void jitPthreadExit(void *Value) {
+  ExitTarget *T = CurrentExit;
+  if (!T)
+    pthread_exit(Value);
+  T->PValue = Value;
+  T->CValue = (int)(intptr_t)Value;
+  longjmp(T->Buf, 1);
+}
+
+static _Noreturn void jitThrdExit(int Value) {
+  ExitTarget *T = CurrentExit;
+  if (!T)
+    thrd_exit(Value);
+  T->PValue = (void *)(intptr_t)Value;
+  T->CValue = Value;
+  longjmp(T->Buf, 1);
 }
 
 static int jitPthreadCreate(pthread_t *Thread, const pthread_attr_t *Attr,
@@ -176,7 +224,7 @@ void orc_rt_jit_Runtime_dispose(void) {
 static char DsoHandle;
 
 const orc_rt_jit_Override *orc_rt_jit_Runtime_overrides(size_t *Count) {
-  static orc_rt_jit_Override Table[7];
+  static orc_rt_jit_Override Table[8];
   Table[0] = (orc_rt_jit_Override){"atexit", (uintptr_t)jitAtexit, true};
   Table[1] =
       (orc_rt_jit_Override){"__cxa_atexit", (uintptr_t)jitCxaAtexit, true};
@@ -187,6 +235,9 @@ const orc_rt_jit_Override *orc_rt_jit_Runtime_overrides(size_t *Count) {
                                    (uintptr_t)jitPthreadCreate, true};
   Table[5] =
       (orc_rt_jit_Override){"thrd_create", (uintptr_t)jitThrdCreate, true};
-  *Count = 6;
+  Table[6] =
+      (orc_rt_jit_Override){"pthread_exit", (uintptr_t)jitPthreadExit, true};
+  Table[7] = (orc_rt_jit_Override){"thrd_exit", (uintptr_t)jitThrdExit, true};
+  *Count = 8;
   return Table;
 }

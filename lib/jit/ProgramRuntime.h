@@ -3,7 +3,8 @@
  * program's JITDylib ahead of the process's: atexit / __cxa_atexit (kept in a
  * list the driver runs after the entry), __dso_handle, exit (finishes the
  * program's lifecycle first), and pthread_create / thrd_create (the new thread
- * enters JIT'd code through the Session and is registered as a live entry). */
+ * enters JIT'd code through the Session and is registered as a live entry),
+ * pthread_exit / thrd_exit (return through the Session in such threads). */
 
 #ifndef ORC_RT_C_LIB_JIT_PROGRAMRUNTIME_H
 #define ORC_RT_C_LIB_JIT_PROGRAMRUNTIME_H
