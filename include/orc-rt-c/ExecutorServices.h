@@ -115,6 +115,21 @@ ORC_RT_C_API int orc_rt_ExecutorServices_pthread_create(pthread_t *Thread,
                                                         void *(*Start)(void *),
                                                         void *Arg);
 
+/**
+ * pthread_exit for JIT'd code: in a thread started through
+ * orc_rt_ExecutorServices_pthread_create, the body ends as if it had returned Value
+ * (cleanup handlers and destructors of the unwound frames run; its token is returned,
+ * so the shutdown drain does not wait for ever). Elsewhere it is pthread_exit.
+ */
+ORC_RT_C_API _Noreturn void orc_rt_ExecutorServices_pthread_exit(void *Value);
+
+/** thrd_create for JIT'd code (Thread points to a thrd_t): as pthread_create above. */
+ORC_RT_C_API int orc_rt_ExecutorServices_thrd_create(void *Thread, int (*Start)(void *),
+                                                     void *Arg);
+
+/** thrd_exit for JIT'd code: as orc_rt_ExecutorServices_pthread_exit. */
+ORC_RT_C_API _Noreturn void orc_rt_ExecutorServices_thrd_exit(int Result);
+
 /*---- Alloc actions exported under LLVM's names (called by JIT'd memory setup). ----*/
 
 ORC_RT_C_API orc_rt_CWrapperFunctionBuffer

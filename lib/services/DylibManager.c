@@ -2,8 +2,9 @@
 /*
  * open(Inst, path, mode) hands out a handle: a heap "resolver" owned by the manager;
  * resolve(handle, symbols) looks names up through it. The handle for "" is the process
- * itself; there, names the runtime must interpose on (pthread_create: threads JIT'd code
- * starts enter through the Session) resolve to the runtime's versions, and names the
+ * itself; there, names the runtime must interpose on (pthread_create, thrd_create,
+ * pthread_exit, thrd_exit: threads JIT'd code starts enter and leave through the
+ * Session, see ManagedThreads.c) resolve to the runtime's versions, and names the
  * process lacks are looked for in the C++ runtime libraries a C++ executor would have
  * loaded (libstdc++, libgcc_s, libm), opened on first need.
  *
@@ -15,6 +16,7 @@
 #include "orc-rt-c/ManagedThread.h"
 
 #include <dlfcn.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,8 +116,39 @@ static void *interposed(const char *Name) {
   if (strcmp(Name, "pthread_create") == 0)
     return (void *)(uintptr_t)orc_rt_ExecutorServices_pthread_create;
   if (strcmp(Name, "thrd_create") == 0)
-    return (void *)(uintptr_t)orc_rt_thrd_create;
+    return (void *)(uintptr_t)orc_rt_ExecutorServices_thrd_create;
+  if (strcmp(Name, "pthread_exit") == 0)
+    return (void *)(uintptr_t)orc_rt_ExecutorServices_pthread_exit;
+  if (strcmp(Name, "thrd_exit") == 0)
+    return (void *)(uintptr_t)orc_rt_ExecutorServices_thrd_exit;
   return NULL;
+}
+
+/* A C++ executor has std::cout & co. constructed before any JIT'd code runs (some
+ * translation unit of it includes <iostream>); JIT'd code relies on that, since its own
+ * static initialisers only run with an ORC runtime. Do the same once libstdc++ is
+ * loaded: construct one std::ios_base::Init, never destroyed (the streams write through
+ * C stdio, which exit flushes). */
+static void initStandardStreams(void *LibStdCxx) {
+  static _Alignas(16) char InitObject[16];
+  if (!LibStdCxx)
+    return;
+  void (*Ctor)(void *) =
+      (void (*)(void *))(uintptr_t)dlsym(LibStdCxx, "_ZNSt8ios_base4InitC1Ev");
+  if (Ctor)
+    Ctor(InitObject);
+}
+
+/* Opens the C++ runtime libraries once (and sets up the standard streams). */
+static void openFallbacks(orc_rt_internal_DylibManager *DM) {
+  pthread_mutex_lock(&DM->Lock);
+  if (!DM->FallbacksOpened) {
+    DM->FallbacksOpened = true;
+    for (size_t I = 0; I < sizeof(FallbackLibs) / sizeof(FallbackLibs[0]); ++I)
+      DM->Fallbacks[I] = dlopen(FallbackLibs[I], RTLD_LAZY | RTLD_GLOBAL);
+    initStandardStreams(DM->Fallbacks[0]);
+  }
+  pthread_mutex_unlock(&DM->Lock);
 }
 
 static void *lookup(orc_rt_internal_DylibManager *DM, Handle *H, const char *Name) {
@@ -123,17 +156,15 @@ static void *lookup(orc_rt_internal_DylibManager *DM, Handle *H, const char *Nam
     void *P = interposed(Name);
     if (P)
       return P;
+    /* C++ code (mangled names) expects the C++ runtime as a C++ executor has it, even
+     * when some other library already brought libstdc++ into the process. */
+    if (Name[0] == '_' && Name[1] == 'Z')
+      openFallbacks(DM);
   }
   void *P = dlsym(H->DL, Name);
   if (P || !H->IsProcess)
     return P;
-  pthread_mutex_lock(&DM->Lock);
-  if (!DM->FallbacksOpened) {
-    DM->FallbacksOpened = true;
-    for (size_t I = 0; I < sizeof(FallbackLibs) / sizeof(FallbackLibs[0]); ++I)
-      DM->Fallbacks[I] = dlopen(FallbackLibs[I], RTLD_LAZY | RTLD_GLOBAL);
-  }
-  pthread_mutex_unlock(&DM->Lock);
+  openFallbacks(DM);
   for (size_t I = 0; !P && I < sizeof(FallbackLibs) / sizeof(FallbackLibs[0]); ++I)
     if (DM->Fallbacks[I])
       P = dlsym(DM->Fallbacks[I], Name);

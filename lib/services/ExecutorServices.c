@@ -9,7 +9,6 @@
 #include "orc-rt-c/ManagedThread.h"
 
 #include <dlfcn.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,10 +110,8 @@ orc_rt_ExecutorServices_getBootstrapSymbols(orc_rt_ExecutorServicesRef ES,
 
 /*---- Lifetime ----*/
 
-static void freeUnstartedThreads(orc_rt_ExecutorServicesRef ES);
-
 static void freeServices(orc_rt_ExecutorServicesRef ES) {
-  freeUnstartedThreads(ES);
+  orc_rt_internal_freeUnstartedThreads(ES);
   for (size_t I = 0; I < ES->NumSyms; ++I)
     free((char *)ES->Syms[I].Name);
   free(ES->Syms);
@@ -261,74 +258,4 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_callWrapper(orc_rt_ExecutorService
 orc_rt_CWrapperFunctionBuffer orc_rt_ExecutorServices_callWrapper(
     orc_rt_ExecutorServicesRef ES, uint64_t Fn, const char *ArgData, size_t ArgSize) {
   return orc_rt_internal_callWrapper(ES, Fn, ArgData, ArgSize, true);
-}
-
-/*---- Threads started by JIT'd code ----*/
-
-typedef struct CountedStart {
-  orc_rt_ExecutorServicesRef ES;
-  void *(*Start)(void *);
-  void *Arg;
-  struct CountedStart *Prev, *Next; /* in ES->Starts until the thread has entered */
-} CountedStart;
-
-/* A thread whose entry is denied never runs countedStart; its record stays in the list
- * and is freed at onShutdown (after the drain no thread can still enter). */
-static void unlinkStart(CountedStart *CS) {
-  orc_rt_ExecutorServicesRef ES = CS->ES;
-  pthread_mutex_lock(&ES->SymLock);
-  if (CS->Prev)
-    CS->Prev->Next = CS->Next;
-  else
-    ES->Starts = CS->Next;
-  if (CS->Next)
-    CS->Next->Prev = CS->Prev;
-  pthread_mutex_unlock(&ES->SymLock);
-}
-
-static void freeUnstartedThreads(orc_rt_ExecutorServicesRef ES) {
-  for (CountedStart *CS = ES->Starts, *N; CS; CS = N) {
-    N = CS->Next;
-    free(CS);
-  }
-  ES->Starts = NULL;
-}
-
-/* Runs inside the new thread's managed-code frame (orc_rt_pthread_create). The entry was
- * counted by the creator, so the count covers the gap before this thread got its
- * token; it is dropped here, still under the token. If the entry is denied this never
- * runs and the count stays raised, which only matters before shutdown (it cannot be
- * denied then). */
-static void *countedStart(void *P) {
-  unlinkStart(P);
-  CountedStart CS = *(CountedStart *)P;
-  free(P);
-  void *R = CS.Start(CS.Arg);
-  atomic_fetch_sub(&CS.ES->LiveEntries, 1);
-  return R;
-}
-
-int orc_rt_ExecutorServices_pthread_create(pthread_t *Thread, const pthread_attr_t *Attr,
-                                           void *(*Start)(void *), void *Arg) {
-  orc_rt_ExecutorServicesRef ES = orc_rt_internal_currentServices();
-  if (!ES || orc_rt_Session_current() != ES->S)
-    return orc_rt_pthread_create(Thread, Attr, Start, Arg);
-  CountedStart *CS = malloc(sizeof(*CS));
-  if (!CS)
-    return EAGAIN;
-  *CS = (CountedStart){ES, Start, Arg, NULL, NULL};
-  pthread_mutex_lock(&ES->SymLock);
-  CS->Next = ES->Starts;
-  if (CS->Next)
-    CS->Next->Prev = CS;
-  ES->Starts = CS;
-  pthread_mutex_unlock(&ES->SymLock);
-  atomic_fetch_add(&ES->LiveEntries, 1);
-  int EC = orc_rt_Session_createManagedThread(ES->S, Thread, Attr, countedStart, CS);
-  if (EC) {
-    atomic_fetch_sub(&ES->LiveEntries, 1);
-    unlinkStart(CS);
-    free(CS);
-  }
-  return EC;
 }

@@ -127,6 +127,10 @@ struct orc_rt_OpaqueExecutorServices {
   size_t NumSyms;
 };
 
+/* Frees the start records of threads JIT'd code created whose entry was denied
+ * (ManagedThreads.c). Only after the drain. */
+void orc_rt_internal_freeUnstartedThreads(orc_rt_ExecutorServicesRef ES);
+
 /* The services the instance-less wrappers act on (NULL if none is live). */
 orc_rt_ExecutorServicesRef orc_rt_internal_currentServices(void);
 

@@ -1,0 +1,177 @@
+/*===- lib/services/ManagedThreads.c - Threads JIT'd code starts and ends -===*/
+/*
+ * The dylib manager hands JIT'd code these for pthread_create, thrd_create,
+ * pthread_exit and thrd_exit:
+ *  - a thread's body runs as managed code of the Session (orc_rt_Session_
+ *    createManagedThread) and counts as a live entry from creation until it ends;
+ *  - a body that leaves by pthread_exit / thrd_exit (or is cancelled) instead of
+ *    returning must still give its token back, or the shutdown drain would wait for
+ *    ever. glibc's pthread_exit unwinds the thread's stack (running the program's
+ *    cleanup handlers and C++ destructors); this file is compiled with -fexceptions so
+ *    that the unwind runs the cleanup of bodyFrame, which longjmps back into bodyFrame:
+ *    the unwind stops there, the body "returns" the exit value through the runtime's
+ *    frames (releasing the token), and the thread then ends normally (thread-specific
+ *    data destructors run as usual).
+ * ES->SymLock guards the list of start records (ES->Starts).
+ */
+
+#include "services/Services.h"
+
+#include "orc-rt-c/ManagedThread.h"
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <threads.h>
+
+typedef struct CountedStart {
+  orc_rt_ExecutorServicesRef ES;
+  void *(*Start)(void *);
+  void *Arg;
+  struct CountedStart *Prev, *Next; /* in ES->Starts until the thread has entered */
+} CountedStart;
+
+/* The escape hatch of the body running on this thread. */
+typedef struct {
+  jmp_buf Escape;
+  volatile bool Armed;     /* the body is running: an unwind through bodyFrame escapes */
+  volatile bool HaveValue; /* the exit value was recorded by our pthread_exit/thrd_exit */
+  void *volatile Value;
+} BodyExit;
+
+static _Thread_local BodyExit *CurrentBody;
+
+static void unlinkStart(CountedStart *CS) {
+  orc_rt_ExecutorServicesRef ES = CS->ES;
+  pthread_mutex_lock(&ES->SymLock);
+  if (CS->Prev)
+    CS->Prev->Next = CS->Next;
+  else
+    ES->Starts = CS->Next;
+  if (CS->Next)
+    CS->Next->Prev = CS->Prev;
+  pthread_mutex_unlock(&ES->SymLock);
+}
+
+/* A thread whose entry is denied never runs countedStart; its record is freed here,
+ * at onShutdown, when no thread can still enter. */
+void orc_rt_internal_freeUnstartedThreads(orc_rt_ExecutorServicesRef ES) {
+  for (CountedStart *CS = ES->Starts, *N; CS; CS = N) {
+    N = CS->Next;
+    free(CS);
+  }
+  ES->Starts = NULL;
+}
+
+/* Runs during a forced unwind (pthread_exit, cancellation) of bodyFrame, and on its
+ * normal exit (then Armed is already false). */
+static void escapeUnwind(BodyExit **P) {
+  BodyExit *BE = *P;
+  if (BE->Armed) {
+    BE->Armed = false;
+    longjmp(BE->Escape, 1);
+  }
+}
+
+static void *bodyFrame(void *(*Start)(void *), void *Arg) {
+  BodyExit BE;
+  BE.Armed = false;
+  BE.HaveValue = false;
+  BE.Value = NULL;
+  if (setjmp(BE.Escape) == 0) {
+    BodyExit *Guard __attribute__((cleanup(escapeUnwind))) = &BE;
+    CurrentBody = &BE;
+    BE.Armed = true;
+    void *R = Start(Arg);
+    BE.Armed = false;
+    CurrentBody = NULL;
+    return R;
+  }
+  /* The body left by pthread_exit / thrd_exit / cancellation. */
+  CurrentBody = NULL;
+  return BE.HaveValue ? BE.Value : PTHREAD_CANCELED;
+}
+
+/* Runs inside the new thread's managed-code frame. The entry was counted by the
+ * creator, so the count covers the gap before this thread got its token; it is
+ * dropped here, still under the token. If the entry is denied this never runs and the
+ * count stays raised, which only happens after shutdown began. */
+static void *countedStart(void *P) {
+  unlinkStart(P);
+  CountedStart CS = *(CountedStart *)P;
+  free(P);
+  void *R = bodyFrame(CS.Start, CS.Arg);
+  atomic_fetch_sub(&CS.ES->LiveEntries, 1);
+  return R;
+}
+
+int orc_rt_ExecutorServices_pthread_create(pthread_t *Thread, const pthread_attr_t *Attr,
+                                           void *(*Start)(void *), void *Arg) {
+  orc_rt_ExecutorServicesRef ES = orc_rt_internal_currentServices();
+  if (!ES || orc_rt_Session_current() != ES->S)
+    return orc_rt_pthread_create(Thread, Attr, Start, Arg);
+  CountedStart *CS = malloc(sizeof(*CS));
+  if (!CS)
+    return EAGAIN;
+  *CS = (CountedStart){ES, Start, Arg, NULL, NULL};
+  pthread_mutex_lock(&ES->SymLock);
+  CS->Next = ES->Starts;
+  if (CS->Next)
+    CS->Next->Prev = CS;
+  ES->Starts = CS;
+  pthread_mutex_unlock(&ES->SymLock);
+  atomic_fetch_add(&ES->LiveEntries, 1);
+  int EC = orc_rt_Session_createManagedThread(ES->S, Thread, Attr, countedStart, CS);
+  if (EC) {
+    atomic_fetch_sub(&ES->LiveEntries, 1);
+    unlinkStart(CS);
+    free(CS);
+  }
+  return EC;
+}
+
+void orc_rt_ExecutorServices_pthread_exit(void *Value) {
+  BodyExit *BE = CurrentBody;
+  if (BE) {
+    BE->Value = Value;
+    BE->HaveValue = true;
+  }
+  pthread_exit(Value);
+}
+
+/*---- C11 threads: glibc's thrd_t is a pthread_t and thrd_exit is pthread_exit. ----*/
+
+typedef struct {
+  int (*Start)(void *);
+  void *Arg;
+} ThrdStart;
+
+static void *thrdTrampoline(void *P) {
+  ThrdStart TS = *(ThrdStart *)P;
+  free(P);
+  return (void *)(intptr_t)TS.Start(TS.Arg);
+}
+
+int orc_rt_ExecutorServices_thrd_create(void *Thread, int (*Start)(void *), void *Arg) {
+  ThrdStart *TS = malloc(sizeof(*TS));
+  if (!TS)
+    return thrd_nomem;
+  *TS = (ThrdStart){Start, Arg};
+  int EC = orc_rt_ExecutorServices_pthread_create((pthread_t *)Thread, NULL,
+                                                  thrdTrampoline, TS);
+  if (EC) {
+    free(TS);
+    return EC == ENOMEM || EC == EAGAIN ? thrd_nomem : thrd_error;
+  }
+  return thrd_success;
+}
+
+void orc_rt_ExecutorServices_thrd_exit(int Result) {
+  BodyExit *BE = CurrentBody;
+  if (BE) {
+    BE->Value = (void *)(intptr_t)Result;
+    BE->HaveValue = true;
+  }
+  thrd_exit(Result);
+}
