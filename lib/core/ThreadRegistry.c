@@ -135,8 +135,9 @@ bool orc_rt_internal_membarrierAvailable(void) {
 
 /* The live-token count of index I, plus Base. seq_cst loads: in fallback mode
  * they are the closer's half of the store->load pairs in acquire and release
- * (TaskGroup.c, acquireFenced/releaseFenced); in membarrier mode the order is
- * given by the membarrier in closeIndex and a plain load would do. */
+ * (TaskGroup.c, acquireSlow/releaseSlow, fallback branch); in membarrier
+ * mode the order is given by the membarrier in Registry_close (an acquire load
+ * would do; seq_cst costs the same plain mov on x86). */
 static uintptr_t sumLocked(uint32_t I) {
   uintptr_t S = Entries[I].Departed;
   for (ThreadRec *T = Threads; T; T = T->Next)
@@ -317,15 +318,19 @@ void orc_rt_internal_Registry_close(uint32_t I, bool Membarrier) {
   /* Mark every registered thread's slot. Threads that register later copy
    * E->Closed under Lock (ensureSlot). seq_cst: in fallback mode this store is
    * the closer's half of the store->load pair whose other half is the
-   * acquirer's seq_cst Count store then Closed load (acquireFenced). */
+   * acquirer's seq_cst Count store then Closed load (TaskGroup.c,
+   * acquireSlow/releaseSlow, fallback branch). In membarrier mode the
+   * membarrier below orders it. */
   for (ThreadRec *T = Threads; T; T = T->Next)
     if (I < T->Cap)
       atomic_store_explicit(&T->Slots[I].Closed, 1, memory_order_seq_cst);
   if (Membarrier) {
     pthread_mutex_unlock(&Lock);
     /* The asymmetric fence. Partner: the compiler barrier between the Count
-     * store and the Closed load in orc_rt_TaskGroup_acquireToken and
-     * orc_rt_TaskGroup_releaseToken (TaskGroup.c). Every thread of the process
+     * store and the Closed load in every membarrier-mode token operation
+     * (TokenFast.h: orc_rt_internal_TokenFast_acquire/releaseAt; TaskGroup.c:
+     * releaseToken, acquireSlow, releaseSlow, acquireDenied, releaseAtSlow).
+     * Every thread of the process
      * executes a full barrier at some point during this call: a token
      * operation whose Count store precedes that point is visible to the sums
      * below; one whose Closed load follows it sees the marks stored above. */
