@@ -289,7 +289,7 @@ bool orc_rt_internal_Registry_ensureSlot(uint32_t I) {
 
 bool orc_rt_internal_Registry_lockedAcquire(uint32_t I) {
   pthread_mutex_lock(&Lock);
-  /* Under Lock, so ordered against closeIndex's marking by the lock itself. */
+  /* Under Lock, so ordered against Registry_close's marking by the lock. */
   bool Ok = !Entries[I].Closed;
   if (Ok)
     Entries[I].Departed += 1;
