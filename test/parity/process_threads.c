@@ -1,0 +1,46 @@
+// The number of threads in the process, as a program can see it in
+// /proc/self/task: 1 when main starts, N+1 while N threads it started run, and
+// back to 1 after it joined them.
+// RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t %s | FileCheck %s
+#include <dirent.h>
+#include <pthread.h>
+#include <stdio.h>
+
+static int count_threads(void) {
+  int n = 0;
+  DIR *d = opendir("/proc/self/task");
+  if (!d)
+    return -1;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL)
+    if (e->d_name[0] != '.')
+      n++;
+  closedir(d);
+  return n;
+}
+
+static pthread_barrier_t barrier;
+static void *worker(void *arg) {
+  (void)arg;
+  pthread_barrier_wait(&barrier); // counted while all are alive
+  pthread_barrier_wait(&barrier);
+  return NULL;
+}
+
+int main(void) {
+  int at_start = count_threads();
+  pthread_barrier_init(&barrier, NULL, 4);
+  pthread_t t[3];
+  for (int i = 0; i < 3; i++)
+    pthread_create(&t[i], NULL, worker, NULL);
+  pthread_barrier_wait(&barrier);
+  int running = count_threads();
+  pthread_barrier_wait(&barrier);
+  for (int i = 0; i < 3; i++)
+    pthread_join(t[i], NULL);
+  int after = count_threads();
+  // CHECK: threads: at start 1, with 3 workers 4, after join 1
+  printf("threads: at start %d, with 3 workers %d, after join %d\n", at_start, running, after);
+  // CHECK-NEXT: parity: exit status 0
+  return 0;
+}
