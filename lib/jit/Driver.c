@@ -203,6 +203,7 @@ static void callMain(void *Ctx) {
   MainCall *C = Ctx;
   C->Result = ((int (*)(int, char **, char **))(uintptr_t)C->Addr)(
       C->Argc, C->Argv, C->Envp);
+  orc_rt_jit_Runtime_runThreadDtors(); /* as exit() would, first */
 }
 
 static void callHandler(void *Ctx) {
@@ -277,6 +278,7 @@ static orc_rt_ErrorRef requestShutdown(orc_rt_jit_Program *P) {
  * exit does, without waiting for other threads still inside JIT'd code. */
 static void exitFromJit(int Status, void *Ctx) {
   orc_rt_jit_Program *P = Ctx;
+  orc_rt_jit_Runtime_runThreadDtors();
   finishProgram(P);
   orc_rt_Error_consume(requestShutdown(P));
   trace(P, "exit(%d) called by JIT'd code; ending the process", Status);
@@ -296,6 +298,7 @@ static void *runThreadEntry(void *Ctx) {
   orc_rt_jit_LiveEntry E;
   orc_rt_jit_LiveEntries_enter(&E, T->Symbol, T->Addr);
   ((void (*)(void))(uintptr_t)T->Addr)();
+  orc_rt_jit_Runtime_runThreadDtors();
   orc_rt_jit_LiveEntries_leave(&E);
   return NULL;
 }

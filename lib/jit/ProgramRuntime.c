@@ -58,6 +58,42 @@ bool orc_rt_jit_Runtime_popHandler(orc_rt_jit_Handler *Out) {
   return Any;
 }
 
+/*---- __cxa_thread_atexit (C++ thread_local destructors) ----*/
+
+/* Kept per thread and run, newest first, before the thread leaves JIT'd code
+ * (glibc would run them after, when the code may already be freed). */
+typedef struct TlsDtor {
+  void (*Fn)(void *);
+  void *Obj;
+  struct TlsDtor *Next;
+} TlsDtor;
+
+static _Thread_local TlsDtor *TlsDtors;
+
+/* glibc's; used for threads that are not inside managed code (e.g. started
+ * by libstdc++'s std::thread, which calls libc's pthread_create). */
+extern int __cxa_thread_atexit_impl(void (*Fn)(void *), void *Obj, void *Dso);
+
+static int jitCxaThreadAtexit(void (*Fn)(void *), void *Obj, void *Dso) {
+  if (!orc_rt_Session_current())
+    return __cxa_thread_atexit_impl(Fn, Obj, Dso);
+  TlsDtor *D = malloc(sizeof(*D));
+  if (!D)
+    return -1;
+  *D = (TlsDtor){Fn, Obj, TlsDtors};
+  TlsDtors = D;
+  return 0;
+}
+
+void orc_rt_jit_Runtime_runThreadDtors(void) {
+  while (TlsDtors) {
+    TlsDtor *D = TlsDtors;
+    TlsDtors = D->Next;
+    D->Fn(D->Obj);
+    free(D);
+  }
+}
+
 /*---- exit ----*/
 
 static orc_rt_jit_ExitFn ExitFn;
@@ -143,6 +179,7 @@ static void *pthreadBody(void *Arg) {
   else
     R = T.PValue;
   CurrentExit = Prev;
+  orc_rt_jit_Runtime_runThreadDtors();
   orc_rt_jit_LiveEntries_leave(&E);
   return R;
 }
@@ -160,6 +197,7 @@ static int thrdBody(void *Arg) {
   else
     R = T.CValue;
   CurrentExit = Prev;
+  orc_rt_jit_Runtime_runThreadDtors();
   orc_rt_jit_LiveEntries_leave(&E);
   return R;
 }
@@ -224,7 +262,7 @@ void orc_rt_jit_Runtime_dispose(void) {
 static char DsoHandle;
 
 const orc_rt_jit_Override *orc_rt_jit_Runtime_overrides(size_t *Count) {
-  static orc_rt_jit_Override Table[8];
+  static orc_rt_jit_Override Table[9];
   Table[0] = (orc_rt_jit_Override){"atexit", (uintptr_t)jitAtexit, true};
   Table[1] =
       (orc_rt_jit_Override){"__cxa_atexit", (uintptr_t)jitCxaAtexit, true};
@@ -238,6 +276,8 @@ const orc_rt_jit_Override *orc_rt_jit_Runtime_overrides(size_t *Count) {
   Table[6] =
       (orc_rt_jit_Override){"pthread_exit", (uintptr_t)jitPthreadExit, true};
   Table[7] = (orc_rt_jit_Override){"thrd_exit", (uintptr_t)jitThrdExit, true};
-  *Count = 8;
+  Table[8] = (orc_rt_jit_Override){"__cxa_thread_atexit",
+                                   (uintptr_t)jitCxaThreadAtexit, true};
+  *Count = 9;
   return Table;
 }

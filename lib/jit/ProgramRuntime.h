@@ -36,6 +36,11 @@ typedef struct {
 /* Takes the most recently registered handler; false if there is none. */
 bool orc_rt_jit_Runtime_popHandler(orc_rt_jit_Handler *Out);
 
+/* Runs the calling thread's C++ thread_local destructors (registered with
+ * __cxa_thread_atexit), newest first. Call inside the thread's managed frame.
+ */
+void orc_rt_jit_Runtime_runThreadDtors(void);
+
 /* Stops accepting handlers (later registrations fail) and frees the start
  * records of threads whose entry was denied. Call after the drain. */
 void orc_rt_jit_Runtime_dispose(void);
