@@ -126,3 +126,15 @@ int orc_rt_thrd_create(void *Thread, int (*Start)(void *), void *Arg) {
   }
   return thrd_success;
 }
+
+_Static_assert(sizeof(thrd_t) == sizeof(unsigned long),
+               "thrd_t is an unsigned long");
+
+int orc_rt_thrd_join(unsigned long Thread, int *Result) {
+  void *R;
+  if (pthread_join((pthread_t)Thread, &R))
+    return thrd_error;
+  if (Result)
+    *Result = (int)(intptr_t)R;
+  return thrd_success;
+}
