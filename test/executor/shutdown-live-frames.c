@@ -5,12 +5,13 @@
 // is denied (its body never runs), then memory is released and the executor exits 0.
 // The reference executor cuts the worker off.
 // RUN: %clang -c -O0 %s -o %t.o
+// The argument is how long (ms) the worker waits before its first output.
 // RUN: env ORC_EXECUTOR_REAL=%orc-executor timeout 60 %llvm-jitlink \
-// RUN:   -oop-executor=%inputs/executor/status-wrapper.sh %t.o 2>&1 | FileCheck %s
+// RUN:   -oop-executor=%inputs/executor/status-wrapper.sh %t.o -args 300 2>&1 | FileCheck %s
 // RUN: env ORC_EXECUTOR_REAL=%orc-executor timeout 60 %llvm-jitlink -use-memmgr=shared \
-// RUN:   -oop-executor=%inputs/executor/status-wrapper.sh %t.o 2>&1 | FileCheck %s
+// RUN:   -oop-executor=%inputs/executor/status-wrapper.sh %t.o -args 300 2>&1 | FileCheck %s
 // RUN: env ORC_EXECUTOR_REAL=%llvm-jitlink-executor timeout 60 %llvm-jitlink \
-// RUN:   -oop-executor=%inputs/executor/status-wrapper.sh %t.o 2>&1 \
+// RUN:   -oop-executor=%inputs/executor/status-wrapper.sh %t.o -args 3000 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=REF
 // CHECK: main returns
 // CHECK-NEXT: worker: still running JIT'd code after main returned
@@ -20,7 +21,9 @@
 // REF-NOT: worker:
 // REF: executor exit status:
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 static volatile int InnerRan;
@@ -32,22 +35,31 @@ static void *inner(void *P) {
 }
 
 static void *worker(void *P) {
-  (void)P;
-  usleep(1000 * 1000); /* main has returned; the controller releases and disconnects */
+  usleep((useconds_t)(intptr_t)P * 1000); /* main has returned; the controller
+                                             releases the memory and disconnects */
   printf("worker: still running JIT'd code after main returned\n");
   fflush(stdout);
-  pthread_t T;
-  int EC = pthread_create(&T, NULL, inner, NULL);
-  if (EC == 0)
-    pthread_join(T, NULL);
+  /* Shutdown starts when the executor sees the controller's EOF: from then on a new
+   * thread is denied. Try until that happens (bounded). */
+  int EC = 0;
+  for (int I = 0; I < 400 && EC == 0; ++I) {
+    pthread_t T;
+    InnerRan = 0;
+    EC = pthread_create(&T, NULL, inner, NULL);
+    if (EC == 0)
+      pthread_join(T, NULL);
+    if (EC == 0 && !InnerRan)
+      break;
+    usleep(25 * 1000);
+  }
   printf("worker: new thread %s\n", EC ? "not created" : InnerRan ? "ran" : "was denied");
   fflush(stdout);
   return NULL;
 }
 
-int main(void) {
+int main(int argc, char **argv) {
   pthread_t T;
-  pthread_create(&T, NULL, worker, NULL);
+  pthread_create(&T, NULL, worker, (void *)(intptr_t)(argc > 0 ? atoi(argv[0]) : 300));
   pthread_detach(T);
   puts("main returns");
   fflush(stdout);
