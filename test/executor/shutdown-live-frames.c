@@ -34,7 +34,10 @@ static void *inner(void *P) {
   return NULL;
 }
 
+static volatile int WorkerStarted;
+
 static void *worker(void *P) {
+  WorkerStarted = 1;
   usleep((useconds_t)(intptr_t)P * 1000); /* main has returned; the controller
                                              releases the memory and disconnects */
   printf("worker: still running JIT'd code after main returned\n");
@@ -61,6 +64,10 @@ int main(int argc, char **argv) {
   pthread_t T;
   pthread_create(&T, NULL, worker, (void *)(intptr_t)(argc > 0 ? atoi(argv[0]) : 300));
   pthread_detach(T);
+  /* A thread that has not entered yet when shutdown starts is denied (by design): make
+   * sure this one is live first. */
+  while (!WorkerStarted)
+    usleep(1000);
   puts("main returns");
   fflush(stdout);
   return 0;
