@@ -307,7 +307,7 @@ static double closeLatency(orc_rt_internal_TokenMode M, bool Noise,
     orc_rt_TaskGroup_close(G);
     double T1 = nowNs();
     orc_rt_TaskGroup_releaseToken(G);
-    Lat[R] = CompletedAt - T1 - 0; /* release started at T1 */
+    Lat[R] = CompletedAt - T1; /* the release starts at T1 */
     Cl[R] = T1 - T0;
     orc_rt_TaskGroup_destroy(G);
   }
