@@ -130,6 +130,11 @@ ORC_RT_C_API int orc_rt_ExecutorServices_thrd_create(void *Thread, int (*Start)(
 /** thrd_exit for JIT'd code: as orc_rt_ExecutorServices_pthread_exit. */
 ORC_RT_C_API _Noreturn void orc_rt_ExecutorServices_thrd_exit(int Result);
 
+/** thrd_join / thrd_detach for JIT'd code (Thread is a thrd_t), via pthread_join /
+ * pthread_detach so that pthread-intercepting tools see C11 threads end. */
+ORC_RT_C_API int orc_rt_ExecutorServices_thrd_join(unsigned long Thread, int *Result);
+ORC_RT_C_API int orc_rt_ExecutorServices_thrd_detach(unsigned long Thread);
+
 /*---- Alloc actions exported under LLVM's names (called by JIT'd memory setup). ----*/
 
 ORC_RT_C_API orc_rt_CWrapperFunctionBuffer

@@ -3,7 +3,7 @@
  * open(Inst, path, mode) hands out a handle: a heap "resolver" owned by the manager;
  * resolve(handle, symbols) looks names up through it. The handle for "" is the process
  * itself; there, names the runtime must interpose on (pthread_create, thrd_create,
- * pthread_exit, thrd_exit: threads JIT'd code starts enter and leave through the
+ * pthread_exit, thrd_exit, thrd_join, thrd_detach: threads JIT'd code starts enter and leave through the
  * Session, see ManagedThreads.c) resolve to the runtime's versions, and names the
  * process lacks are looked for in the C++ runtime libraries a C++ executor would have
  * loaded (libstdc++, libgcc_s, libm), opened on first need.
@@ -121,6 +121,10 @@ static void *interposed(const char *Name) {
     return (void *)(uintptr_t)orc_rt_ExecutorServices_pthread_exit;
   if (strcmp(Name, "thrd_exit") == 0)
     return (void *)(uintptr_t)orc_rt_ExecutorServices_thrd_exit;
+  if (strcmp(Name, "thrd_join") == 0)
+    return (void *)(uintptr_t)orc_rt_ExecutorServices_thrd_join;
+  if (strcmp(Name, "thrd_detach") == 0)
+    return (void *)(uintptr_t)orc_rt_ExecutorServices_thrd_detach;
   return NULL;
 }
 

@@ -1,7 +1,7 @@
 /*===- lib/services/ManagedThreads.c - Threads JIT'd code starts and ends -===*/
 /*
  * The dylib manager hands JIT'd code these for pthread_create, thrd_create,
- * pthread_exit and thrd_exit:
+ * pthread_exit, thrd_exit, thrd_join and thrd_detach:
  *  - a thread's body runs as managed code of the Session (orc_rt_Session_
  *    createManagedThread) and counts as a live entry from creation until it ends;
  *  - a body that leaves by pthread_exit / thrd_exit (or is cancelled) instead of
@@ -174,4 +174,19 @@ void orc_rt_ExecutorServices_thrd_exit(int Result) {
     BE->HaveValue = true;
   }
   thrd_exit(Result);
+}
+
+/* thrd_join / thrd_detach through the pthread functions (glibc's thrd_t is a pthread_t),
+ * so that tools intercepting pthreads (TSan) see C11 threads end. */
+int orc_rt_ExecutorServices_thrd_join(unsigned long Thread, int *Result) {
+  void *V;
+  if (pthread_join((pthread_t)Thread, &V) != 0)
+    return thrd_error;
+  if (Result)
+    *Result = (int)(intptr_t)V;
+  return thrd_success;
+}
+
+int orc_rt_ExecutorServices_thrd_detach(unsigned long Thread) {
+  return pthread_detach((pthread_t)Thread) == 0 ? thrd_success : thrd_error;
 }
