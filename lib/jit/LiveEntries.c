@@ -6,6 +6,12 @@
 #include <pthread.h>
 #include <unistd.h>
 
+/* LeakSanitizer (ASan builds): allocations made by the JIT'd program are the
+ * program's business, and its globals (the roots) vanish with the JIT's memory
+ * at shutdown, so they are ignored while a thread is inside JIT'd code. */
+__attribute__((weak)) void __lsan_disable(void);
+__attribute__((weak)) void __lsan_enable(void);
+
 static pthread_mutex_t Lock = PTHREAD_MUTEX_INITIALIZER;
 static orc_rt_jit_LiveEntry *Oldest, *Newest;
 
@@ -15,6 +21,8 @@ void orc_rt_jit_LiveEntries_enter(orc_rt_jit_LiveEntry *E, const char *Symbol,
   E->Symbol = Symbol;
   E->Addr = Addr;
   clock_gettime(CLOCK_MONOTONIC, &E->Start);
+  if (__lsan_disable)
+    __lsan_disable();
   pthread_mutex_lock(&Lock);
   E->Next = NULL;
   E->Prev = Newest;
@@ -37,6 +45,8 @@ void orc_rt_jit_LiveEntries_leave(orc_rt_jit_LiveEntry *E) {
   else
     Newest = E->Prev;
   pthread_mutex_unlock(&Lock);
+  if (__lsan_enable)
+    __lsan_enable();
 }
 
 size_t orc_rt_jit_LiveEntries_report(FILE *Out, orc_rt_jit_SymbolizeFn Sym,
