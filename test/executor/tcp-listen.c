@@ -3,9 +3,9 @@
 // the idle connection; the client then exits with main's status. The program's output
 // appears on the executor's stdout. A second connection is refused.
 // RUN: %clang -c -O0 %s -o %t.o
-// RUN: %python %inputs/executor/tcp_session.py %orc-executor "--idle-close-ms=300" -- \
+// RUN: %python %inputs/executor/tcp_session.py %orc-executor "--idle-close-ms=1500" -- \
 // RUN:   %llvm-jitlink -oop-executor-connect=@ADDR@ %t.o -args x y | FileCheck %s
-// RUN: %python %inputs/executor/tcp_session.py %orc-executor "--idle-close-ms=300" -- \
+// RUN: %python %inputs/executor/tcp_session.py %orc-executor "--idle-close-ms=1500" -- \
 // RUN:   %llvm-jitlink -orc-runtime=%jit-orc-runtime -oop-executor-connect=@ADDR@ %t.o \
 // RUN:   -args x y | FileCheck %s --check-prefixes=CHECK,ORCRT
 // REQUIRES: jit-orc-runtime
@@ -20,7 +20,7 @@
 __attribute__((constructor)) static void ctor(void) { puts("ctor ran"); }
 
 int main(int argc, char **argv) {
-  usleep(800 * 1000); /* longer than the idle timeout: a running call is not idle */
+  usleep(1800 * 1000); /* longer than the idle timeout: a running call is not idle */
   printf("main argc=%d %s %s\n", argc, argv[0], argv[1]);
   fflush(stdout);
   return 9;
