@@ -23,18 +23,23 @@ def free_port():
         return s.getsockname()[1]
 
 
-def listening(port):
+def has_socket(port, state):
+    """True if a local socket on PORT is in STATE (0A listen, 01 established)."""
     want = ":%04X" % port
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
         try:
             with open(table) as f:
                 for line in f.readlines()[1:]:
                     cols = line.split()
-                    if cols[1].endswith(want) and cols[3] == "0A":  # LISTEN
+                    if cols[1].endswith(want) and cols[3] == state:
                         return True
         except OSError:
             pass
     return False
+
+
+def listening(port):
+    return has_socket(port, "0A")
 
 
 def main():
@@ -54,8 +59,10 @@ def main():
     c = subprocess.Popen([a.replace("@ADDR@", addr) for a in client],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     # While the first session runs (the test program sleeps), a second controller
-    # must be refused.
-    time.sleep(0.25)
+    # must be refused. Wait until the client's connection is established first.
+    deadline = time.time() + TIMEOUT
+    while not has_socket(port, "01") and time.time() < deadline and c.poll() is None:
+        time.sleep(0.02)
     try:
         socket.create_connection(("127.0.0.1", port), timeout=2).close()
         print("second connection: accepted")
