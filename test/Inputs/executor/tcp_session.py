@@ -63,6 +63,7 @@ def main():
     deadline = time.time() + TIMEOUT
     while not has_socket(port, "01") and time.time() < deadline and c.poll() is None:
         time.sleep(0.02)
+    time.sleep(0.2)  # from handshake to the executor's accept (and listener close)
     try:
         socket.create_connection(("127.0.0.1", port), timeout=2).close()
         print("second connection: accepted")
