@@ -1,13 +1,14 @@
 /*===- fuzz/ExecutorFuzzer.c - libFuzzer target: framing + SPS decoding ---===*/
 /*
- * The input is a controller -> executor byte stream. It is split into messages by the
- * executor's own framing code; every payload is decoded as each structure the protocol
- * uses (Setup, FinalizeRequest, lookup sets, address sequences, ...) with the public
- * SPS reader; and CallWrapper payloads are handed to the memory-manager, shared-memory
- * and dylib-manager wrappers whose inputs can be hostile without touching memory the
- * executor does not own (the instance/handle argument is patched to the real one, no
- * slab is ever reserved, so every address in the input is rejected before use).
- * Crashes, hangs, leaks and sanitizer reports are bugs.
+ * The input is a controller -> executor byte stream. It is split into messages
+ * by the executor's own framing code; every payload is decoded as each
+ * structure the protocol uses (Setup, FinalizeRequest, lookup sets, address
+ * sequences, ...) with the public SPS reader; and CallWrapper payloads are
+ * handed to the memory-manager, shared-memory and dylib-manager wrappers whose
+ * inputs can be hostile without touching memory the executor does not own (the
+ * instance/handle argument is patched to the real one, no slab is ever
+ * reserved, so every address in the input is rejected before use). Crashes,
+ * hangs, leaks and sanitizer reports are bugs.
  */
 
 #include "orc-rt-c/orc-rt.h"
@@ -112,7 +113,8 @@ static uint64_t MMInst, SMInst, ProcessHandle;
 
 static uint64_t sym(const char *Name) {
   size_t N;
-  const orc_rt_BootstrapSymbol *Syms = orc_rt_ExecutorServices_getBootstrapSymbols(ES, &N);
+  const orc_rt_BootstrapSymbol *Syms =
+      orc_rt_ExecutorServices_getBootstrapSymbols(ES, &N);
   for (size_t I = 0; I < N; ++I)
     if (strcmp(Syms[I].Name, Name) == 0)
       return Syms[I].Addr;
@@ -130,7 +132,8 @@ static void init(void) {
   uint64_t DMInst = sym("__llvm_orc_SimpleExecutorDylibManager_Instance");
   memcpy(Args, &DMInst, 8);
   orc_rt_CWrapperFunctionBuffer B = orc_rt_ExecutorServices_callWrapper(
-      ES, sym("__llvm_orc_SimpleExecutorDylibManager_open_wrapper"), Args, sizeof(Args));
+      ES, sym("__llvm_orc_SimpleExecutorDylibManager_open_wrapper"), Args,
+      sizeof(Args));
   if (B.Size != 9)
     abort();
   memcpy(&ProcessHandle, orc_rt_CWrapperFunctionBuffer_data(&B) + 1, 8);
@@ -173,7 +176,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   for (;;) {
     orc_rt_internal_Message M;
     orc_rt_ErrorRef Err = NULL;
-    orc_rt_internal_ReadStatus St = orc_rt_internal_readMessage(readMem, &Src, 1 << 20, &M, &Err);
+    orc_rt_internal_ReadStatus St =
+        orc_rt_internal_readMessage(readMem, &Src, 1 << 20, &M, &Err);
     if (St != orc_rt_internal_Read_Message) {
       orc_rt_Error_consume(Err);
       break;

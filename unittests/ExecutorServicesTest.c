@@ -1,7 +1,8 @@
 /*===- unittests/ExecutorServicesTest.c - orc-rt-c/ExecutorServices.h -----===*/
-/* The memory manager's finalize / rollback / deinitialize / release rules, and the
- * Session rule that a release arriving while JIT'd code is live is deferred until the
- * shutdown drain. Alloc actions are wrapper functions of this test that log their id. */
+/* The memory manager's finalize / rollback / deinitialize / release rules, and
+ * the Session rule that a release arriving while JIT'd code is live is deferred
+ * until the shutdown drain. Alloc actions are wrapper functions of this test
+ * that log their id. */
 
 #include "TestUtil.h"
 
@@ -25,8 +26,8 @@ static orc_rt_CWrapperFunctionBuffer action(const char *Data, size_t Size) {
     return orc_rt_CWrapperFunctionBuffer_fromErrorMessage("bad action args");
   unsigned Id = (unsigned char)Data[0];
   logId(Id);
-  return orc_rt_SPS_errorResult(Id >= 0x80 ? orc_rt_Error_createf("action %u failed", Id)
-                                           : NULL);
+  return orc_rt_SPS_errorResult(
+      Id >= 0x80 ? orc_rt_Error_createf("action %u failed", Id) : NULL);
 }
 
 typedef struct {
@@ -39,7 +40,8 @@ static int setUp(void **State) {
   static Fixture F;
   Log[0] = 0;
   F.Q = orc_rt_TaskQueue_create();
-  assert_null(orc_rt_Session_create(&F.S, orc_rt_TaskQueue_dispatch, F.Q, NULL, NULL));
+  assert_null(
+      orc_rt_Session_create(&F.S, orc_rt_TaskQueue_dispatch, F.Q, NULL, NULL));
   assert_null(orc_rt_ExecutorServices_create(&F.ES, F.S));
   *State = &F;
   return 0;
@@ -55,7 +57,8 @@ static int tearDown(void **State) {
 
 static uint64_t sym(Fixture *F, const char *Name) {
   size_t N;
-  const orc_rt_BootstrapSymbol *Syms = orc_rt_ExecutorServices_getBootstrapSymbols(F->ES, &N);
+  const orc_rt_BootstrapSymbol *Syms =
+      orc_rt_ExecutorServices_getBootstrapSymbols(F->ES, &N);
   for (size_t I = 0; I < N; ++I)
     if (strcmp(Syms[I].Name, Name) == 0)
       return Syms[I].Addr;
@@ -67,8 +70,8 @@ static uint64_t sym(Fixture *F, const char *Name) {
 
 static orc_rt_CWrapperFunctionBuffer call(Fixture *F, const char *Name,
                                           orc_rt_SPSWriter *W) {
-  orc_rt_CWrapperFunctionBuffer B =
-      orc_rt_ExecutorServices_callWrapper(F->ES, sym(F, Name), W->Data, W->Size);
+  orc_rt_CWrapperFunctionBuffer B = orc_rt_ExecutorServices_callWrapper(
+      F->ES, sym(F, Name), W->Data, W->Size);
   orc_rt_SPSWriter_dispose(W);
   return B;
 }
@@ -86,11 +89,12 @@ static uint64_t reserve(Fixture *F, uint64_t Size) {
   return Base;
 }
 
-/* initialize(one RW segment at Addr with "abc", actions (Fin[i], Dealloc[i])). Returns
- * NULL and the key, or the error. */
-static orc_rt_ErrorRef initialize(Fixture *F, uint64_t Addr, const unsigned char *Fin,
-                                  const unsigned char *Dealloc, size_t NumActions,
-                                  uint64_t *Key) {
+/* initialize(one RW segment at Addr with "abc", actions (Fin[i], Dealloc[i])).
+ * Returns NULL and the key, or the error. */
+static orc_rt_ErrorRef initialize(Fixture *F, uint64_t Addr,
+                                  const unsigned char *Fin,
+                                  const unsigned char *Dealloc,
+                                  size_t NumActions, uint64_t *Key) {
   orc_rt_SPSWriter W;
   orc_rt_SPSWriter_init(&W);
   orc_rt_SPSWriter_appendAddr(&W, sym(F, MM "Instance"));
@@ -140,7 +144,8 @@ static void initializeRunsActionsAndReleaseRunsDeallocsInReverse(void **State) {
   assert_string_equal(Log, "1 2 12 11");
   orc_rt_ErrorRef E = addrsCall(F, MM "release_wrapper", Base);
   char Want[128];
-  snprintf(Want, sizeof(Want), "In release, 0x%llx is not part of any reserved address range",
+  snprintf(Want, sizeof(Want),
+           "In release, 0x%llx is not part of any reserved address range",
            (unsigned long long)Base);
   assert_string_equal(orc_rt_Error_getMessage(E), Want);
   orc_rt_Error_consume(E);
@@ -165,7 +170,8 @@ static void overlappingInitializeIsRejected(void **State) {
   uint64_t Base = reserve(F, 0x2000), Key;
   assert_null(initialize(F, Base, NULL, NULL, 0, &Key));
   orc_rt_ErrorRef E = initialize(F, Base, NULL, NULL, 0, &Key);
-  assert_non_null(strstr(orc_rt_Error_getMessage(E), "overlaps previous region"));
+  assert_non_null(
+      strstr(orc_rt_Error_getMessage(E), "overlaps previous region"));
   orc_rt_Error_consume(E);
 }
 
@@ -178,8 +184,9 @@ static void deinitializeRunsDeallocsOnce(void **State) {
   assert_null(addrsCall(F, MM "deinitialize_wrapper", Key));
   assert_string_equal(Log, "1 11");
   orc_rt_ErrorRef E = addrsCall(F, MM "deinitialize_wrapper", Key + 8);
-  assert_non_null(strstr(orc_rt_Error_getMessage(E),
-                         "does not correspond to the start of any initialized region"));
+  assert_non_null(
+      strstr(orc_rt_Error_getMessage(E),
+             "does not correspond to the start of any initialized region"));
   orc_rt_Error_consume(E);
 }
 
@@ -203,10 +210,12 @@ static void releaseWhileJITCodeIsLiveIsDeferredUntilShutdown(void **State) {
   const unsigned char Fin[] = {1}, Dealloc[] = {11};
   assert_null(initialize(F, Base, Fin, Dealloc, 1, &Key));
   ReleaseInside RI = {F, Base, NULL};
-  assert_true(orc_rt_ExecutorServices_callManaged(F->ES, releaseFromManagedCode, &RI));
+  assert_true(
+      orc_rt_ExecutorServices_callManaged(F->ES, releaseFromManagedCode, &RI));
   assert_null(RI.Err);
   assert_string_equal(Log, "1");
-  orc_rt_Session_destroy(F->S); /* drain, then onShutdown releases the deferred slab */
+  orc_rt_Session_destroy(
+      F->S); /* drain, then onShutdown releases the deferred slab */
   F->S = NULL;
   assert_string_equal(Log, "1 11");
 }
@@ -221,13 +230,13 @@ static void shutdownReleasesRemainingSlabs(void **State) {
   assert_string_equal(Log, "5 15");
 }
 
-/* Inside managed code (so the services outlive the call), shutdown closes the group:
- * a new entry into JIT'd code is denied and reported as an OOB error. */
+/* Inside managed code (so the services outlive the call), shutdown closes the
+ * group: a new entry into JIT'd code is denied and reported as an OOB error. */
 static void shutdownThenEnter(void *Ctx) {
   Fixture *F = Ctx;
   assert_null(orc_rt_Session_shutdown(F->S, NULL, NULL));
-  orc_rt_CWrapperFunctionBuffer B =
-      orc_rt_ExecutorServices_callWrapper(F->ES, (uint64_t)(uintptr_t)action, "\x01", 1);
+  orc_rt_CWrapperFunctionBuffer B = orc_rt_ExecutorServices_callWrapper(
+      F->ES, (uint64_t)(uintptr_t)action, "\x01", 1);
   assert_non_null(orc_rt_CWrapperFunctionBuffer_getOutOfBandError(&B));
   orc_rt_CWrapperFunctionBuffer_dispose(&B);
 }
@@ -240,14 +249,19 @@ static void deniedEntryIsAnError(void **State) {
 
 int main(void) {
   const struct CMUnitTest Tests[] = {
-      cmocka_unit_test_setup_teardown(initializeRunsActionsAndReleaseRunsDeallocsInReverse,
-                                      setUp, tearDown),
-      cmocka_unit_test_setup_teardown(failingActionRollsBackEarlierOnes, setUp, tearDown),
-      cmocka_unit_test_setup_teardown(overlappingInitializeIsRejected, setUp, tearDown),
-      cmocka_unit_test_setup_teardown(deinitializeRunsDeallocsOnce, setUp, tearDown),
-      cmocka_unit_test_setup_teardown(releaseWhileJITCodeIsLiveIsDeferredUntilShutdown,
-                                      setUp, tearDown),
-      cmocka_unit_test_setup_teardown(shutdownReleasesRemainingSlabs, setUp, tearDown),
+      cmocka_unit_test_setup_teardown(
+          initializeRunsActionsAndReleaseRunsDeallocsInReverse, setUp,
+          tearDown),
+      cmocka_unit_test_setup_teardown(failingActionRollsBackEarlierOnes, setUp,
+                                      tearDown),
+      cmocka_unit_test_setup_teardown(overlappingInitializeIsRejected, setUp,
+                                      tearDown),
+      cmocka_unit_test_setup_teardown(deinitializeRunsDeallocsOnce, setUp,
+                                      tearDown),
+      cmocka_unit_test_setup_teardown(
+          releaseWhileJITCodeIsLiveIsDeferredUntilShutdown, setUp, tearDown),
+      cmocka_unit_test_setup_teardown(shutdownReleasesRemainingSlabs, setUp,
+                                      tearDown),
       cmocka_unit_test_setup_teardown(deniedEntryIsAnError, setUp, tearDown),
   };
   return cmocka_run_group_tests(Tests, NULL, NULL);

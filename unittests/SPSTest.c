@@ -54,7 +54,8 @@ static void roundTripsEveryPrimitive(void **State) {
 
 static void truncatedInputFailsAndStaysFailed(void **State) {
   (void)State;
-  const char Data[] = "\x05\x00\x00\x00\x00\x00\x00\x00" "abc"; /* string of 5, 3 bytes */
+  const char Data[] = "\x05\x00\x00\x00\x00\x00\x00\x00"
+                      "abc"; /* string of 5, 3 bytes */
   orc_rt_SPSReader R;
   orc_rt_SPSReader_init(&R, Data, sizeof(Data) - 1);
   const char *S;
@@ -96,7 +97,8 @@ static void errorAndExpectedHaveOppositePolarity(void **State) {
   assert_int_equal(orc_rt_CWrapperFunctionBuffer_data(&Ok)[0], 0);
   assert_null(orc_rt_SPS_takeErrorResult(&Ok));
 
-  orc_rt_CWrapperFunctionBuffer Bad = orc_rt_SPS_errorResult(orc_rt_Error_create("boom"));
+  orc_rt_CWrapperFunctionBuffer Bad =
+      orc_rt_SPS_errorResult(orc_rt_Error_create("boom"));
   assert_int_equal(Bad.Size, 1 + 8 + 4);
   assert_int_equal(orc_rt_CWrapperFunctionBuffer_data(&Bad)[0], 1);
   orc_rt_ErrorRef E = orc_rt_SPS_takeErrorResult(&Bad);
@@ -105,7 +107,8 @@ static void errorAndExpectedHaveOppositePolarity(void **State) {
 
   orc_rt_CWrapperFunctionBuffer V = orc_rt_SPS_expectedAddrResult(0x1000);
   assert_int_equal(V.Size, 9);
-  assert_memory_equal(orc_rt_CWrapperFunctionBuffer_data(&V), "\x01\x00\x10\0\0\0\0\0\0", 9);
+  assert_memory_equal(orc_rt_CWrapperFunctionBuffer_data(&V),
+                      "\x01\x00\x10\0\0\0\0\0\0", 9);
   orc_rt_CWrapperFunctionBuffer_dispose(&V);
 
   orc_rt_CWrapperFunctionBuffer X =
@@ -123,10 +126,12 @@ static void undecodableErrorResultHasTheReferenceMessage(void **State) {
   (void)State;
   orc_rt_CWrapperFunctionBuffer B = orc_rt_CWrapperFunctionBuffer_empty();
   orc_rt_ErrorRef E = orc_rt_SPS_takeErrorResult(&B);
-  assert_string_equal(orc_rt_Error_getMessage(E),
-                      "Could not deserialize result from serialized wrapper function call");
+  assert_string_equal(
+      orc_rt_Error_getMessage(E),
+      "Could not deserialize result from serialized wrapper function call");
   orc_rt_Error_consume(E);
-  orc_rt_CWrapperFunctionBuffer O = orc_rt_CWrapperFunctionBuffer_fromErrorMessage("oob");
+  orc_rt_CWrapperFunctionBuffer O =
+      orc_rt_CWrapperFunctionBuffer_fromErrorMessage("oob");
   E = orc_rt_SPS_takeErrorResult(&O);
   assert_string_equal(orc_rt_Error_getMessage(E), "oob");
   orc_rt_Error_consume(E);
@@ -135,7 +140,8 @@ static void undecodableErrorResultHasTheReferenceMessage(void **State) {
 static void buffersAreInlineUpToEightBytes(void **State) {
   (void)State;
   assert_int_equal(sizeof(orc_rt_CWrapperFunctionBuffer), 16);
-  orc_rt_CWrapperFunctionBuffer B = orc_rt_CWrapperFunctionBuffer_copy("12345678", 8);
+  orc_rt_CWrapperFunctionBuffer B =
+      orc_rt_CWrapperFunctionBuffer_copy("12345678", 8);
   assert_ptr_equal(orc_rt_CWrapperFunctionBuffer_data(&B), B.Data.Value);
   orc_rt_CWrapperFunctionBuffer_dispose(&B);
   B = orc_rt_CWrapperFunctionBuffer_copy("123456789", 9);
@@ -151,7 +157,8 @@ static void buffersAreInlineUpToEightBytes(void **State) {
       orc_rt_Error_create("out of band"));
   assert_int_equal(O.Size, 0);
   assert_non_null(O.Data.ValuePtr);
-  assert_string_equal(orc_rt_CWrapperFunctionBuffer_getOutOfBandError(&O), "out of band");
+  assert_string_equal(orc_rt_CWrapperFunctionBuffer_getOutOfBandError(&O),
+                      "out of band");
   orc_rt_CWrapperFunctionBuffer_dispose(&O);
 }
 

@@ -4,25 +4,28 @@
 |* frames, GDB JIT registration and run-as-main, all owned by a Session.      *|
 \*===----------------------------------------------------------------------===*/
 /*
- * orc_rt_ExecutorServices_create registers the services on a Session. They are reached
- * by the controller through *bootstrap symbols*: named addresses of wrapper functions
- * (orc-rt-c/WrapperFunction.h) and of the services' instance objects, which a transport
- * advertises (orc_rt_ExecutorServices_getBootstrapSymbols). The names and wire formats
- * are those of LLVM 22's SimpleExecutorMemoryManager, SimpleExecutorDylibManager,
+ * orc_rt_ExecutorServices_create registers the services on a Session. They are
+ * reached by the controller through *bootstrap symbols*: named addresses of
+ * wrapper functions (orc-rt-c/WrapperFunction.h) and of the services' instance
+ * objects, which a transport advertises
+ * (orc_rt_ExecutorServices_getBootstrapSymbols). The names and wire formats are
+ * those of LLVM 22's SimpleExecutorMemoryManager, SimpleExecutorDylibManager,
  * ExecutorSharedMemoryMapperService and bootstrap wrappers.
  *
  * Session rules:
- *  - every entry into JIT'd code (run_as_main/void/int, a call to a JIT'd wrapper, an
- *    alloc action in JIT'd memory, a thread JIT'd code starts with pthread_create) holds
- *    a managed-code token of the Session (orc_rt_ExecutorServices_callManaged); a
- *    denied entry yields an error result and never runs;
- *  - a release (memory manager or shared-memory mapper) that arrives while any such
- *    entry is live only forgets the slab: its dealloc actions and unmap are deferred
- *    until the Session's onShutdown, which runs after the managed-code drain;
- *  - onShutdown releases every remaining slab, running its dealloc actions (outside
- *    managed code: the drain has completed).
- * The instance-less bootstrap wrappers (run_as_*, mem read/write) act on the most
- * recently created, still live ExecutorServices of the process.
+ *  - every entry into JIT'd code (run_as_main/void/int, a call to a JIT'd
+ * wrapper, an alloc action in JIT'd memory, a thread JIT'd code starts with
+ * pthread_create) holds a managed-code token of the Session
+ * (orc_rt_ExecutorServices_callManaged); a denied entry yields an error result
+ * and never runs;
+ *  - a release (memory manager or shared-memory mapper) that arrives while any
+ * such entry is live only forgets the slab: its dealloc actions and unmap are
+ * deferred until the Session's onShutdown, which runs after the managed-code
+ * drain;
+ *  - onShutdown releases every remaining slab, running its dealloc actions
+ * (outside managed code: the drain has completed). The instance-less bootstrap
+ * wrappers (run_as_*, mem read/write) act on the most recently created, still
+ * live ExecutorServices of the process.
  *
  * Thread safety: every wrapper may be called concurrently from any thread.
  */
@@ -51,19 +54,21 @@ typedef struct {
 } orc_rt_BootstrapSymbol;
 
 /**
- * Creates the services and adds them to S (they are freed by S's onShutdown, after the
- * managed-code drain; ES stays valid until then). On error nothing is registered.
+ * Creates the services and adds them to S (they are freed by S's onShutdown,
+ * after the managed-code drain; ES stays valid until then). On error nothing is
+ * registered.
  */
-ORC_RT_C_API orc_rt_ErrorRef
-orc_rt_ExecutorServices_create(orc_rt_ExecutorServicesRef *ES, orc_rt_SessionRef S);
+ORC_RT_C_API orc_rt_ErrorRef orc_rt_ExecutorServices_create(
+    orc_rt_ExecutorServicesRef *ES, orc_rt_SessionRef S);
 
 /** The Session the services belong to. */
 ORC_RT_C_API orc_rt_SessionRef
 orc_rt_ExecutorServices_getSession(orc_rt_ExecutorServicesRef ES);
 
 /**
- * The bootstrap symbols of every service, plus any added with addBootstrapSymbol.
- * The array is owned by ES and valid until the next addBootstrapSymbol.
+ * The bootstrap symbols of every service, plus any added with
+ * addBootstrapSymbol. The array is owned by ES and valid until the next
+ * addBootstrapSymbol.
  */
 ORC_RT_C_API const orc_rt_BootstrapSymbol *
 orc_rt_ExecutorServices_getBootstrapSymbols(orc_rt_ExecutorServicesRef ES,
@@ -73,74 +78,89 @@ orc_rt_ExecutorServices_getBootstrapSymbols(orc_rt_ExecutorServicesRef ES,
 ORC_RT_C_API orc_rt_ErrorRef orc_rt_ExecutorServices_addBootstrapSymbol(
     orc_rt_ExecutorServicesRef ES, const char *Name, uint64_t Addr);
 
-/** True if Addr is one of the services' own wrapper functions (not JIT'd code). */
-ORC_RT_C_API bool orc_rt_ExecutorServices_isServiceFunction(orc_rt_ExecutorServicesRef ES,
-                                                            uint64_t Addr);
+/** True if Addr is one of the services' own wrapper functions (not JIT'd code).
+ */
+ORC_RT_C_API bool
+orc_rt_ExecutorServices_isServiceFunction(orc_rt_ExecutorServicesRef ES,
+                                          uint64_t Addr);
 
 /**
  * True if Addr may be called as code: a service function, or an address in an
- * executable mapping of the process (/proc/self/maps; if that cannot be read: inside a
- * loaded object (dladdr) or inside memory the services manage for JIT'd code).
- * Address 0 never is.
+ * executable mapping of the process (/proc/self/maps; if that cannot be read:
+ * inside a loaded object (dladdr) or inside memory the services manage for
+ * JIT'd code). Address 0 never is.
  */
-ORC_RT_C_API bool orc_rt_ExecutorServices_isCallable(orc_rt_ExecutorServicesRef ES,
-                                                     uint64_t Addr);
+ORC_RT_C_API bool
+orc_rt_ExecutorServices_isCallable(orc_rt_ExecutorServicesRef ES,
+                                   uint64_t Addr);
 
 /**
- * Calls the wrapper function at Fn with the given argument bytes. A service function is
- * called directly; anything else is JIT'd code and is entered through
- * orc_rt_ExecutorServices_callManaged (a denied entry or an uncallable address yields an
- * OOB error buffer).
+ * Calls the wrapper function at Fn with the given argument bytes. A service
+ * function is called directly; anything else is JIT'd code and is entered
+ * through orc_rt_ExecutorServices_callManaged (a denied entry or an uncallable
+ * address yields an OOB error buffer).
  */
-ORC_RT_C_API orc_rt_CWrapperFunctionBuffer orc_rt_ExecutorServices_callWrapper(
-    orc_rt_ExecutorServicesRef ES, uint64_t Fn, const char *ArgData, size_t ArgSize);
+ORC_RT_C_API orc_rt_CWrapperFunctionBuffer
+orc_rt_ExecutorServices_callWrapper(orc_rt_ExecutorServicesRef ES, uint64_t Fn,
+                                    const char *ArgData, size_t ArgSize);
 
 /**
- * Enters managed code: counts the entry as live, then runs Fn(Ctx) under a managed-code
- * token of the Session. False (Fn not called) if the token is denied.
+ * Enters managed code: counts the entry as live, then runs Fn(Ctx) under a
+ * managed-code token of the Session. False (Fn not called) if the token is
+ * denied.
  */
-ORC_RT_C_API bool orc_rt_ExecutorServices_callManaged(orc_rt_ExecutorServicesRef ES,
-                                                      orc_rt_ManagedFn Fn, void *Ctx);
+ORC_RT_C_API bool
+orc_rt_ExecutorServices_callManaged(orc_rt_ExecutorServicesRef ES,
+                                    orc_rt_ManagedFn Fn, void *Ctx);
 
 /** Number of live entries into JIT'd code made through these services. */
-ORC_RT_C_API long orc_rt_ExecutorServices_liveEntries(orc_rt_ExecutorServicesRef ES);
+ORC_RT_C_API long
+orc_rt_ExecutorServices_liveEntries(orc_rt_ExecutorServicesRef ES);
 
 /**
- * pthread_create as handed to JIT'd code by the dylib manager: the new thread's body
- * runs as managed code of the calling thread's Session (orc_rt_pthread_create) and is
- * counted as a live entry from creation until it returns.
+ * pthread_create as handed to JIT'd code by the dylib manager: the new thread's
+ * body runs as managed code of the calling thread's Session
+ * (orc_rt_pthread_create) and is counted as a live entry from creation until it
+ * returns.
  */
-ORC_RT_C_API int orc_rt_ExecutorServices_pthread_create(pthread_t *Thread,
-                                                        const pthread_attr_t *Attr,
-                                                        void *(*Start)(void *),
-                                                        void *Arg);
+ORC_RT_C_API int
+orc_rt_ExecutorServices_pthread_create(pthread_t *Thread,
+                                       const pthread_attr_t *Attr,
+                                       void *(*Start)(void *), void *Arg);
 
 /**
  * pthread_exit for JIT'd code: in a thread started through
- * orc_rt_ExecutorServices_pthread_create, the body ends as if it had returned Value
- * (cleanup handlers and destructors of the unwound frames run; its token is returned,
- * so the shutdown drain does not wait for ever). Elsewhere it is pthread_exit.
+ * orc_rt_ExecutorServices_pthread_create, the body ends as if it had returned
+ * Value (cleanup handlers and destructors of the unwound frames run; its token
+ * is returned, so the shutdown drain does not wait for ever). Elsewhere it is
+ * pthread_exit.
  */
 ORC_RT_C_API _Noreturn void orc_rt_ExecutorServices_pthread_exit(void *Value);
 
-/** thrd_create for JIT'd code (Thread points to a thrd_t): as pthread_create above. */
-ORC_RT_C_API int orc_rt_ExecutorServices_thrd_create(void *Thread, int (*Start)(void *),
+/** thrd_create for JIT'd code (Thread points to a thrd_t): as pthread_create
+ * above. */
+ORC_RT_C_API int orc_rt_ExecutorServices_thrd_create(void *Thread,
+                                                     int (*Start)(void *),
                                                      void *Arg);
 
 /** thrd_exit for JIT'd code: as orc_rt_ExecutorServices_pthread_exit. */
 ORC_RT_C_API _Noreturn void orc_rt_ExecutorServices_thrd_exit(int Result);
 
-/** thrd_join / thrd_detach for JIT'd code (Thread is a thrd_t), via pthread_join /
- * pthread_detach so that pthread-intercepting tools see C11 threads end. */
-ORC_RT_C_API int orc_rt_ExecutorServices_thrd_join(unsigned long Thread, int *Result);
+/** thrd_join / thrd_detach for JIT'd code (Thread is a thrd_t), via
+ * pthread_join / pthread_detach so that pthread-intercepting tools see C11
+ * threads end. */
+ORC_RT_C_API int orc_rt_ExecutorServices_thrd_join(unsigned long Thread,
+                                                   int *Result);
 ORC_RT_C_API int orc_rt_ExecutorServices_thrd_detach(unsigned long Thread);
 
-/*---- Alloc actions exported under LLVM's names (called by JIT'd memory setup). ----*/
+/*---- Alloc actions exported under LLVM's names (called by JIT'd memory setup).
+ * ----*/
 
 ORC_RT_C_API orc_rt_CWrapperFunctionBuffer
 llvm_orc_registerEHFrameSectionAllocAction(const char *ArgData, size_t ArgSize);
 ORC_RT_C_API orc_rt_CWrapperFunctionBuffer
-llvm_orc_deregisterEHFrameSectionAllocAction(const char *ArgData, size_t ArgSize);
+llvm_orc_deregisterEHFrameSectionAllocAction(const char *ArgData,
+                                             size_t ArgSize);
 ORC_RT_C_API orc_rt_CWrapperFunctionBuffer
 llvm_orc_registerJITLoaderGDBAllocAction(const char *ArgData, size_t ArgSize);
 

@@ -1,6 +1,6 @@
 /*===- lib/remote/Framing.c - SimpleRemoteEPC message framing -------------===*/
-/* Header decoding with the reference's error messages, incremental payload reads, and
- * whole-message writes. */
+/* Header decoding with the reference's error messages, incremental payload
+ * reads, and whole-message writes. */
 
 #include "remote/Framing.h"
 
@@ -22,8 +22,10 @@ static void putLE64(char *P, uint64_t V) {
     P[I] = (char)(V >> (8 * I));
 }
 
-/* Fills Buf completely; returns bytes read (< Size only at EOF) or -1 on error. */
-static long readFull(orc_rt_internal_ReadFn Read, void *Ctx, char *Buf, size_t Size) {
+/* Fills Buf completely; returns bytes read (< Size only at EOF) or -1 on error.
+ */
+static long readFull(orc_rt_internal_ReadFn Read, void *Ctx, char *Buf,
+                     size_t Size) {
   size_t Got = 0;
   while (Got < Size) {
     long N = Read(Ctx, Buf + Got, Size - Got);
@@ -39,10 +41,10 @@ static long readFull(orc_rt_internal_ReadFn Read, void *Ctx, char *Buf, size_t S
   return (long)Got;
 }
 
-orc_rt_internal_ReadStatus orc_rt_internal_readMessage(orc_rt_internal_ReadFn Read,
-                                                       void *Ctx, uint64_t MaxSize,
-                                                       orc_rt_internal_Message *Msg,
-                                                       orc_rt_ErrorRef *Err) {
+orc_rt_internal_ReadStatus
+orc_rt_internal_readMessage(orc_rt_internal_ReadFn Read, void *Ctx,
+                            uint64_t MaxSize, orc_rt_internal_Message *Msg,
+                            orc_rt_ErrorRef *Err) {
   char H[ORC_RT_MSG_HEADER_SIZE];
   memset(Msg, 0, sizeof(*Msg));
   long N = readFull(Read, Ctx, H, sizeof(H));
@@ -68,14 +70,16 @@ orc_rt_internal_ReadStatus orc_rt_internal_readMessage(orc_rt_internal_ReadFn Re
     *Err = orc_rt_Error_create("Unexpected opcode");
     return orc_rt_internal_Read_Error;
   }
-  if (Size - ORC_RT_MSG_HEADER_SIZE > MaxSize || Size - ORC_RT_MSG_HEADER_SIZE > SIZE_MAX / 2) {
+  if (Size - ORC_RT_MSG_HEADER_SIZE > MaxSize ||
+      Size - ORC_RT_MSG_HEADER_SIZE > SIZE_MAX / 2) {
     *Err = orc_rt_Error_createf("Message size too large (%llu bytes)",
                                 (unsigned long long)Size);
     return orc_rt_internal_Read_Error;
   }
   size_t Want = (size_t)(Size - ORC_RT_MSG_HEADER_SIZE), Have = 0, Cap = 0;
   char *Buf = NULL;
-  /* Grow with the bytes that actually arrive: at most double what has been read. */
+  /* Grow with the bytes that actually arrive: at most double what has been
+   * read. */
   while (Have < Want) {
     if (Have == Cap) {
       size_t NewCap = Cap ? Cap * 2 : 4096;
@@ -84,7 +88,8 @@ orc_rt_internal_ReadStatus orc_rt_internal_readMessage(orc_rt_internal_ReadFn Re
       char *NB = realloc(Buf, NewCap);
       if (!NB) {
         free(Buf);
-        *Err = orc_rt_Error_createf("out of memory reading a %zu-byte message", Want);
+        *Err = orc_rt_Error_createf("out of memory reading a %zu-byte message",
+                                    Want);
         return orc_rt_internal_Read_Error;
       }
       Buf = NB;
@@ -108,8 +113,9 @@ orc_rt_internal_ReadStatus orc_rt_internal_readMessage(orc_rt_internal_ReadFn Re
   return orc_rt_internal_Read_Message;
 }
 
-void orc_rt_internal_encodeHeader(char Out[ORC_RT_MSG_HEADER_SIZE], uint64_t Opcode,
-                                  uint64_t SeqNo, uint64_t TagAddr, size_t PayloadSize) {
+void orc_rt_internal_encodeHeader(char Out[ORC_RT_MSG_HEADER_SIZE],
+                                  uint64_t Opcode, uint64_t SeqNo,
+                                  uint64_t TagAddr, size_t PayloadSize) {
   putLE64(Out, (uint64_t)PayloadSize + ORC_RT_MSG_HEADER_SIZE);
   putLE64(Out + 8, Opcode);
   putLE64(Out + 16, SeqNo);
@@ -117,7 +123,8 @@ void orc_rt_internal_encodeHeader(char Out[ORC_RT_MSG_HEADER_SIZE], uint64_t Opc
 }
 
 bool orc_rt_internal_writeMessage(int FD, uint64_t Opcode, uint64_t SeqNo,
-                                  uint64_t TagAddr, const char *Payload, size_t Size) {
+                                  uint64_t TagAddr, const char *Payload,
+                                  size_t Size) {
   char H[ORC_RT_MSG_HEADER_SIZE];
   orc_rt_internal_encodeHeader(H, Opcode, SeqNo, TagAddr, Size);
   struct iovec IOV[2] = {{H, sizeof(H)}, {(void *)Payload, Size}};

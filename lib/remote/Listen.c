@@ -1,7 +1,7 @@
 /*===- lib/remote/Listen.c - Accepting one TCP controller -----------------===*/
 /* listen=<host>:<port>: bind the given host (unlike the reference, which binds
- * 0.0.0.0), accept one connection, then close the listener so no second controller can
- * connect. */
+ * 0.0.0.0), accept one connection, then close the listener so no second
+ * controller can connect. */
 
 #include "orc-rt-c/RemoteExecutor.h"
 
@@ -13,7 +13,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-orc_rt_ErrorRef orc_rt_listenAndAcceptOne(const char *Host, const char *Port, int *FD) {
+orc_rt_ErrorRef orc_rt_listenAndAcceptOne(const char *Host, const char *Port,
+                                          int *FD) {
   struct addrinfo Hints, *Res = NULL;
   memset(&Hints, 0, sizeof(Hints));
   Hints.ai_family = AF_UNSPEC;
@@ -21,7 +22,8 @@ orc_rt_ErrorRef orc_rt_listenAndAcceptOne(const char *Host, const char *Port, in
   Hints.ai_flags = AI_PASSIVE;
   int RC = getaddrinfo(Host && *Host ? Host : NULL, Port, &Hints, &Res);
   if (RC != 0)
-    return orc_rt_Error_createf("cannot resolve %s:%s: %s", Host, Port, gai_strerror(RC));
+    return orc_rt_Error_createf("cannot resolve %s:%s: %s", Host, Port,
+                                gai_strerror(RC));
   orc_rt_ErrorRef Err = NULL;
   int L = -1;
   for (struct addrinfo *AI = Res; AI; AI = AI->ai_next) {
@@ -33,13 +35,15 @@ orc_rt_ErrorRef orc_rt_listenAndAcceptOne(const char *Host, const char *Port, in
     if (bind(L, AI->ai_addr, AI->ai_addrlen) == 0 && listen(L, 1) == 0)
       break;
     orc_rt_Error_consume(Err);
-    Err = orc_rt_Error_createf("cannot listen on %s:%s: %s", Host, Port, strerror(errno));
+    Err = orc_rt_Error_createf("cannot listen on %s:%s: %s", Host, Port,
+                               strerror(errno));
     close(L);
     L = -1;
   }
   freeaddrinfo(Res);
   if (L < 0)
-    return Err ? Err : orc_rt_Error_createf("cannot listen on %s:%s", Host, Port);
+    return Err ? Err
+               : orc_rt_Error_createf("cannot listen on %s:%s", Host, Port);
   orc_rt_Error_consume(Err);
   int C;
   do
@@ -48,7 +52,8 @@ orc_rt_ErrorRef orc_rt_listenAndAcceptOne(const char *Host, const char *Port, in
   int Saved = errno;
   close(L); /* one controller only: later connections are refused */
   if (C < 0)
-    return orc_rt_Error_createf("accept on %s:%s failed: %s", Host, Port, strerror(Saved));
+    return orc_rt_Error_createf("accept on %s:%s failed: %s", Host, Port,
+                                strerror(Saved));
   int One = 1;
   setsockopt(C, IPPROTO_TCP, TCP_NODELAY, &One, sizeof(One));
   *FD = C;

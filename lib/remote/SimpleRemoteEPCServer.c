@@ -1,21 +1,23 @@
 /*===- lib/remote/SimpleRemoteEPCServer.c - The executor's protocol loop --===*/
 /*
- * One reader (the thread in run) and any number of senders (call tasks replying with
- * Results, JIT'd code making JIT-dispatch calls).
+ * One reader (the thread in run) and any number of senders (call tasks replying
+ * with Results, JIT'd code making JIT-dispatch calls).
  *
  * Locks:
- *  - WriteLock serialises whole messages on OutFD (a header and its payload stay
- *    contiguous) and guards Closed: once the read loop has ended the fds are closed
- *    under it, so no sender writes to a closed (possibly reused) descriptor.
+ *  - WriteLock serialises whole messages on OutFD (a header and its payload
+ * stay contiguous) and guards Closed: once the read loop has ended the fds are
+ * closed under it, so no sender writes to a closed (possibly reused)
+ * descriptor.
  *  - Lock guards the JIT-dispatch table (NextSeqNo, Pending), Disconnected, the
- *    in-flight count and LastActivity. Answered is broadcast, under Lock, when a Result
- *    fills a pending call and when the session disconnects; a waiter re-checks its own
- *    Done flag and Disconnected, so the wake-up cannot be lost.
+ *    in-flight count and LastActivity. Answered is broadcast, under Lock, when
+ * a Result fills a pending call and when the session disconnects; a waiter
+ * re-checks its own Done flag and Disconnected, so the wake-up cannot be lost.
  * Lock and WriteLock are never held together.
  *
- * Session rules: each incoming CallWrapper runs as orc_rt_Session_dispatchManagedCall,
- * so it holds a managed-code token while it runs (the drain waits for it) and, once
- * shutdown has started, is denied and answered with an empty Result.
+ * Session rules: each incoming CallWrapper runs as
+ * orc_rt_Session_dispatchManagedCall, so it holds a managed-code token while it
+ * runs (the drain waits for it) and, once shutdown has started, is denied and
+ * answered with an empty Result.
  */
 
 #include "orc-rt-c/RemoteExecutor.h"
@@ -80,18 +82,20 @@ static void touch(orc_rt_SimpleRemoteEPCServerRef Srv) {
 }
 
 /* Sends one message; false if the connection is gone (reported once). */
-static bool sendMessage(orc_rt_SimpleRemoteEPCServerRef Srv, uint64_t Opc, uint64_t SeqNo,
-                 uint64_t Tag, const char *Data, size_t Size) {
+static bool sendMessage(orc_rt_SimpleRemoteEPCServerRef Srv, uint64_t Opc,
+                        uint64_t SeqNo, uint64_t Tag, const char *Data,
+                        size_t Size) {
   pthread_mutex_lock(&Srv->WriteLock);
-  bool OK = !Srv->Closed &&
-            orc_rt_internal_writeMessage(Srv->OutFD, Opc, SeqNo, Tag, Data, Size);
+  bool OK = !Srv->Closed && orc_rt_internal_writeMessage(Srv->OutFD, Opc, SeqNo,
+                                                         Tag, Data, Size);
   bool Report = !OK && !Srv->SendFailureReported;
   if (Report)
     Srv->SendFailureReported = true;
   pthread_mutex_unlock(&Srv->WriteLock);
   if (Report)
     orc_rt_Session_reportError(
-        Srv->S, orc_rt_Error_create("SimpleRemoteEPCServer FD-transport disconnected"));
+        Srv->S,
+        orc_rt_Error_create("SimpleRemoteEPCServer FD-transport disconnected"));
   if (OK)
     touch(Srv);
   return OK;
@@ -99,7 +103,8 @@ static bool sendMessage(orc_rt_SimpleRemoteEPCServerRef Srv, uint64_t Opc, uint6
 
 orc_rt_ErrorRef orc_rt_SimpleRemoteEPCServer_create(
     orc_rt_SimpleRemoteEPCServerRef *Result, orc_rt_SessionRef S,
-    orc_rt_ExecutorServicesRef ES, const orc_rt_SimpleRemoteEPCServerOptions *Opts) {
+    orc_rt_ExecutorServicesRef ES,
+    const orc_rt_SimpleRemoteEPCServerOptions *Opts) {
   orc_rt_SimpleRemoteEPCServerRef Srv = calloc(1, sizeof(*Srv));
   if (!Srv)
     return orc_rt_Error_create("out of memory creating the server");
@@ -137,8 +142,9 @@ void orc_rt_SimpleRemoteEPCServer_destroy(orc_rt_SimpleRemoteEPCServerRef Srv) {
 
 /*---- JIT dispatch: executor -> controller calls ----*/
 
-orc_rt_CWrapperFunctionBuffer orc_rt_SimpleRemoteEPCServer_jitDispatch(
-    void *Ctx, const void *FnTag, const char *Data, size_t Size) {
+orc_rt_CWrapperFunctionBuffer
+orc_rt_SimpleRemoteEPCServer_jitDispatch(void *Ctx, const void *FnTag,
+                                         const char *Data, size_t Size) {
   orc_rt_SimpleRemoteEPCServerRef Srv = Ctx;
   PendingCall PC;
   memset(&PC, 0, sizeof(PC));
@@ -154,7 +160,7 @@ orc_rt_CWrapperFunctionBuffer orc_rt_SimpleRemoteEPCServer_jitDispatch(
   pthread_mutex_unlock(&Srv->Lock);
 
   bool Sent = sendMessage(Srv, orc_rt_internal_Opc_CallWrapper, PC.SeqNo,
-                   (uint64_t)(uintptr_t)FnTag, Data, Size);
+                          (uint64_t)(uintptr_t)FnTag, Data, Size);
 
   pthread_mutex_lock(&Srv->Lock);
   while (Sent && !PC.Done && !Srv->Disconnected)
@@ -169,8 +175,8 @@ orc_rt_CWrapperFunctionBuffer orc_rt_SimpleRemoteEPCServer_jitDispatch(
   return PC.Result;
 }
 
-/* Hands a Result to its waiting caller; false if no call has that number. Takes the
- * payload of Msg. */
+/* Hands a Result to its waiting caller; false if no call has that number. Takes
+ * the payload of Msg. */
 static bool deliverResult(orc_rt_SimpleRemoteEPCServerRef Srv,
                           orc_rt_internal_Message *Msg) {
   pthread_mutex_lock(&Srv->Lock);
@@ -215,12 +221,14 @@ static void finishCall(IncomingCall *C, const char *Data, size_t Size) {
   pthread_mutex_unlock(&Srv->Lock);
 }
 
-/* Runs under a managed-code token: the Session (and its services) stay alive. */
+/* Runs under a managed-code token: the Session (and its services) stay alive.
+ */
 static void serveCall(void *Ctx) {
   IncomingCall *C = Ctx;
-  orc_rt_CWrapperFunctionBuffer R =
-      orc_rt_ExecutorServices_callWrapper(C->Srv->ES, C->Tag, C->Payload, C->Size);
-  /* An OOB error travels as an empty Result (its message is lost, as in LLVM 22). */
+  orc_rt_CWrapperFunctionBuffer R = orc_rt_ExecutorServices_callWrapper(
+      C->Srv->ES, C->Tag, C->Payload, C->Size);
+  /* An OOB error travels as an empty Result (its message is lost, as in LLVM
+   * 22). */
   finishCall(C, orc_rt_CWrapperFunctionBuffer_data(&R), R.Size);
   orc_rt_CWrapperFunctionBuffer_dispose(&R);
 }
@@ -244,8 +252,9 @@ static orc_rt_ErrorRef startCall(orc_rt_SimpleRemoteEPCServerRef Srv,
   if (Msg->TagAddr == 0)
     return orc_rt_Error_createf("CallWrapper (seqno %llu) to address 0x0",
                                 (unsigned long long)Msg->SeqNo);
-  /* The services are only safe to use while the Session is alive: check under a token.
-   * Denied means shutdown has started; the call is then denied below anyway. */
+  /* The services are only safe to use while the Session is alive: check under a
+   * token. Denied means shutdown has started; the call is then denied below
+   * anyway. */
   CallableCheck CC = {Srv->ES, Msg->TagAddr, true};
   orc_rt_Session_callManagedCode(Srv->S, checkCallable, &CC);
   if (!CC.Callable)
@@ -255,12 +264,14 @@ static orc_rt_ErrorRef startCall(orc_rt_SimpleRemoteEPCServerRef Srv,
   IncomingCall *C = malloc(sizeof(*C));
   if (!C)
     return orc_rt_Error_create("out of memory starting a call");
-  *C = (IncomingCall){Srv, Msg->SeqNo, Msg->TagAddr, Msg->Payload, Msg->PayloadSize};
+  *C = (IncomingCall){Srv, Msg->SeqNo, Msg->TagAddr, Msg->Payload,
+                      Msg->PayloadSize};
   Msg->Payload = NULL;
   pthread_mutex_lock(&Srv->Lock);
   ++Srv->CallsInFlight;
   pthread_mutex_unlock(&Srv->Lock);
-  orc_rt_ErrorRef Err = orc_rt_Session_dispatchManagedCall(Srv->S, serveCall, denyCall, C);
+  orc_rt_ErrorRef Err =
+      orc_rt_Session_dispatchManagedCall(Srv->S, serveCall, denyCall, C);
   if (Err) {
     C->Payload = NULL;
     finishCall(C, NULL, 0);
@@ -300,8 +311,9 @@ static long readFD(void *Ctx, char *Buf, size_t Size) {
   return (long)read(Srv->InFD, Buf, Size);
 }
 
-/* With an idle timeout: waits until InFD is readable. False if the connection has been
- * idle (nothing read or written, no call in flight either way) for IdleMs. */
+/* With an idle timeout: waits until InFD is readable. False if the connection
+ * has been idle (nothing read or written, no call in flight either way) for
+ * IdleMs. */
 static bool waitForInput(orc_rt_SimpleRemoteEPCServerRef Srv) {
   if (!Srv->IdleMs)
     return true;
@@ -345,7 +357,8 @@ static void disconnect(orc_rt_SimpleRemoteEPCServerRef Srv) {
   pthread_mutex_unlock(&Srv->Lock);
 }
 
-orc_rt_ErrorRef orc_rt_SimpleRemoteEPCServer_run(orc_rt_SimpleRemoteEPCServerRef Srv) {
+orc_rt_ErrorRef
+orc_rt_SimpleRemoteEPCServer_run(orc_rt_SimpleRemoteEPCServerRef Srv) {
   touch(Srv);
   if (!sendSetup(Srv)) {
     disconnect(Srv);

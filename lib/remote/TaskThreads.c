@@ -1,8 +1,9 @@
 /*===- lib/remote/TaskThreads.c - A dispatcher with a thread per task -----===*/
-/* Each task runs on its own detached thread, so tasks may block on each other (a call
- * waiting for the controller while the controller's answer needs another call). Lock
- * guards Running; AllDone is signalled when it drops to zero, and waitAndDestroy waits
- * for that, which orders every task's last write before the free. */
+/* Each task runs on its own detached thread, so tasks may block on each other
+ * (a call waiting for the controller while the controller's answer needs
+ * another call). Lock guards Running; AllDone is signalled when it drops to
+ * zero, and waitAndDestroy waits for that, which orders every task's last write
+ * before the free. */
 
 #include "orc-rt-c/RemoteExecutor.h"
 

@@ -1,6 +1,7 @@
 /*===- lib/services/AllocAction.c - Finalize and dealloc actions ----------===*/
-/* Decoding of AllocActionCallPair lists and the finalize / rollback / dealloc rules the
- * memory services share (LLVM's runFinalizeActions / runDeallocActions). */
+/* Decoding of AllocActionCallPair lists and the finalize / rollback / dealloc
+ * rules the memory services share (LLVM's runFinalizeActions /
+ * runDeallocActions). */
 
 #include "services/Services.h"
 
@@ -18,7 +19,8 @@ static bool readCall(orc_rt_SPSReader *R, orc_rt_internal_WFCall *C) {
   return true;
 }
 
-bool orc_rt_internal_readActions(orc_rt_SPSReader *R, orc_rt_internal_WFCallList *Fin,
+bool orc_rt_internal_readActions(orc_rt_SPSReader *R,
+                                 orc_rt_internal_WFCallList *Fin,
                                  orc_rt_internal_WFCallList *Dealloc) {
   Fin->Calls = Dealloc->Calls = NULL;
   Fin->Size = Dealloc->Size = 0;
@@ -81,7 +83,8 @@ bool orc_rt_internal_appendCall(orc_rt_internal_WFCallList *L,
 
 /* Runs one action and decodes its SPSError result. */
 static orc_rt_ErrorRef runAction(orc_rt_ExecutorServicesRef ES,
-                                 const orc_rt_internal_WFCall *C, bool Managed) {
+                                 const orc_rt_internal_WFCall *C,
+                                 bool Managed) {
   orc_rt_CWrapperFunctionBuffer B =
       orc_rt_internal_callWrapper(ES, C->Fn, C->Args, C->ArgSize, Managed);
   return orc_rt_SPS_takeErrorResult(&B);
@@ -98,19 +101,22 @@ orc_rt_ErrorRef orc_rt_internal_runDeallocActions(orc_rt_ExecutorServicesRef ES,
   return Err;
 }
 
-orc_rt_ErrorRef orc_rt_internal_runFinalizeActions(orc_rt_ExecutorServicesRef ES,
-                                                   const orc_rt_internal_WFCallList *Fin,
-                                                   const orc_rt_internal_WFCallList *Dealloc,
-                                                   orc_rt_internal_WFCallList *Out) {
+orc_rt_ErrorRef
+orc_rt_internal_runFinalizeActions(orc_rt_ExecutorServicesRef ES,
+                                   const orc_rt_internal_WFCallList *Fin,
+                                   const orc_rt_internal_WFCallList *Dealloc,
+                                   orc_rt_internal_WFCallList *Out) {
   orc_rt_internal_WFCallList Kept = {NULL, 0};
   for (size_t I = 0; I < Fin->Size; ++I) {
     orc_rt_ErrorRef Err = NULL;
     if (Fin->Calls[I].Fn)
       Err = runAction(ES, &Fin->Calls[I], true);
-    if (!Err && Dealloc->Calls[I].Fn && !orc_rt_internal_appendCall(&Kept, &Dealloc->Calls[I]))
+    if (!Err && Dealloc->Calls[I].Fn &&
+        !orc_rt_internal_appendCall(&Kept, &Dealloc->Calls[I]))
       Err = orc_rt_Error_create("out of memory recording a dealloc action");
     if (Err)
-      return orc_rt_Error_join(Err, orc_rt_internal_runDeallocActions(ES, &Kept, true));
+      return orc_rt_Error_join(
+          Err, orc_rt_internal_runDeallocActions(ES, &Kept, true));
   }
   *Out = Kept;
   return NULL;

@@ -1,12 +1,13 @@
 /*===- lib/services/DylibManager.c - SimpleExecutorDylibManager -----------===*/
 /*
- * open(Inst, path, mode) hands out a handle: a heap "resolver" owned by the manager;
- * resolve(handle, symbols) looks names up through it. The handle for "" is the process
- * itself; there, names the runtime must interpose on (pthread_create, thrd_create,
- * pthread_exit, thrd_exit, thrd_join, thrd_detach: threads JIT'd code starts enter and leave through the
- * Session, see ManagedThreads.c) resolve to the runtime's versions, and names the
- * process lacks are looked for in the C++ runtime libraries a C++ executor would have
- * loaded (libstdc++, libgcc_s, libm), opened on first need.
+ * open(Inst, path, mode) hands out a handle: a heap "resolver" owned by the
+ * manager; resolve(handle, symbols) looks names up through it. The handle for
+ * "" is the process itself; there, names the runtime must interpose on
+ * (pthread_create, thrd_create, pthread_exit, thrd_exit, thrd_join,
+ * thrd_detach: threads JIT'd code starts enter and leave through the Session,
+ * see ManagedThreads.c) resolve to the runtime's versions, and names the
+ * process lacks are looked for in the C++ runtime libraries a C++ executor
+ * would have loaded (libstdc++, libgcc_s, libm), opened on first need.
  *
  * Lock guards the handle list and the fallback-library state.
  */
@@ -33,7 +34,8 @@ struct orc_rt_internal_DylibManager {
   void *Fallbacks[3];
 };
 
-static const char *const FallbackLibs[] = {"libstdc++.so.6", "libgcc_s.so.1", "libm.so.6"};
+static const char *const FallbackLibs[] = {"libstdc++.so.6", "libgcc_s.so.1",
+                                           "libm.so.6"};
 
 orc_rt_internal_DylibManager *orc_rt_internal_DylibManager_create(void) {
   orc_rt_internal_DylibManager *DM = calloc(1, sizeof(*DM));
@@ -68,7 +70,8 @@ static orc_rt_internal_DylibManager *readInstance(orc_rt_SPSReader *R) {
 
 /*---- open: Expected<Addr>(Addr Inst, String Path, u64 Mode) ----*/
 
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_DM_open(const char *Data, size_t Size) {
+orc_rt_CWrapperFunctionBuffer orc_rt_internal_DM_open(const char *Data,
+                                                      size_t Size) {
   orc_rt_SPSReader R;
   orc_rt_SPSReader_init(&R, Data, Size);
   orc_rt_internal_DylibManager *DM = readInstance(&R);
@@ -109,9 +112,11 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_DM_open(const char *Data, size_t S
   return orc_rt_SPS_expectedAddrResult((uint64_t)(uintptr_t)H);
 }
 
-/*---- resolve: Expected<Seq<Optional<ExecutorSymbolDef>>>(Addr H, LookupSet) ----*/
+/*---- resolve: Expected<Seq<Optional<ExecutorSymbolDef>>>(Addr H, LookupSet)
+ * ----*/
 
-/* The runtime's replacements for process symbols JIT'd code must not use directly. */
+/* The runtime's replacements for process symbols JIT'd code must not use
+ * directly. */
 static void *interposed(const char *Name) {
   if (strcmp(Name, "pthread_create") == 0)
     return (void *)(uintptr_t)orc_rt_ExecutorServices_pthread_create;
@@ -128,11 +133,11 @@ static void *interposed(const char *Name) {
   return NULL;
 }
 
-/* A C++ executor has std::cout & co. constructed before any JIT'd code runs (some
- * translation unit of it includes <iostream>); JIT'd code relies on that, since its own
- * static initialisers only run with an ORC runtime. Do the same once libstdc++ is
- * loaded: construct one std::ios_base::Init, never destroyed (the streams write through
- * C stdio, which exit flushes). */
+/* A C++ executor has std::cout & co. constructed before any JIT'd code runs
+ * (some translation unit of it includes <iostream>); JIT'd code relies on that,
+ * since its own static initialisers only run with an ORC runtime. Do the same
+ * once libstdc++ is loaded: construct one std::ios_base::Init, never destroyed
+ * (the streams write through C stdio, which exit flushes). */
 static void initStandardStreams(void *LibStdCxx) {
   static _Alignas(16) char InitObject[16];
   if (!LibStdCxx)
@@ -155,13 +160,15 @@ static void openFallbacks(orc_rt_internal_DylibManager *DM) {
   pthread_mutex_unlock(&DM->Lock);
 }
 
-static void *lookup(orc_rt_internal_DylibManager *DM, Handle *H, const char *Name) {
+static void *lookup(orc_rt_internal_DylibManager *DM, Handle *H,
+                    const char *Name) {
   if (H->IsProcess) {
     void *P = interposed(Name);
     if (P)
       return P;
-    /* C++ code (mangled names) expects the C++ runtime as a C++ executor has it, even
-     * when some other library already brought libstdc++ into the process. */
+    /* C++ code (mangled names) expects the C++ runtime as a C++ executor has
+     * it, even when some other library already brought libstdc++ into the
+     * process. */
     if (Name[0] == '_' && Name[1] == 'Z')
       openFallbacks(DM);
   }
@@ -169,13 +176,15 @@ static void *lookup(orc_rt_internal_DylibManager *DM, Handle *H, const char *Nam
   if (P || !H->IsProcess)
     return P;
   openFallbacks(DM);
-  for (size_t I = 0; !P && I < sizeof(FallbackLibs) / sizeof(FallbackLibs[0]); ++I)
+  for (size_t I = 0; !P && I < sizeof(FallbackLibs) / sizeof(FallbackLibs[0]);
+       ++I)
     if (DM->Fallbacks[I])
       P = dlsym(DM->Fallbacks[I], Name);
   return P;
 }
 
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_DM_resolve(const char *Data, size_t Size) {
+orc_rt_CWrapperFunctionBuffer orc_rt_internal_DM_resolve(const char *Data,
+                                                         size_t Size) {
   orc_rt_SPSReader R;
   orc_rt_SPSReader_init(&R, Data, Size);
   uint64_t HAddr, N;
@@ -191,8 +200,9 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_DM_resolve(const char *Data, size_
     H = H->Next;
   pthread_mutex_unlock(&DM->Lock);
   if (!H)
-    return orc_rt_SPS_expectedErrorResult(orc_rt_Error_createf(
-        "resolve: 0x%llx is not a handle returned by open", (unsigned long long)HAddr));
+    return orc_rt_SPS_expectedErrorResult(
+        orc_rt_Error_createf("resolve: 0x%llx is not a handle returned by open",
+                             (unsigned long long)HAddr));
 
   orc_rt_SPSWriter W;
   orc_rt_SPSWriter_init(&W);

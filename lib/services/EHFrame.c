@@ -1,8 +1,9 @@
 /*===- lib/services/EHFrame.c - EH-frame registration alloc actions -------===*/
-/* Registers JIT'd .eh_frame sections with the unwinder C++ exceptions use: libgcc_s's
- * __register_frame (one call with the section start, as under libgcc). The unwinder is
- * found at run time (dlsym, loading libgcc_s.so.1 if the process has none yet), so the
- * runtime itself links no unwinder. */
+/* Registers JIT'd .eh_frame sections with the unwinder C++ exceptions use:
+ * libgcc_s's
+ * __register_frame (one call with the section start, as under libgcc). The
+ * unwinder is found at run time (dlsym, loading libgcc_s.so.1 if the process
+ * has none yet), so the runtime itself links no unwinder. */
 
 #include "services/SafeCopy.h"
 #include "services/Services.h"
@@ -27,7 +28,8 @@ static orc_rt_CWrapperFunctionBuffer frameAction(const char *Data, size_t Size,
   orc_rt_SPSReader R;
   orc_rt_SPSReader_init(&R, Data, Size);
   uint64_t Start, End;
-  if (!orc_rt_SPSReader_readAddr(&R, &Start) || !orc_rt_SPSReader_readAddr(&R, &End))
+  if (!orc_rt_SPSReader_readAddr(&R, &Start) ||
+      !orc_rt_SPSReader_readAddr(&R, &End))
     return orc_rt_internal_badArgs();
   if (End < Start || !orc_rt_internal_isReadable((const void *)(uintptr_t)Start,
                                                  (size_t)(End - Start)))
@@ -43,8 +45,8 @@ static orc_rt_CWrapperFunctionBuffer frameAction(const char *Data, size_t Size,
   return orc_rt_SPS_errorResult(NULL);
 }
 
-orc_rt_CWrapperFunctionBuffer llvm_orc_registerEHFrameSectionAllocAction(const char *Data,
-                                                                         size_t Size) {
+orc_rt_CWrapperFunctionBuffer
+llvm_orc_registerEHFrameSectionAllocAction(const char *Data, size_t Size) {
   return frameAction(Data, Size, "__register_frame");
 }
 

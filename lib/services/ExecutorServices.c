@@ -1,7 +1,7 @@
 /*===- lib/services/ExecutorServices.c - The services object --------------===*/
-/* Creates the individual services, registers them on the Session as one service,
- * keeps the bootstrap-symbol table, and is the single place where the services enter
- * JIT'd code (callManaged / callWrapper). */
+/* Creates the individual services, registers them on the Session as one
+ * service, keeps the bootstrap-symbol table, and is the single place where the
+ * services enter JIT'd code (callManaged / callWrapper). */
 
 #include "services/SafeCopy.h"
 #include "services/Services.h"
@@ -12,9 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The most recently created live services, for the instance-less wrappers. Written at
- * create and cleared at shutdown; read by wrappers that run while the Session is alive
- * (they run under the transport's token), so a plain atomic pointer suffices. */
+/* The most recently created live services, for the instance-less wrappers.
+ * Written at create and cleared at shutdown; read by wrappers that run while
+ * the Session is alive (they run under the transport's token), so a plain
+ * atomic pointer suffices. */
 static _Atomic(orc_rt_ExecutorServicesRef) Current;
 
 orc_rt_ExecutorServicesRef orc_rt_internal_currentServices(void) {
@@ -35,39 +36,62 @@ typedef struct {
 /* Every service function, under its LLVM 22 bootstrap name. */
 static const ServiceFn ServiceFns[] = {
     {"__llvm_orc_bootstrap_run_as_main_wrapper", orc_rt_internal_runAsMain},
-    {"__llvm_orc_bootstrap_run_as_void_function_wrapper", orc_rt_internal_runAsVoid},
-    {"__llvm_orc_bootstrap_run_as_int_function_wrapper", orc_rt_internal_runAsInt},
-    {"__llvm_orc_SimpleExecutorDylibManager_open_wrapper", orc_rt_internal_DM_open},
-    {"__llvm_orc_SimpleExecutorDylibManager_resolve_wrapper", orc_rt_internal_DM_resolve},
-    {"__llvm_orc_SimpleExecutorMemoryManager_reserve_wrapper", orc_rt_internal_MM_reserve},
+    {"__llvm_orc_bootstrap_run_as_void_function_wrapper",
+     orc_rt_internal_runAsVoid},
+    {"__llvm_orc_bootstrap_run_as_int_function_wrapper",
+     orc_rt_internal_runAsInt},
+    {"__llvm_orc_SimpleExecutorDylibManager_open_wrapper",
+     orc_rt_internal_DM_open},
+    {"__llvm_orc_SimpleExecutorDylibManager_resolve_wrapper",
+     orc_rt_internal_DM_resolve},
+    {"__llvm_orc_SimpleExecutorMemoryManager_reserve_wrapper",
+     orc_rt_internal_MM_reserve},
     {"__llvm_orc_SimpleExecutorMemoryManager_initialize_wrapper",
      orc_rt_internal_MM_initialize},
     {"__llvm_orc_SimpleExecutorMemoryManager_deinitialize_wrapper",
      orc_rt_internal_MM_deinitialize},
-    {"__llvm_orc_SimpleExecutorMemoryManager_release_wrapper", orc_rt_internal_MM_release},
-    {"__llvm_orc_ExecutorSharedMemoryMapperService_Reserve", orc_rt_internal_SM_reserve},
+    {"__llvm_orc_SimpleExecutorMemoryManager_release_wrapper",
+     orc_rt_internal_MM_release},
+    {"__llvm_orc_ExecutorSharedMemoryMapperService_Reserve",
+     orc_rt_internal_SM_reserve},
     {"__llvm_orc_ExecutorSharedMemoryMapperService_Initialize",
      orc_rt_internal_SM_initialize},
     {"__llvm_orc_ExecutorSharedMemoryMapperService_Deinitialize",
      orc_rt_internal_SM_deinitialize},
-    {"__llvm_orc_ExecutorSharedMemoryMapperService_Release", orc_rt_internal_SM_release},
-    {"__llvm_orc_bootstrap_mem_write_uint8s_wrapper", orc_rt_internal_memWriteU8s},
-    {"__llvm_orc_bootstrap_mem_write_uint16s_wrapper", orc_rt_internal_memWriteU16s},
-    {"__llvm_orc_bootstrap_mem_write_uint32s_wrapper", orc_rt_internal_memWriteU32s},
-    {"__llvm_orc_bootstrap_mem_write_uint64s_wrapper", orc_rt_internal_memWriteU64s},
-    {"__llvm_orc_bootstrap_mem_write_pointers_wrapper", orc_rt_internal_memWritePointers},
-    {"__llvm_orc_bootstrap_mem_write_buffers_wrapper", orc_rt_internal_memWriteBuffers},
-    {"__llvm_orc_bootstrap_mem_read_uint8s_wrapper", orc_rt_internal_memReadU8s},
-    {"__llvm_orc_bootstrap_mem_read_uint16s_wrapper", orc_rt_internal_memReadU16s},
-    {"__llvm_orc_bootstrap_mem_read_uint32s_wrapper", orc_rt_internal_memReadU32s},
-    {"__llvm_orc_bootstrap_mem_read_uint64s_wrapper", orc_rt_internal_memReadU64s},
-    {"__llvm_orc_bootstrap_mem_read_pointers_wrapper", orc_rt_internal_memReadPointers},
-    {"__llvm_orc_bootstrap_mem_read_buffers_wrapper", orc_rt_internal_memReadBuffers},
-    {"__llvm_orc_bootstrap_mem_read_strings_wrapper", orc_rt_internal_memReadStrings},
-    {"llvm_orc_registerEHFrameAllocAction", llvm_orc_registerEHFrameSectionAllocAction},
+    {"__llvm_orc_ExecutorSharedMemoryMapperService_Release",
+     orc_rt_internal_SM_release},
+    {"__llvm_orc_bootstrap_mem_write_uint8s_wrapper",
+     orc_rt_internal_memWriteU8s},
+    {"__llvm_orc_bootstrap_mem_write_uint16s_wrapper",
+     orc_rt_internal_memWriteU16s},
+    {"__llvm_orc_bootstrap_mem_write_uint32s_wrapper",
+     orc_rt_internal_memWriteU32s},
+    {"__llvm_orc_bootstrap_mem_write_uint64s_wrapper",
+     orc_rt_internal_memWriteU64s},
+    {"__llvm_orc_bootstrap_mem_write_pointers_wrapper",
+     orc_rt_internal_memWritePointers},
+    {"__llvm_orc_bootstrap_mem_write_buffers_wrapper",
+     orc_rt_internal_memWriteBuffers},
+    {"__llvm_orc_bootstrap_mem_read_uint8s_wrapper",
+     orc_rt_internal_memReadU8s},
+    {"__llvm_orc_bootstrap_mem_read_uint16s_wrapper",
+     orc_rt_internal_memReadU16s},
+    {"__llvm_orc_bootstrap_mem_read_uint32s_wrapper",
+     orc_rt_internal_memReadU32s},
+    {"__llvm_orc_bootstrap_mem_read_uint64s_wrapper",
+     orc_rt_internal_memReadU64s},
+    {"__llvm_orc_bootstrap_mem_read_pointers_wrapper",
+     orc_rt_internal_memReadPointers},
+    {"__llvm_orc_bootstrap_mem_read_buffers_wrapper",
+     orc_rt_internal_memReadBuffers},
+    {"__llvm_orc_bootstrap_mem_read_strings_wrapper",
+     orc_rt_internal_memReadStrings},
+    {"llvm_orc_registerEHFrameAllocAction",
+     llvm_orc_registerEHFrameSectionAllocAction},
     {"llvm_orc_deregisterEHFrameAllocAction",
      llvm_orc_deregisterEHFrameSectionAllocAction},
-    {"llvm_orc_registerJITLoaderGDBAllocAction", llvm_orc_registerJITLoaderGDBAllocAction},
+    {"llvm_orc_registerJITLoaderGDBAllocAction",
+     llvm_orc_registerJITLoaderGDBAllocAction},
 };
 #define NUM_SERVICE_FNS (sizeof(ServiceFns) / sizeof(ServiceFns[0]))
 
@@ -76,9 +100,9 @@ static uint64_t fnAddr(orc_rt_WrapperFunctionFn F) {
   return (uint64_t)(uintptr_t)F;
 }
 
-orc_rt_ErrorRef orc_rt_ExecutorServices_addBootstrapSymbol(orc_rt_ExecutorServicesRef ES,
-                                                           const char *Name,
-                                                           uint64_t Addr) {
+orc_rt_ErrorRef
+orc_rt_ExecutorServices_addBootstrapSymbol(orc_rt_ExecutorServicesRef ES,
+                                           const char *Name, uint64_t Addr) {
   pthread_mutex_lock(&ES->SymLock);
   for (size_t I = 0; I < ES->NumSyms; ++I)
     if (strcmp(ES->Syms[I].Name, Name) == 0) {
@@ -119,8 +143,8 @@ static void freeServices(orc_rt_ExecutorServicesRef ES) {
   free(ES);
 }
 
-/* Session service: runs after the managed-code drain, so no JIT'd code is live and none
- * can start; every slab can go. */
+/* Session service: runs after the managed-code drain, so no JIT'd code is live
+ * and none can start; every slab can go. */
 static void onShutdown(void *Ctx) {
   orc_rt_ExecutorServicesRef ES = Ctx;
   orc_rt_internal_MemoryManager_shutdown(ES->MM);
@@ -133,8 +157,9 @@ static void onShutdown(void *Ctx) {
 
 static const orc_rt_ServiceVTable ServicesVT = {NULL, onShutdown};
 
-orc_rt_ErrorRef orc_rt_ExecutorServices_create(orc_rt_ExecutorServicesRef *Result,
-                                               orc_rt_SessionRef S) {
+orc_rt_ErrorRef
+orc_rt_ExecutorServices_create(orc_rt_ExecutorServicesRef *Result,
+                               orc_rt_SessionRef S) {
   orc_rt_ExecutorServicesRef ES = calloc(1, sizeof(*ES));
   if (!ES)
     return orc_rt_Error_create("out of memory creating executor services");
@@ -158,7 +183,8 @@ orc_rt_ErrorRef orc_rt_ExecutorServices_create(orc_rt_ExecutorServicesRef *Resul
         ES, "__llvm_orc_SimpleExecutorDylibManager_Instance", addrOf(ES->DM));
   if (!Err)
     Err = orc_rt_ExecutorServices_addBootstrapSymbol(
-        ES, "__llvm_orc_ExecutorSharedMemoryMapperService_Instance", addrOf(ES->SM));
+        ES, "__llvm_orc_ExecutorSharedMemoryMapperService_Instance",
+        addrOf(ES->SM));
   if (!Err)
     Err = orc_rt_Session_addService(S, &ServicesVT, ES);
   if (Err) {
@@ -175,7 +201,8 @@ orc_rt_ErrorRef orc_rt_ExecutorServices_create(orc_rt_ExecutorServicesRef *Resul
   return NULL;
 }
 
-orc_rt_SessionRef orc_rt_ExecutorServices_getSession(orc_rt_ExecutorServicesRef ES) {
+orc_rt_SessionRef
+orc_rt_ExecutorServices_getSession(orc_rt_ExecutorServicesRef ES) {
   return ES->S;
 }
 
@@ -190,7 +217,8 @@ bool orc_rt_ExecutorServices_isServiceFunction(orc_rt_ExecutorServicesRef ES,
   return false;
 }
 
-bool orc_rt_ExecutorServices_isCallable(orc_rt_ExecutorServicesRef ES, uint64_t Addr) {
+bool orc_rt_ExecutorServices_isCallable(orc_rt_ExecutorServicesRef ES,
+                                        uint64_t Addr) {
   if (Addr == 0)
     return false;
   if (orc_rt_ExecutorServices_isServiceFunction(ES, Addr))
@@ -213,8 +241,9 @@ long orc_rt_ExecutorServices_liveEntries(orc_rt_ExecutorServicesRef ES) {
 
 bool orc_rt_ExecutorServices_callManaged(orc_rt_ExecutorServicesRef ES,
                                          orc_rt_ManagedFn Fn, void *Ctx) {
-  /* Counted before the token is taken and uncounted after it is returned, so a release
-   * that sees LiveEntries == 0 knows no entry made here is using JIT'd memory. */
+  /* Counted before the token is taken and uncounted after it is returned, so a
+   * release that sees LiveEntries == 0 knows no entry made here is using JIT'd
+   * memory. */
   atomic_fetch_add(&ES->LiveEntries, 1);
   bool Entered = orc_rt_Session_callManagedCode(ES->S, Fn, Ctx);
   atomic_fetch_sub(&ES->LiveEntries, 1);
@@ -233,20 +262,22 @@ static void runWrapperCall(void *Ctx) {
   C->Result = C->Fn(C->Args, C->ArgSize);
 }
 
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_callWrapper(orc_rt_ExecutorServicesRef ES,
-                                                          uint64_t Fn, const char *Args,
-                                                          size_t ArgSize, bool Managed) {
+orc_rt_CWrapperFunctionBuffer
+orc_rt_internal_callWrapper(orc_rt_ExecutorServicesRef ES, uint64_t Fn,
+                            const char *Args, size_t ArgSize, bool Managed) {
   WrapperCall C = {(orc_rt_WrapperFunctionFn)(uintptr_t)Fn, Args, ArgSize,
                    orc_rt_CWrapperFunctionBuffer_empty()};
   if (orc_rt_ExecutorServices_isServiceFunction(ES, Fn) || !Managed) {
     if (!Fn)
-      return orc_rt_CWrapperFunctionBuffer_fromErrorMessage("call to address 0x0");
+      return orc_rt_CWrapperFunctionBuffer_fromErrorMessage(
+          "call to address 0x0");
     runWrapperCall(&C);
     return C.Result;
   }
   if (!orc_rt_ExecutorServices_isCallable(ES, Fn)) {
     orc_rt_ErrorRef Err = orc_rt_Error_createf(
-        "call to 0x%llx: not an address of code in this process", (unsigned long long)Fn);
+        "call to 0x%llx: not an address of code in this process",
+        (unsigned long long)Fn);
     return orc_rt_CWrapperFunctionBuffer_fromError(Err);
   }
   if (!orc_rt_ExecutorServices_callManaged(ES, runWrapperCall, &C))
@@ -255,7 +286,8 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_callWrapper(orc_rt_ExecutorService
   return C.Result;
 }
 
-orc_rt_CWrapperFunctionBuffer orc_rt_ExecutorServices_callWrapper(
-    orc_rt_ExecutorServicesRef ES, uint64_t Fn, const char *ArgData, size_t ArgSize) {
+orc_rt_CWrapperFunctionBuffer
+orc_rt_ExecutorServices_callWrapper(orc_rt_ExecutorServicesRef ES, uint64_t Fn,
+                                    const char *ArgData, size_t ArgSize) {
   return orc_rt_internal_callWrapper(ES, Fn, ArgData, ArgSize, true);
 }

@@ -1,7 +1,8 @@
 /*===- lib/services/JITLoaderGDB.c - GDB JIT interface registration -------===*/
 /* The GDB JIT interface: debuggers read __jit_debug_descriptor and break on
- * __jit_debug_register_code. The alloc action prepends an entry for a JIT'd debug
- * object and, if asked, notifies the debugger. Lock serialises descriptor updates. */
+ * __jit_debug_register_code. The alloc action prepends an entry for a JIT'd
+ * debug object and, if asked, notifies the debugger. Lock serialises descriptor
+ * updates. */
 
 #include "services/Services.h"
 
@@ -31,13 +32,14 @@ void __jit_debug_register_code(void) { __asm__ volatile("" ::: "memory"); }
 static pthread_mutex_t Lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Error(AddrRange DebugObject, bool AutoRegister). */
-orc_rt_CWrapperFunctionBuffer llvm_orc_registerJITLoaderGDBAllocAction(const char *Data,
-                                                                       size_t Size) {
+orc_rt_CWrapperFunctionBuffer
+llvm_orc_registerJITLoaderGDBAllocAction(const char *Data, size_t Size) {
   orc_rt_SPSReader R;
   orc_rt_SPSReader_init(&R, Data, Size);
   uint64_t Start, End;
   bool AutoRegister;
-  if (!orc_rt_SPSReader_readAddr(&R, &Start) || !orc_rt_SPSReader_readAddr(&R, &End) ||
+  if (!orc_rt_SPSReader_readAddr(&R, &Start) ||
+      !orc_rt_SPSReader_readAddr(&R, &End) ||
       !orc_rt_SPSReader_readBool(&R, &AutoRegister) || End < Start)
     return orc_rt_internal_badArgs();
   struct jit_code_entry *E = calloc(1, sizeof(*E));

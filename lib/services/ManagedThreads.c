@@ -3,16 +3,17 @@
  * The dylib manager hands JIT'd code these for pthread_create, thrd_create,
  * pthread_exit, thrd_exit, thrd_join and thrd_detach:
  *  - a thread's body runs as managed code of the Session (orc_rt_Session_
- *    createManagedThread) and counts as a live entry from creation until it ends;
- *  - a body that leaves by pthread_exit / thrd_exit (or is cancelled) instead of
- *    returning must still give its token back, or the shutdown drain would wait for
- *    ever. glibc's pthread_exit unwinds the thread's stack (running the program's
- *    cleanup handlers and C++ destructors); this file is compiled with -fexceptions so
- *    that the unwind runs the cleanup of bodyFrame, which longjmps back into bodyFrame:
- *    the unwind stops there, the body "returns" the exit value through the runtime's
- *    frames (releasing the token), and the thread then ends normally (thread-specific
- *    data destructors run as usual).
- * ES->SymLock guards the list of start records (ES->Starts).
+ *    createManagedThread) and counts as a live entry from creation until it
+ * ends;
+ *  - a body that leaves by pthread_exit / thrd_exit (or is cancelled) instead
+ * of returning must still give its token back, or the shutdown drain would wait
+ * for ever. glibc's pthread_exit unwinds the thread's stack (running the
+ * program's cleanup handlers and C++ destructors); this file is compiled with
+ * -fexceptions so that the unwind runs the cleanup of bodyFrame, which longjmps
+ * back into bodyFrame: the unwind stops there, the body "returns" the exit
+ * value through the runtime's frames (releasing the token), and the thread then
+ * ends normally (thread-specific data destructors run as usual). ES->SymLock
+ * guards the list of start records (ES->Starts).
  */
 
 #include "services/Services.h"
@@ -29,14 +30,17 @@ typedef struct CountedStart {
   orc_rt_ExecutorServicesRef ES;
   void *(*Start)(void *);
   void *Arg;
-  struct CountedStart *Prev, *Next; /* in ES->Starts until the thread has entered */
+  struct CountedStart *Prev,
+      *Next; /* in ES->Starts until the thread has entered */
 } CountedStart;
 
 /* The escape hatch of the body running on this thread. */
 typedef struct {
   jmp_buf Escape;
-  volatile bool Armed;     /* the body is running: an unwind through bodyFrame escapes */
-  volatile bool HaveValue; /* the exit value was recorded by our pthread_exit/thrd_exit */
+  volatile bool
+      Armed; /* the body is running: an unwind through bodyFrame escapes */
+  volatile bool
+      HaveValue; /* the exit value was recorded by our pthread_exit/thrd_exit */
   void *volatile Value;
 } BodyExit;
 
@@ -54,8 +58,8 @@ static void unlinkStart(CountedStart *CS) {
   pthread_mutex_unlock(&ES->SymLock);
 }
 
-/* A thread whose entry is denied never runs countedStart; its record is freed here,
- * at onShutdown, when no thread can still enter. */
+/* A thread whose entry is denied never runs countedStart; its record is freed
+ * here, at onShutdown, when no thread can still enter. */
 void orc_rt_internal_freeUnstartedThreads(orc_rt_ExecutorServicesRef ES) {
   for (CountedStart *CS = ES->Starts, *N; CS; CS = N) {
     N = CS->Next;
@@ -64,8 +68,8 @@ void orc_rt_internal_freeUnstartedThreads(orc_rt_ExecutorServicesRef ES) {
   ES->Starts = NULL;
 }
 
-/* Runs during a forced unwind (pthread_exit, cancellation) of bodyFrame, and on its
- * normal exit (then Armed is already false). */
+/* Runs during a forced unwind (pthread_exit, cancellation) of bodyFrame, and on
+ * its normal exit (then Armed is already false). */
 static void escapeUnwind(BodyExit **P) {
   BodyExit *BE = *P;
   if (BE->Armed) {
@@ -95,8 +99,8 @@ static void *bodyFrame(void *(*Start)(void *), void *Arg) {
 
 /* Runs inside the new thread's managed-code frame. The entry was counted by the
  * creator, so the count covers the gap before this thread got its token; it is
- * dropped here, still under the token. If the entry is denied this never runs and the
- * count stays raised, which only happens after shutdown began. */
+ * dropped here, still under the token. If the entry is denied this never runs
+ * and the count stays raised, which only happens after shutdown began. */
 static void *countedStart(void *P) {
   unlinkStart(P);
   CountedStart CS = *(CountedStart *)P;
@@ -106,7 +110,8 @@ static void *countedStart(void *P) {
   return R;
 }
 
-int orc_rt_ExecutorServices_pthread_create(pthread_t *Thread, const pthread_attr_t *Attr,
+int orc_rt_ExecutorServices_pthread_create(pthread_t *Thread,
+                                           const pthread_attr_t *Attr,
                                            void *(*Start)(void *), void *Arg) {
   orc_rt_ExecutorServicesRef ES = orc_rt_internal_currentServices();
   if (!ES || orc_rt_Session_current() != ES->S)
@@ -122,7 +127,8 @@ int orc_rt_ExecutorServices_pthread_create(pthread_t *Thread, const pthread_attr
   ES->Starts = CS;
   pthread_mutex_unlock(&ES->SymLock);
   atomic_fetch_add(&ES->LiveEntries, 1);
-  int EC = orc_rt_Session_createManagedThread(ES->S, Thread, Attr, countedStart, CS);
+  int EC =
+      orc_rt_Session_createManagedThread(ES->S, Thread, Attr, countedStart, CS);
   if (EC) {
     atomic_fetch_sub(&ES->LiveEntries, 1);
     unlinkStart(CS);
@@ -140,7 +146,8 @@ void orc_rt_ExecutorServices_pthread_exit(void *Value) {
   pthread_exit(Value);
 }
 
-/*---- C11 threads: glibc's thrd_t is a pthread_t and thrd_exit is pthread_exit. ----*/
+/*---- C11 threads: glibc's thrd_t is a pthread_t and thrd_exit is pthread_exit.
+ * ----*/
 
 typedef struct {
   int (*Start)(void *);
@@ -153,7 +160,8 @@ static void *thrdTrampoline(void *P) {
   return (void *)(intptr_t)TS.Start(TS.Arg);
 }
 
-int orc_rt_ExecutorServices_thrd_create(void *Thread, int (*Start)(void *), void *Arg) {
+int orc_rt_ExecutorServices_thrd_create(void *Thread, int (*Start)(void *),
+                                        void *Arg) {
   ThrdStart *TS = malloc(sizeof(*TS));
   if (!TS)
     return thrd_nomem;
@@ -176,8 +184,9 @@ void orc_rt_ExecutorServices_thrd_exit(int Result) {
   thrd_exit(Result);
 }
 
-/* thrd_join / thrd_detach through the pthread functions (glibc's thrd_t is a pthread_t),
- * so that tools intercepting pthreads (TSan) see C11 threads end. */
+/* thrd_join / thrd_detach through the pthread functions (glibc's thrd_t is a
+ * pthread_t), so that tools intercepting pthreads (TSan) see C11 threads end.
+ */
 int orc_rt_ExecutorServices_thrd_join(unsigned long Thread, int *Result) {
   void *V;
   if (pthread_join((pthread_t)Thread, &V) != 0)

@@ -1,8 +1,8 @@
 /*===- lib/services/MemoryAccess.c - Bootstrap memory read/write wrappers -===*/
-/* Loads and stores at controller-given addresses. The reference does plain loads and
- * stores (a bad address crashes it); here the kernel does the access (SafeCopy.h), so
- * an unmapped or protected address becomes an OOB error (an empty Result on the wire)
- * instead of a crash. */
+/* Loads and stores at controller-given addresses. The reference does plain
+ * loads and stores (a bad address crashes it); here the kernel does the access
+ * (SafeCopy.h), so an unmapped or protected address becomes an OOB error (an
+ * empty Result on the wire) instead of a crash. */
 
 #include "services/SafeCopy.h"
 #include "services/Services.h"
@@ -10,12 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Largest single buffer or string read (a bound on what one request may allocate). */
+/* Largest single buffer or string read (a bound on what one request may
+ * allocate). */
 #define MAX_READ ((size_t)256 << 20)
 
-static orc_rt_CWrapperFunctionBuffer badAddress(const char *What, uint64_t Addr) {
-  return orc_rt_CWrapperFunctionBuffer_fromError(
-      orc_rt_Error_createf("%s: 0x%llx is not accessible", What, (unsigned long long)Addr));
+static orc_rt_CWrapperFunctionBuffer badAddress(const char *What,
+                                                uint64_t Addr) {
+  return orc_rt_CWrapperFunctionBuffer_fromError(orc_rt_Error_createf(
+      "%s: 0x%llx is not accessible", What, (unsigned long long)Addr));
 }
 
 /* void(Sequence<Tuple<Addr, uintN>>) for N = Bytes * 8. */
@@ -24,36 +26,44 @@ static orc_rt_CWrapperFunctionBuffer writeInts(const char *Data, size_t Size,
   orc_rt_SPSReader R;
   orc_rt_SPSReader_init(&R, Data, Size);
   uint64_t N;
-  if (!orc_rt_SPSReader_readCount(&R, &N, 8 + Bytes) || R.Remaining != N * (8 + Bytes))
+  if (!orc_rt_SPSReader_readCount(&R, &N, 8 + Bytes) ||
+      R.Remaining != N * (8 + Bytes))
     return orc_rt_internal_badArgs();
   for (uint64_t I = 0; I < N; ++I) {
     uint64_t Addr;
     const char *V;
     orc_rt_SPSReader_readAddr(&R, &Addr);
-    orc_rt_SPSReader_readRaw(&R, Bytes, &V); /* little-endian wire = host order */
+    orc_rt_SPSReader_readRaw(&R, Bytes,
+                             &V); /* little-endian wire = host order */
     if (!orc_rt_internal_safeWrite((void *)(uintptr_t)Addr, V, Bytes))
       return badAddress("mem_write", Addr);
   }
   return orc_rt_CWrapperFunctionBuffer_empty();
 }
 
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_memWriteU8s(const char *D, size_t S) {
+orc_rt_CWrapperFunctionBuffer orc_rt_internal_memWriteU8s(const char *D,
+                                                          size_t S) {
   return writeInts(D, S, 1);
 }
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_memWriteU16s(const char *D, size_t S) {
+orc_rt_CWrapperFunctionBuffer orc_rt_internal_memWriteU16s(const char *D,
+                                                           size_t S) {
   return writeInts(D, S, 2);
 }
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_memWriteU32s(const char *D, size_t S) {
+orc_rt_CWrapperFunctionBuffer orc_rt_internal_memWriteU32s(const char *D,
+                                                           size_t S) {
   return writeInts(D, S, 4);
 }
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_memWriteU64s(const char *D, size_t S) {
+orc_rt_CWrapperFunctionBuffer orc_rt_internal_memWriteU64s(const char *D,
+                                                           size_t S) {
   return writeInts(D, S, 8);
 }
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_memWritePointers(const char *D, size_t S) {
+orc_rt_CWrapperFunctionBuffer orc_rt_internal_memWritePointers(const char *D,
+                                                               size_t S) {
   return writeInts(D, S, 8);
 }
 
-/* void(Sequence<Tuple<Addr, Sequence<char>>>): validated completely before writing. */
+/* void(Sequence<Tuple<Addr, Sequence<char>>>): validated completely before
+ * writing. */
 orc_rt_CWrapperFunctionBuffer orc_rt_internal_memWriteBuffers(const char *Data,
                                                               size_t Size) {
   orc_rt_SPSReader R;
@@ -106,19 +116,24 @@ static orc_rt_CWrapperFunctionBuffer readInts(const char *Data, size_t Size,
   return orc_rt_SPSWriter_finish(&W);
 }
 
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_memReadU8s(const char *D, size_t S) {
+orc_rt_CWrapperFunctionBuffer orc_rt_internal_memReadU8s(const char *D,
+                                                         size_t S) {
   return readInts(D, S, 1);
 }
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_memReadU16s(const char *D, size_t S) {
+orc_rt_CWrapperFunctionBuffer orc_rt_internal_memReadU16s(const char *D,
+                                                          size_t S) {
   return readInts(D, S, 2);
 }
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_memReadU32s(const char *D, size_t S) {
+orc_rt_CWrapperFunctionBuffer orc_rt_internal_memReadU32s(const char *D,
+                                                          size_t S) {
   return readInts(D, S, 4);
 }
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_memReadU64s(const char *D, size_t S) {
+orc_rt_CWrapperFunctionBuffer orc_rt_internal_memReadU64s(const char *D,
+                                                          size_t S) {
   return readInts(D, S, 8);
 }
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_memReadPointers(const char *D, size_t S) {
+orc_rt_CWrapperFunctionBuffer orc_rt_internal_memReadPointers(const char *D,
+                                                              size_t S) {
   return readInts(D, S, 8);
 }
 
@@ -143,11 +158,13 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_memReadBuffers(const char *Data,
     }
     size_t L = (size_t)(End - Start);
     char *Tmp = malloc(L ? L : 1);
-    if (!Tmp || !orc_rt_internal_safeRead(Tmp, (const void *)(uintptr_t)Start, L)) {
+    if (!Tmp ||
+        !orc_rt_internal_safeRead(Tmp, (const void *)(uintptr_t)Start, L)) {
       free(Tmp);
       orc_rt_SPSWriter_dispose(&W);
       return Tmp ? badAddress("mem_read_buffers", Start)
-                 : orc_rt_CWrapperFunctionBuffer_fromErrorMessage("out of memory");
+                 : orc_rt_CWrapperFunctionBuffer_fromErrorMessage(
+                       "out of memory");
     }
     orc_rt_SPSWriter_appendBytes(&W, Tmp, L);
     free(Tmp);
@@ -172,8 +189,8 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_memReadStrings(const char *Data,
     const char *S = (const char *)(uintptr_t)Addr;
     size_t L;
     char *Tmp = NULL;
-    if (!orc_rt_internal_safeStrlen(S, MAX_READ, &L) || !(Tmp = malloc(L ? L : 1)) ||
-        !orc_rt_internal_safeRead(Tmp, S, L)) {
+    if (!orc_rt_internal_safeStrlen(S, MAX_READ, &L) ||
+        !(Tmp = malloc(L ? L : 1)) || !orc_rt_internal_safeRead(Tmp, S, L)) {
       free(Tmp);
       orc_rt_SPSWriter_dispose(&W);
       return badAddress("mem_read_strings", Addr);

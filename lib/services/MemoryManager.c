@@ -1,15 +1,17 @@
 /*===- lib/services/MemoryManager.c - SimpleExecutorMemoryManager ---------===*/
 /*
- * Slabs (reserve) hold regions (initialize). A region records the dealloc actions of
- * its finalize actions; deinitialize runs them, release runs those of every region of
- * a slab and unmaps it. A release that arrives while any entry into JIT'd code is live
- * (orc_rt_ExecutorServices_liveEntries) moves the slab to a deferred list instead; the
- * Session's onShutdown (after the managed-code drain) releases those and every slab left.
+ * Slabs (reserve) hold regions (initialize). A region records the dealloc
+ * actions of its finalize actions; deinitialize runs them, release runs those
+ * of every region of a slab and unmaps it. A release that arrives while any
+ * entry into JIT'd code is live (orc_rt_ExecutorServices_liveEntries) moves the
+ * slab to a deferred list instead; the Session's onShutdown (after the
+ * managed-code drain) releases those and every slab left.
  *
- * Lock guards the slab lists and region tables; it is never held while running an
- * action, copying segment content or changing protections. An initialize claims its
- * range with a Pending region first, so a concurrent overlapping initialize fails and a
- * concurrent release of the slab is noticed when the region is committed.
+ * Lock guards the slab lists and region tables; it is never held while running
+ * an action, copying segment content or changing protections. An initialize
+ * claims its range with a Pending region first, so a concurrent overlapping
+ * initialize fails and a concurrent release of the slab is noticed when the
+ * region is committed.
  */
 
 #include "services/Services.h"
@@ -27,8 +29,8 @@ typedef struct {
 } Region;
 
 typedef struct Slab {
-  uint64_t Base, Size;  /* Size as requested: the range regions must lie in */
-  size_t MappedSize;    /* page-rounded */
+  uint64_t Base, Size; /* Size as requested: the range regions must lie in */
+  size_t MappedSize;   /* page-rounded */
   Region *Regions;
   size_t NumRegions;
   struct Slab *Next;
@@ -56,19 +58,22 @@ static size_t pageSize(void) {
   return P > 0 ? (size_t)P : 4096;
 }
 
-/* Runs the dealloc actions of every region of Sl (in reverse order overall), unmaps it
- * and frees it. */
-static orc_rt_ErrorRef destroySlab(orc_rt_ExecutorServicesRef ES, Slab *Sl, bool Managed) {
+/* Runs the dealloc actions of every region of Sl (in reverse order overall),
+ * unmaps it and frees it. */
+static orc_rt_ErrorRef destroySlab(orc_rt_ExecutorServicesRef ES, Slab *Sl,
+                                   bool Managed) {
   orc_rt_internal_WFCallList All = {NULL, 0};
   orc_rt_ErrorRef Err = NULL;
   for (size_t I = 0; I < Sl->NumRegions; ++I) {
     orc_rt_internal_WFCallList *D = &Sl->Regions[I].Deallocs;
     for (size_t J = 0; J < D->Size; ++J)
       if (!orc_rt_internal_appendCall(&All, &D->Calls[J]))
-        Err = orc_rt_Error_join(Err, orc_rt_Error_create("out of memory in release"));
+        Err = orc_rt_Error_join(
+            Err, orc_rt_Error_create("out of memory in release"));
     orc_rt_internal_freeCallList(D);
   }
-  Err = orc_rt_Error_join(Err, orc_rt_internal_runDeallocActions(ES, &All, Managed));
+  Err = orc_rt_Error_join(Err,
+                          orc_rt_internal_runDeallocActions(ES, &All, Managed));
   if (munmap((void *)(uintptr_t)Sl->Base, Sl->MappedSize) != 0)
     Err = orc_rt_Error_join(Err, orc_rt_Error_create(strerror(errno)));
   free(Sl->Regions);
@@ -81,8 +86,8 @@ void orc_rt_internal_MemoryManager_shutdown(orc_rt_internal_MemoryManager *MM) {
   Slab *L[2] = {MM->Deferred, MM->Slabs};
   MM->Deferred = MM->Slabs = NULL;
   pthread_mutex_unlock(&MM->Lock);
-  /* After the drain: no JIT'd code runs, and tokens are no longer granted, so the
-   * dealloc actions run unmanaged. */
+  /* After the drain: no JIT'd code runs, and tokens are no longer granted, so
+   * the dealloc actions run unmanaged. */
   for (int K = 0; K < 2; ++K)
     for (Slab *Sl = L[K], *N; Sl; Sl = N) {
       N = Sl->Next;
@@ -104,7 +109,8 @@ bool orc_rt_internal_MemoryManager_contains(orc_rt_internal_MemoryManager *MM,
 }
 
 /* Lock held. The live slab containing [Start, End), or NULL. */
-static Slab *findSlab(orc_rt_internal_MemoryManager *MM, uint64_t Start, uint64_t End) {
+static Slab *findSlab(orc_rt_internal_MemoryManager *MM, uint64_t Start,
+                      uint64_t End) {
   for (Slab *Sl = MM->Slabs; Sl; Sl = Sl->Next)
     if (Start >= Sl->Base && End >= Start && End - Sl->Base <= Sl->Size &&
         Start - Sl->Base < Sl->Size)
@@ -127,7 +133,8 @@ static orc_rt_internal_MemoryManager *readInstance(orc_rt_SPSReader *R) {
 
 /*---- reserve: Expected<Addr>(Addr Inst, u64 Size) ----*/
 
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_MM_reserve(const char *Data, size_t Size) {
+orc_rt_CWrapperFunctionBuffer orc_rt_internal_MM_reserve(const char *Data,
+                                                         size_t Size) {
   orc_rt_SPSReader R;
   orc_rt_SPSReader_init(&R, Data, Size);
   orc_rt_internal_MemoryManager *MM = readInstance(&R);
@@ -138,15 +145,18 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_MM_reserve(const char *Data, size_
     return orc_rt_SPS_expectedAddrResult(0); /* lli relies on reserve(0) = 0 */
   size_t PS = pageSize();
   if (Bytes > SIZE_MAX - PS)
-    return orc_rt_SPS_expectedErrorResult(orc_rt_Error_create(strerror(ENOMEM)));
+    return orc_rt_SPS_expectedErrorResult(
+        orc_rt_Error_create(strerror(ENOMEM)));
   size_t Mapped = (size_t)((Bytes + PS - 1) / PS * PS);
-  void *P = mmap(NULL, Mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  void *P = mmap(NULL, Mapped, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (P == MAP_FAILED)
     return orc_rt_SPS_expectedErrorResult(orc_rt_Error_create(strerror(errno)));
   Slab *Sl = calloc(1, sizeof(*Sl));
   if (!Sl) {
     munmap(P, Mapped);
-    return orc_rt_SPS_expectedErrorResult(orc_rt_Error_create(strerror(ENOMEM)));
+    return orc_rt_SPS_expectedErrorResult(
+        orc_rt_Error_create(strerror(ENOMEM)));
   }
   Sl->Base = (uint64_t)(uintptr_t)P;
   Sl->Size = Bytes;
@@ -181,16 +191,18 @@ static int protect(uint64_t Addr, uint64_t Size, int Prot) {
   return mprotect((void *)(uintptr_t)Start, (size_t)(End - Start), Prot);
 }
 
-/* Lock held. Claims [Start, End) in Sl, or returns the reference's overlap error. */
+/* Lock held. Claims [Start, End) in Sl, or returns the reference's overlap
+ * error. */
 static orc_rt_ErrorRef claimRegion(Slab *Sl, uint64_t Start, uint64_t End) {
   for (size_t I = 0; I < Sl->NumRegions; ++I) {
     Region *Rg = &Sl->Regions[I];
     if (Rg->Start < End && Start < Rg->End)
       return orc_rt_Error_createf(
-          "In initialize, region 0x%llx -- 0x%llx overlaps %s region 0x%llx -- 0x%llx",
+          "In initialize, region 0x%llx -- 0x%llx overlaps %s region 0x%llx -- "
+          "0x%llx",
           (unsigned long long)Start, (unsigned long long)End,
-          Rg->Start <= Start ? "previous" : "following", (unsigned long long)Rg->Start,
-          (unsigned long long)Rg->End);
+          Rg->Start <= Start ? "previous" : "following",
+          (unsigned long long)Rg->Start, (unsigned long long)Rg->End);
   }
   Region *N = realloc(Sl->Regions, (Sl->NumRegions + 1) * sizeof(*N));
   if (!N)
@@ -200,8 +212,10 @@ static orc_rt_ErrorRef claimRegion(Slab *Sl, uint64_t Start, uint64_t End) {
   return NULL;
 }
 
-/* Lock held. The region of the live slab containing Start that starts at Start. */
-static Region *findRegion(orc_rt_internal_MemoryManager *MM, uint64_t Start, Slab **Out) {
+/* Lock held. The region of the live slab containing Start that starts at Start.
+ */
+static Region *findRegion(orc_rt_internal_MemoryManager *MM, uint64_t Start,
+                          Slab **Out) {
   Slab *Sl = findSlab(MM, Start, Start);
   if (Out)
     *Out = Sl;
@@ -223,26 +237,29 @@ static void dropRegion(orc_rt_internal_MemoryManager *MM, uint64_t Start) {
   pthread_mutex_unlock(&MM->Lock);
 }
 
-static orc_rt_ErrorRef initialize(orc_rt_internal_MemoryManager *MM, Segment *Segs,
-                                  size_t NumSegs, orc_rt_internal_WFCallList *Fin,
+static orc_rt_ErrorRef initialize(orc_rt_internal_MemoryManager *MM,
+                                  Segment *Segs, size_t NumSegs,
+                                  orc_rt_internal_WFCallList *Fin,
                                   orc_rt_internal_WFCallList *DeallocViews,
                                   uint64_t *Key) {
   if (NumSegs == 0)
-    return orc_rt_Error_create(Fin->Size ? "Finalization actions attached to empty "
-                                           "finalization request"
-                                         : "Finalization request is empty");
+    return orc_rt_Error_create(Fin->Size
+                                   ? "Finalization actions attached to empty "
+                                     "finalization request"
+                                   : "Finalization request is empty");
   uint64_t Start = Segs[0].Addr, End = Segs[0].Addr;
   for (size_t I = 0; I < NumSegs; ++I) {
     Segment *S = &Segs[I];
     if (S->Size < S->ContentSize)
-      return orc_rt_Error_createf("Segment 0x%llx content size (0x%llx bytes) exceeds "
-                                  "segment size (0x%llx bytes)",
-                                  (unsigned long long)S->Addr,
-                                  (unsigned long long)S->ContentSize,
-                                  (unsigned long long)S->Size);
+      return orc_rt_Error_createf(
+          "Segment 0x%llx content size (0x%llx bytes) exceeds "
+          "segment size (0x%llx bytes)",
+          (unsigned long long)S->Addr, (unsigned long long)S->ContentSize,
+          (unsigned long long)S->Size);
     if (S->Addr + S->Size < S->Addr)
       return orc_rt_Error_createf("Segment 0x%llx size 0x%llx wraps around",
-                                  (unsigned long long)S->Addr, (unsigned long long)S->Size);
+                                  (unsigned long long)S->Addr,
+                                  (unsigned long long)S->Size);
     Start = S->Addr < Start ? S->Addr : Start;
     End = S->Addr + S->Size > End ? S->Addr + S->Size : End;
   }
@@ -251,9 +268,10 @@ static orc_rt_ErrorRef initialize(orc_rt_internal_MemoryManager *MM, Segment *Se
   Slab *Sl = findSlab(MM, Start, End);
   orc_rt_ErrorRef Err =
       Sl ? claimRegion(Sl, Start, End)
-         : orc_rt_Error_createf("In initialize, range 0x%llx -- 0x%llx is not part of any "
-                                "reserved address range",
-                                (unsigned long long)Start, (unsigned long long)End);
+         : orc_rt_Error_createf(
+               "In initialize, range 0x%llx -- 0x%llx is not part of any "
+               "reserved address range",
+               (unsigned long long)Start, (unsigned long long)End);
   pthread_mutex_unlock(&MM->Lock);
   if (Err)
     return Err;
@@ -278,7 +296,8 @@ static orc_rt_ErrorRef initialize(orc_rt_internal_MemoryManager *MM, Segment *Se
 
   orc_rt_internal_WFCallList Deallocs = {NULL, 0};
   if (!Err)
-    Err = orc_rt_internal_runFinalizeActions(MM->ES, Fin, DeallocViews, &Deallocs);
+    Err = orc_rt_internal_runFinalizeActions(MM->ES, Fin, DeallocViews,
+                                             &Deallocs);
   if (Err) {
     for (size_t I = 0; I < Done; ++I)
       protect(Segs[I].Addr, Segs[I].Size, PROT_READ | PROT_WRITE);
@@ -295,9 +314,10 @@ static orc_rt_ErrorRef initialize(orc_rt_internal_MemoryManager *MM, Segment *Se
   pthread_mutex_unlock(&MM->Lock);
   if (!Rg)
     return orc_rt_Error_join(
-        orc_rt_Error_createf("In initialize, range 0x%llx -- 0x%llx was released while "
-                             "being initialized",
-                             (unsigned long long)Start, (unsigned long long)End),
+        orc_rt_Error_createf(
+            "In initialize, range 0x%llx -- 0x%llx was released while "
+            "being initialized",
+            (unsigned long long)Start, (unsigned long long)End),
         orc_rt_internal_runDeallocActions(MM->ES, &Deallocs, true));
   *Key = Start;
   return NULL;
@@ -331,7 +351,8 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_MM_initialize(const char *Data,
   orc_rt_ErrorRef Err = initialize(MM, Segs, (size_t)N, &Fin, &Dealloc, &Key);
   orc_rt_internal_freeViewLists(&Fin, &Dealloc);
   free(Segs);
-  return Err ? orc_rt_SPS_expectedErrorResult(Err) : orc_rt_SPS_expectedAddrResult(Key);
+  return Err ? orc_rt_SPS_expectedErrorResult(Err)
+             : orc_rt_SPS_expectedAddrResult(Key);
 }
 
 /*---- deinitialize / release: Error(Addr Inst, Sequence<Addr>) ----*/
@@ -369,15 +390,18 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_MM_deinitialize(const char *Data,
     Slab *Sl;
     Region *Rg = findRegion(MM, Keys[I], &Sl);
     if (!Sl)
-      E = orc_rt_Error_createf("In deinitialize, address 0x%llx is not part of any "
-                               "reserved address range",
-                               (unsigned long long)Keys[I]);
+      E = orc_rt_Error_createf(
+          "In deinitialize, address 0x%llx is not part of any "
+          "reserved address range",
+          (unsigned long long)Keys[I]);
     else if (!Rg || Rg->Pending)
-      E = orc_rt_Error_createf("In deinitialize, address 0x%llx does not correspond to "
-                               "the start of any initialized region",
-                               (unsigned long long)Keys[I]);
+      E = orc_rt_Error_createf(
+          "In deinitialize, address 0x%llx does not correspond to "
+          "the start of any initialized region",
+          (unsigned long long)Keys[I]);
     else {
-      D = Rg->Deallocs; /* the region stays; a second deinitialize finds nothing to run */
+      D = Rg->Deallocs; /* the region stays; a second deinitialize finds nothing
+                           to run */
       Rg->Deallocs = (orc_rt_internal_WFCallList){NULL, 0};
     }
     pthread_mutex_unlock(&MM->Lock);
@@ -389,7 +413,8 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_MM_deinitialize(const char *Data,
   return orc_rt_SPS_errorResult(Err);
 }
 
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_MM_release(const char *Data, size_t Size) {
+orc_rt_CWrapperFunctionBuffer orc_rt_internal_MM_release(const char *Data,
+                                                         size_t Size) {
   orc_rt_SPSReader R;
   orc_rt_SPSReader_init(&R, Data, Size);
   orc_rt_internal_MemoryManager *MM = readInstance(&R);
@@ -409,7 +434,8 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_MM_release(const char *Data, size_
     bool Defer = false;
     if (Sl) {
       *P = Sl->Next;
-      /* JIT'd code may still run from this slab: keep it mapped until the drain. */
+      /* JIT'd code may still run from this slab: keep it mapped until the
+       * drain. */
       Defer = orc_rt_ExecutorServices_liveEntries(MM->ES) > 0;
       if (Defer) {
         Sl->Next = MM->Deferred;
@@ -419,9 +445,10 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_MM_release(const char *Data, size_
     pthread_mutex_unlock(&MM->Lock);
     if (!Sl)
       Err = orc_rt_Error_join(
-          Err, orc_rt_Error_createf("In release, 0x%llx is not part of any reserved "
-                                    "address range",
-                                    (unsigned long long)Bases[I]));
+          Err,
+          orc_rt_Error_createf("In release, 0x%llx is not part of any reserved "
+                               "address range",
+                               (unsigned long long)Bases[I]));
     else if (!Defer)
       Err = orc_rt_Error_join(Err, destroySlab(MM->ES, Sl, true));
   }

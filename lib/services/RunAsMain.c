@@ -1,7 +1,7 @@
 /*===- lib/services/RunAsMain.c - run_as_main / run_as_void / run_as_int --===*/
-/* The bootstrap wrappers that call JIT'd entry points. Each call enters JIT'd code
- * through orc_rt_ExecutorServices_callManaged; a denied entry (shutdown started) is an
- * OOB error, which the controller sees as a failed call. */
+/* The bootstrap wrappers that call JIT'd entry points. Each call enters JIT'd
+ * code through orc_rt_ExecutorServices_callManaged; a denied entry (shutdown
+ * started) is an OOB error, which the controller sees as a failed call. */
 
 #include "services/Services.h"
 
@@ -31,7 +31,8 @@ static void callInt(void *Ctx) {
   C->Result = ((int (*)(int))(uintptr_t)C->Fn)(C->IntArg);
 }
 
-/* Enters Fn through the Session; on success returns NULL and C->Result is set. */
+/* Enters Fn through the Session; on success returns NULL and C->Result is set.
+ */
 static const char *enter(EntryCall *C, orc_rt_ManagedFn Fn) {
   orc_rt_ExecutorServicesRef ES = orc_rt_internal_currentServices();
   if (!ES)
@@ -53,14 +54,16 @@ static orc_rt_CWrapperFunctionBuffer intResult(uint64_t V, unsigned Bytes) {
   return orc_rt_SPSWriter_finish(&W);
 }
 
-/* int64(Addr Main, Sequence<String> Args): argv has no program name prepended. */
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_runAsMain(const char *Data, size_t Size) {
+/* int64(Addr Main, Sequence<String> Args): argv has no program name prepended.
+ */
+orc_rt_CWrapperFunctionBuffer orc_rt_internal_runAsMain(const char *Data,
+                                                        size_t Size) {
   orc_rt_SPSReader R;
   orc_rt_SPSReader_init(&R, Data, Size);
   EntryCall C = {0};
   uint64_t N;
-  if (!orc_rt_SPSReader_readAddr(&R, &C.Fn) || !orc_rt_SPSReader_readCount(&R, &N, 8) ||
-      N > 0x7ffffffe)
+  if (!orc_rt_SPSReader_readAddr(&R, &C.Fn) ||
+      !orc_rt_SPSReader_readCount(&R, &N, 8) || N > 0x7ffffffe)
     return orc_rt_internal_badArgs();
   /* One block: the pointer array, then the NUL-terminated strings. */
   size_t Bytes = ((size_t)N + 1) * sizeof(char *);
@@ -96,7 +99,8 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_runAsMain(const char *Data, size_t
 }
 
 /* int32(Addr Fn): calls int Fn(void). */
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_runAsVoid(const char *Data, size_t Size) {
+orc_rt_CWrapperFunctionBuffer orc_rt_internal_runAsVoid(const char *Data,
+                                                        size_t Size) {
   orc_rt_SPSReader R;
   orc_rt_SPSReader_init(&R, Data, Size);
   EntryCall C = {0};
@@ -109,11 +113,13 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_runAsVoid(const char *Data, size_t
 }
 
 /* int32(Addr Fn, int32 Arg): calls int Fn(int). */
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_runAsInt(const char *Data, size_t Size) {
+orc_rt_CWrapperFunctionBuffer orc_rt_internal_runAsInt(const char *Data,
+                                                       size_t Size) {
   orc_rt_SPSReader R;
   orc_rt_SPSReader_init(&R, Data, Size);
   EntryCall C = {0};
-  if (!orc_rt_SPSReader_readAddr(&R, &C.Fn) || !orc_rt_SPSReader_readI32(&R, &C.IntArg))
+  if (!orc_rt_SPSReader_readAddr(&R, &C.Fn) ||
+      !orc_rt_SPSReader_readI32(&R, &C.IntArg))
     return orc_rt_internal_badArgs();
   const char *Err = enter(&C, callInt);
   if (Err)

@@ -4,17 +4,19 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
-/* Set once process_vm_* turned out to be unusable here; then plain copies are used. */
+/* Set once process_vm_* turned out to be unusable here; then plain copies are
+ * used. */
 static atomic_bool Unavailable;
 
-static bool kernelCopy(void *Dst, const void *Src, size_t N, bool Write, bool *Used) {
+static bool kernelCopy(void *Dst, const void *Src, size_t N, bool Write,
+                       bool *Used) {
   *Used = false;
   if (atomic_load_explicit(&Unavailable, memory_order_relaxed))
     return false;
@@ -73,8 +75,8 @@ bool orc_rt_internal_safeStrlen(const char *S, size_t Max, size_t *Len) {
   size_t L = 0;
   char Chunk[256];
   while (L < Max) {
-    /* Never read past the end of S's page in one go: the next page may be unmapped
-     * even though the string ends before it. */
+    /* Never read past the end of S's page in one go: the next page may be
+     * unmapped even though the string ends before it. */
     size_t ToPageEnd = 4096 - ((uintptr_t)(S + L) & 4095);
     size_t N = ToPageEnd < sizeof(Chunk) ? ToPageEnd : sizeof(Chunk);
     if (!orc_rt_internal_safeRead(Chunk, S + L, N))
@@ -126,7 +128,8 @@ bool orc_rt_internal_isExecutable(uint64_t Addr, bool *Known) {
     char *NL = memchr(Buf, '\n', Have);
     if (!NL) {
       if (Eof || Have == sizeof(Buf))
-        break; /* done, or a line too long for the window (never for the fields used) */
+        break; /* done, or a line too long for the window (never for the fields
+                  used) */
       continue;
     }
     *NL = 0;

@@ -1,11 +1,13 @@
-/*===- lib/services/SharedMemoryMapper.c - ExecutorSharedMemoryMapperService ===*/
+/*===- lib/services/SharedMemoryMapper.c - ExecutorSharedMemoryMapperService
+ * ===*/
 /*
  * The executor half of llvm-jitlink -use-memmgr=shared: reserve creates a POSIX
- * shared-memory object, maps it here (PROT_NONE until initialize) and returns its name;
- * the controller maps the same object, writes the content, then asks initialize to set
- * protections and run the finalize actions. Deinitialize runs an allocation's dealloc
- * actions; release deinitializes a reservation's allocations and unmaps it (deferred to
- * shutdown while entries into JIT'd code are live, as in MemoryManager.c).
+ * shared-memory object, maps it here (PROT_NONE until initialize) and returns
+ * its name; the controller maps the same object, writes the content, then asks
+ * initialize to set protections and run the finalize actions. Deinitialize runs
+ * an allocation's dealloc actions; release deinitializes a reservation's
+ * allocations and unmaps it (deferred to shutdown while entries into JIT'd code
+ * are live, as in MemoryManager.c).
  *
  * Lock guards the reservation lists; never held while running actions.
  */
@@ -49,12 +51,12 @@ orc_rt_internal_SharedMemoryMapper_create(orc_rt_ExecutorServicesRef ES) {
   return SM;
 }
 
-static orc_rt_ErrorRef destroyReservation(orc_rt_ExecutorServicesRef ES, Reservation *Rv,
-                                          bool Managed) {
+static orc_rt_ErrorRef destroyReservation(orc_rt_ExecutorServicesRef ES,
+                                          Reservation *Rv, bool Managed) {
   orc_rt_ErrorRef Err = NULL;
   for (size_t I = Rv->NumAllocs; I-- > 0;)
-    Err = orc_rt_Error_join(
-        Err, orc_rt_internal_runDeallocActions(ES, &Rv->Allocs[I].Deallocs, Managed));
+    Err = orc_rt_Error_join(Err, orc_rt_internal_runDeallocActions(
+                                     ES, &Rv->Allocs[I].Deallocs, Managed));
   if (munmap((void *)(uintptr_t)Rv->Base, (size_t)Rv->Size) != 0)
     Err = orc_rt_Error_join(Err, orc_rt_Error_create(strerror(errno)));
   free(Rv->Allocs);
@@ -62,7 +64,8 @@ static orc_rt_ErrorRef destroyReservation(orc_rt_ExecutorServicesRef ES, Reserva
   return Err;
 }
 
-void orc_rt_internal_SharedMemoryMapper_shutdown(orc_rt_internal_SharedMemoryMapper *SM) {
+void orc_rt_internal_SharedMemoryMapper_shutdown(
+    orc_rt_internal_SharedMemoryMapper *SM) {
   pthread_mutex_lock(&SM->Lock);
   Reservation *L[2] = {SM->Deferred, SM->Live};
   SM->Deferred = SM->Live = NULL;
@@ -70,18 +73,20 @@ void orc_rt_internal_SharedMemoryMapper_shutdown(orc_rt_internal_SharedMemoryMap
   for (int K = 0; K < 2; ++K)
     for (Reservation *Rv = L[K], *N; Rv; Rv = N) {
       N = Rv->Next;
-      orc_rt_Session_reportError(SM->ES->S, destroyReservation(SM->ES, Rv, false));
+      orc_rt_Session_reportError(SM->ES->S,
+                                 destroyReservation(SM->ES, Rv, false));
     }
   pthread_mutex_destroy(&SM->Lock);
   free(SM);
 }
 
-bool orc_rt_internal_SharedMemoryMapper_contains(orc_rt_internal_SharedMemoryMapper *SM,
-                                                 uint64_t Addr) {
+bool orc_rt_internal_SharedMemoryMapper_contains(
+    orc_rt_internal_SharedMemoryMapper *SM, uint64_t Addr) {
   bool Found = false;
   pthread_mutex_lock(&SM->Lock);
   for (int K = 0; K < 2 && !Found; ++K)
-    for (Reservation *Rv = K ? SM->Deferred : SM->Live; Rv && !Found; Rv = Rv->Next)
+    for (Reservation *Rv = K ? SM->Deferred : SM->Live; Rv && !Found;
+         Rv = Rv->Next)
       Found = Addr >= Rv->Base && Addr - Rv->Base < Rv->Size;
   pthread_mutex_unlock(&SM->Lock);
   return Found;
@@ -101,7 +106,8 @@ static orc_rt_internal_SharedMemoryMapper *readInstance(orc_rt_SPSReader *R) {
 
 /*---- Reserve: Expected<Tuple<Addr, String>>(Addr Inst, u64 Size) ----*/
 
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_SM_reserve(const char *Data, size_t Size) {
+orc_rt_CWrapperFunctionBuffer orc_rt_internal_SM_reserve(const char *Data,
+                                                         size_t Size) {
   orc_rt_SPSReader R;
   orc_rt_SPSReader_init(&R, Data, Size);
   orc_rt_internal_SharedMemoryMapper *SM = readInstance(&R);
@@ -109,7 +115,8 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_SM_reserve(const char *Data, size_
   if (!SM || !orc_rt_SPSReader_readU64(&R, &Bytes))
     return orc_rt_internal_badArgs();
   if (Bytes == 0 || Bytes > SIZE_MAX / 2)
-    return orc_rt_SPS_expectedErrorResult(orc_rt_Error_create(strerror(EINVAL)));
+    return orc_rt_SPS_expectedErrorResult(
+        orc_rt_Error_create(strerror(EINVAL)));
   pthread_mutex_lock(&SM->Lock);
   unsigned long N = ++SM->Count;
   pthread_mutex_unlock(&SM->Lock);
@@ -122,7 +129,8 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_SM_reserve(const char *Data, size_
   int EC = 0;
   if (ftruncate(FD, (off_t)Bytes) != 0)
     EC = errno;
-  else if ((P = mmap(NULL, (size_t)Bytes, PROT_NONE, MAP_SHARED, FD, 0)) == MAP_FAILED)
+  else if ((P = mmap(NULL, (size_t)Bytes, PROT_NONE, MAP_SHARED, FD, 0)) ==
+           MAP_FAILED)
     EC = errno;
   close(FD);
   Reservation *Rv = EC ? NULL : calloc(1, sizeof(*Rv));
@@ -148,9 +156,11 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_SM_reserve(const char *Data, size_
   return orc_rt_SPSWriter_finish(&W);
 }
 
-/*---- Initialize: Expected<Addr>(Addr Inst, Addr Reservation, SharedMemoryFinalizeRequest) */
+/*---- Initialize: Expected<Addr>(Addr Inst, Addr Reservation,
+ * SharedMemoryFinalizeRequest) */
 
-static Reservation *findLive(orc_rt_internal_SharedMemoryMapper *SM, uint64_t Base) {
+static Reservation *findLive(orc_rt_internal_SharedMemoryMapper *SM,
+                             uint64_t Base) {
   for (Reservation *Rv = SM->Live; Rv; Rv = Rv->Next)
     if (Rv->Base == Base)
       return Rv;
@@ -192,21 +202,24 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_SM_initialize(const char *Data,
     orc_rt_SPSReader_readU8(&SR, &RAG);
     orc_rt_SPSReader_readAddr(&SR, &Addr);
     orc_rt_SPSReader_readU64(&SR, &SegSize);
-    if (Addr < Base || Addr - Base > RvSize || SegSize > RvSize - (Addr - Base)) {
-      Err = orc_rt_Error_createf("Initialize: segment 0x%llx -- 0x%llx is outside "
-                                 "reservation 0x%llx",
-                                 (unsigned long long)Addr,
-                                 (unsigned long long)(Addr + SegSize),
-                                 (unsigned long long)Base);
+    if (Addr < Base || Addr - Base > RvSize ||
+        SegSize > RvSize - (Addr - Base)) {
+      Err = orc_rt_Error_createf(
+          "Initialize: segment 0x%llx -- 0x%llx is outside "
+          "reservation 0x%llx",
+          (unsigned long long)Addr, (unsigned long long)(Addr + SegSize),
+          (unsigned long long)Base);
       break;
     }
     MinAddr = Addr < MinAddr ? Addr : MinAddr;
     int Prot = ((RAG & 1) ? PROT_READ : 0) | ((RAG & 2) ? PROT_WRITE : 0) |
                ((RAG & 4) ? PROT_EXEC : 0);
-    if (SegSize && mprotect((void *)(uintptr_t)Addr, (size_t)SegSize, Prot) != 0)
+    if (SegSize &&
+        mprotect((void *)(uintptr_t)Addr, (size_t)SegSize, Prot) != 0)
       Err = orc_rt_Error_create(strerror(errno));
     else if ((RAG & 4) && SegSize)
-      __builtin___clear_cache((char *)(uintptr_t)Addr, (char *)(uintptr_t)(Addr + SegSize));
+      __builtin___clear_cache((char *)(uintptr_t)Addr,
+                              (char *)(uintptr_t)(Addr + SegSize));
   }
   orc_rt_internal_WFCallList Deallocs = {NULL, 0};
   if (!Err)
@@ -217,7 +230,8 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_SM_initialize(const char *Data,
 
   pthread_mutex_lock(&SM->Lock);
   Rv = findLive(SM, Base);
-  Allocation *A = Rv ? realloc(Rv->Allocs, (Rv->NumAllocs + 1) * sizeof(*A)) : NULL;
+  Allocation *A =
+      Rv ? realloc(Rv->Allocs, (Rv->NumAllocs + 1) * sizeof(*A)) : NULL;
   if (A) {
     Rv->Allocs = A;
     Rv->Allocs[Rv->NumAllocs++] = (Allocation){MinAddr, Deallocs};
@@ -225,7 +239,8 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_SM_initialize(const char *Data,
   pthread_mutex_unlock(&SM->Lock);
   if (!A)
     return orc_rt_SPS_expectedErrorResult(orc_rt_Error_join(
-        orc_rt_Error_create("Initialize: reservation released or out of memory"),
+        orc_rt_Error_create(
+            "Initialize: reservation released or out of memory"),
         orc_rt_internal_runDeallocActions(SM->ES, &Deallocs, true)));
   return orc_rt_SPS_expectedAddrResult(MinAddr);
 }
@@ -269,13 +284,15 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_SM_deinitialize(const char *Data,
           break;
         }
     pthread_mutex_unlock(&SM->Lock);
-    Err = orc_rt_Error_join(Err, orc_rt_internal_runDeallocActions(SM->ES, &D, true));
+    Err = orc_rt_Error_join(
+        Err, orc_rt_internal_runDeallocActions(SM->ES, &D, true));
   }
   free(Bases);
   return orc_rt_SPS_errorResult(Err);
 }
 
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_SM_release(const char *Data, size_t Size) {
+orc_rt_CWrapperFunctionBuffer orc_rt_internal_SM_release(const char *Data,
+                                                         size_t Size) {
   orc_rt_SPSReader R;
   orc_rt_SPSReader_init(&R, Data, Size);
   orc_rt_internal_SharedMemoryMapper *SM = readInstance(&R);
@@ -303,9 +320,9 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_SM_release(const char *Data, size_
     }
     pthread_mutex_unlock(&SM->Lock);
     if (!Rv)
-      Err = orc_rt_Error_join(Err, orc_rt_Error_createf(
-                                       "Release: 0x%llx is not a reservation",
-                                       (unsigned long long)Bases[I]));
+      Err = orc_rt_Error_join(
+          Err, orc_rt_Error_createf("Release: 0x%llx is not a reservation",
+                                    (unsigned long long)Bases[I]));
     else if (!Defer)
       Err = orc_rt_Error_join(Err, destroyReservation(SM->ES, Rv, true));
   }

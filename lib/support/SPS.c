@@ -1,6 +1,7 @@
 /*===- lib/support/SPS.c - SPS readers and writers ------------------------===*/
-/* Bounds-checked little-endian decoding with a sticky failure flag, and a growable
- * encoder whose allocation failures are also sticky (see orc-rt-c/SPS.h). */
+/* Bounds-checked little-endian decoding with a sticky failure flag, and a
+ * growable encoder whose allocation failures are also sticky (see
+ * orc-rt-c/SPS.h). */
 
 #include "orc-rt-c/SPS.h"
 
@@ -20,7 +21,8 @@ static bool fail(orc_rt_SPSReader *R) {
   return false;
 }
 
-bool orc_rt_SPSReader_readRaw(orc_rt_SPSReader *R, size_t N, const char **Data) {
+bool orc_rt_SPSReader_readRaw(orc_rt_SPSReader *R, size_t N,
+                              const char **Data) {
   if (R->Failed || N > R->Remaining)
     return fail(R);
   if (Data)
@@ -97,7 +99,8 @@ bool orc_rt_SPSReader_readAddr(orc_rt_SPSReader *R, uint64_t *V) {
   return readLE(R, 8, V);
 }
 
-bool orc_rt_SPSReader_readCount(orc_rt_SPSReader *R, uint64_t *N, size_t MinElemSize) {
+bool orc_rt_SPSReader_readCount(orc_rt_SPSReader *R, uint64_t *N,
+                                size_t MinElemSize) {
   uint64_t X;
   if (!orc_rt_SPSReader_readU64(R, &X))
     return false;
@@ -109,7 +112,8 @@ bool orc_rt_SPSReader_readCount(orc_rt_SPSReader *R, uint64_t *N, size_t MinElem
   return true;
 }
 
-bool orc_rt_SPSReader_readBytes(orc_rt_SPSReader *R, const char **Data, size_t *Size) {
+bool orc_rt_SPSReader_readBytes(orc_rt_SPSReader *R, const char **Data,
+                                size_t *Size) {
   uint64_t N;
   if (!orc_rt_SPSReader_readCount(R, &N, 1))
     return false;
@@ -124,8 +128,8 @@ bool orc_rt_SPSReader_atEnd(const orc_rt_SPSReader *R) {
 }
 
 static orc_rt_ErrorRef errorFromBytes(const char *Data, size_t Size) {
-  return orc_rt_Error_createf("%.*s", (int)(Size > 0x7fffffff ? 0x7fffffff : Size),
-                              Data);
+  return orc_rt_Error_createf(
+      "%.*s", (int)(Size > 0x7fffffff ? 0x7fffffff : Size), Data);
 }
 
 bool orc_rt_SPSReader_readError(orc_rt_SPSReader *R, orc_rt_ErrorRef *Err) {
@@ -143,7 +147,8 @@ bool orc_rt_SPSReader_readError(orc_rt_SPSReader *R, orc_rt_ErrorRef *Err) {
   return true;
 }
 
-bool orc_rt_SPSReader_readExpectedHead(orc_rt_SPSReader *R, orc_rt_ErrorRef *Err) {
+bool orc_rt_SPSReader_readExpectedHead(orc_rt_SPSReader *R,
+                                       orc_rt_ErrorRef *Err) {
   bool HasValue;
   if (!orc_rt_SPSReader_readBool(R, &HasValue))
     return false;
@@ -166,7 +171,8 @@ void orc_rt_SPSWriter_init(orc_rt_SPSWriter *W) {
   W->Failed = false;
 }
 
-void orc_rt_SPSWriter_appendRaw(orc_rt_SPSWriter *W, const void *Data, size_t Size) {
+void orc_rt_SPSWriter_appendRaw(orc_rt_SPSWriter *W, const void *Data,
+                                size_t Size) {
   if (W->Failed || Size == 0)
     return;
   if (Size > W->Capacity - W->Size) {
@@ -196,14 +202,27 @@ static void appendLE(orc_rt_SPSWriter *W, uint64_t V, unsigned Bytes) {
   orc_rt_SPSWriter_appendRaw(W, B, Bytes);
 }
 
-void orc_rt_SPSWriter_appendU8(orc_rt_SPSWriter *W, uint8_t V) { appendLE(W, V, 1); }
-void orc_rt_SPSWriter_appendU16(orc_rt_SPSWriter *W, uint16_t V) { appendLE(W, V, 2); }
-void orc_rt_SPSWriter_appendU32(orc_rt_SPSWriter *W, uint32_t V) { appendLE(W, V, 4); }
-void orc_rt_SPSWriter_appendU64(orc_rt_SPSWriter *W, uint64_t V) { appendLE(W, V, 8); }
-void orc_rt_SPSWriter_appendBool(orc_rt_SPSWriter *W, bool V) { appendLE(W, V, 1); }
-void orc_rt_SPSWriter_appendAddr(orc_rt_SPSWriter *W, uint64_t V) { appendLE(W, V, 8); }
+void orc_rt_SPSWriter_appendU8(orc_rt_SPSWriter *W, uint8_t V) {
+  appendLE(W, V, 1);
+}
+void orc_rt_SPSWriter_appendU16(orc_rt_SPSWriter *W, uint16_t V) {
+  appendLE(W, V, 2);
+}
+void orc_rt_SPSWriter_appendU32(orc_rt_SPSWriter *W, uint32_t V) {
+  appendLE(W, V, 4);
+}
+void orc_rt_SPSWriter_appendU64(orc_rt_SPSWriter *W, uint64_t V) {
+  appendLE(W, V, 8);
+}
+void orc_rt_SPSWriter_appendBool(orc_rt_SPSWriter *W, bool V) {
+  appendLE(W, V, 1);
+}
+void orc_rt_SPSWriter_appendAddr(orc_rt_SPSWriter *W, uint64_t V) {
+  appendLE(W, V, 8);
+}
 
-void orc_rt_SPSWriter_appendBytes(orc_rt_SPSWriter *W, const char *Data, size_t Size) {
+void orc_rt_SPSWriter_appendBytes(orc_rt_SPSWriter *W, const char *Data,
+                                  size_t Size) {
   orc_rt_SPSWriter_appendU64(W, Size);
   orc_rt_SPSWriter_appendRaw(W, Data, Size);
 }
@@ -224,7 +243,8 @@ void orc_rt_SPSWriter_appendExpectedValueHead(orc_rt_SPSWriter *W) {
   orc_rt_SPSWriter_appendBool(W, true);
 }
 
-void orc_rt_SPSWriter_appendExpectedError(orc_rt_SPSWriter *W, orc_rt_ErrorRef Err) {
+void orc_rt_SPSWriter_appendExpectedError(orc_rt_SPSWriter *W,
+                                          orc_rt_ErrorRef Err) {
   orc_rt_SPSWriter_appendBool(W, false);
   orc_rt_SPSWriter_appendString(W, orc_rt_Error_getMessage(Err));
   orc_rt_Error_consume(Err);
@@ -260,7 +280,8 @@ orc_rt_CWrapperFunctionBuffer orc_rt_SPS_errorResult(orc_rt_ErrorRef Err) {
   return orc_rt_SPSWriter_finish(&W);
 }
 
-orc_rt_CWrapperFunctionBuffer orc_rt_SPS_expectedErrorResult(orc_rt_ErrorRef Err) {
+orc_rt_CWrapperFunctionBuffer
+orc_rt_SPS_expectedErrorResult(orc_rt_ErrorRef Err) {
   orc_rt_SPSWriter W;
   orc_rt_SPSWriter_init(&W);
   orc_rt_SPSWriter_appendExpectedError(&W, Err);

@@ -14,9 +14,10 @@ orc_rt_CWrapperFunctionBuffer orc_rt_CWrapperFunctionBuffer_empty(void) {
   return B;
 }
 
-/* An OOB error whose message could not be allocated: a heap copy is still needed
- * because the receiver frees it, so fall back to a tiny malloc and, failing that, to an
- * empty buffer (the caller sees "no result", which every decoder rejects). */
+/* An OOB error whose message could not be allocated: a heap copy is still
+ * needed because the receiver frees it, so fall back to a tiny malloc and,
+ * failing that, to an empty buffer (the caller sees "no result", which every
+ * decoder rejects). */
 static orc_rt_CWrapperFunctionBuffer outOfMemory(void) {
   orc_rt_CWrapperFunctionBuffer B = orc_rt_CWrapperFunctionBuffer_empty();
   B.Data.ValuePtr = strdup(OutOfMemoryMsg);
@@ -40,8 +41,8 @@ char *orc_rt_CWrapperFunctionBuffer_allocate(orc_rt_CWrapperFunctionBuffer *B,
   return P;
 }
 
-orc_rt_CWrapperFunctionBuffer orc_rt_CWrapperFunctionBuffer_copy(const char *Data,
-                                                                 size_t Size) {
+orc_rt_CWrapperFunctionBuffer
+orc_rt_CWrapperFunctionBuffer_copy(const char *Data, size_t Size) {
   orc_rt_CWrapperFunctionBuffer B;
   char *P = orc_rt_CWrapperFunctionBuffer_allocate(&B, Size);
   if (P && Size)
@@ -56,21 +57,24 @@ orc_rt_CWrapperFunctionBuffer_fromErrorMessage(const char *Msg) {
   return B.Data.ValuePtr ? B : outOfMemory();
 }
 
-orc_rt_CWrapperFunctionBuffer orc_rt_CWrapperFunctionBuffer_fromError(orc_rt_ErrorRef Err) {
+orc_rt_CWrapperFunctionBuffer
+orc_rt_CWrapperFunctionBuffer_fromError(orc_rt_ErrorRef Err) {
   orc_rt_CWrapperFunctionBuffer B =
-      orc_rt_CWrapperFunctionBuffer_fromErrorMessage(orc_rt_Error_getMessage(Err));
+      orc_rt_CWrapperFunctionBuffer_fromErrorMessage(
+          orc_rt_Error_getMessage(Err));
   orc_rt_Error_consume(Err);
   return B;
 }
 
-const char *orc_rt_CWrapperFunctionBuffer_data(const orc_rt_CWrapperFunctionBuffer *B) {
+const char *
+orc_rt_CWrapperFunctionBuffer_data(const orc_rt_CWrapperFunctionBuffer *B) {
   if (B->Size == 0)
     return NULL;
   return B->Size <= sizeof(B->Data.Value) ? B->Data.Value : B->Data.ValuePtr;
 }
 
-const char *
-orc_rt_CWrapperFunctionBuffer_getOutOfBandError(const orc_rt_CWrapperFunctionBuffer *B) {
+const char *orc_rt_CWrapperFunctionBuffer_getOutOfBandError(
+    const orc_rt_CWrapperFunctionBuffer *B) {
   return B->Size == 0 ? B->Data.ValuePtr : NULL;
 }
 

@@ -13,10 +13,13 @@ const char ExecutorUsage[] =
     "  orc-executor [test-*] filedescs=<infd>,<outfd> [args...]\n"
     "  orc-executor [test-*] listen=<host>:<port> [args...]\n"
     "Options (anywhere):\n"
-    "  --idle-close=<seconds>   close a connection idle that long (e.g. TCP with\n"
-    "                           llvm-jitlink -oop-executor-connect); also --idle-close-ms=<ms>\n";
+    "  --idle-close=<seconds>   close a connection idle that long (e.g. TCP "
+    "with\n"
+    "                           llvm-jitlink -oop-executor-connect); also "
+    "--idle-close-ms=<ms>\n";
 
-static bool parseUnsigned(const char *S, unsigned long long Max, unsigned long long *V) {
+static bool parseUnsigned(const char *S, unsigned long long Max,
+                          unsigned long long *V) {
   if (!*S || *S == '-' || *S == '+')
     return false;
   char *End;
@@ -43,7 +46,8 @@ static orc_rt_ErrorRef parseFileDescs(const char *Spec, ExecutorOptions *O) {
   char In[32];
   size_t L = (size_t)(Comma - Spec);
   if (L >= sizeof(In))
-    return orc_rt_Error_createf("%.*s is not a valid file descriptor", (int)L, Spec);
+    return orc_rt_Error_createf("%.*s is not a valid file descriptor", (int)L,
+                                Spec);
   memcpy(In, Spec, L);
   In[L] = 0;
   orc_rt_ErrorRef Err = parseFD(In, &O->InFD);
@@ -56,7 +60,8 @@ static orc_rt_ErrorRef parseListen(const char *Spec, ExecutorOptions *O) {
     return orc_rt_Error_createf("listen=%s: expected <host>:<port>", Spec);
   unsigned long long Port;
   if (!parseUnsigned(Colon + 1, 65535, &Port))
-    return orc_rt_Error_createf("port number '%s' is not a valid integer", Colon + 1);
+    return orc_rt_Error_createf("port number '%s' is not a valid integer",
+                                Colon + 1);
   O->Host = strndup(Spec, (size_t)(Colon - Spec));
   O->Port = strdup(Colon + 1);
   if (!O->Host || !O->Port)
@@ -71,7 +76,8 @@ static orc_rt_ErrorRef parseListen(const char *Spec, ExecutorOptions *O) {
   return NULL;
 }
 
-orc_rt_ErrorRef parseExecutorOptions(int Argc, char **Argv, ExecutorOptions *O) {
+orc_rt_ErrorRef parseExecutorOptions(int Argc, char **Argv,
+                                     ExecutorOptions *O) {
   memset(O, 0, sizeof(*O));
   O->InFD = O->OutFD = -1;
   /* Our options first, wherever they are; what is left is positional. */

@@ -1,7 +1,7 @@
 /*===- tools/orc-executor/Options.h - Command-line parsing ----------------===*/
 /* The three reference command lines (lli-child-target's "<in> <out>",
- * llvm-jitlink-executor's "filedescs=<in>,<out>" and "listen=<host>:<port>") plus
- * orc-executor's own options. */
+ * llvm-jitlink-executor's "filedescs=<in>,<out>" and "listen=<host>:<port>")
+ * plus orc-executor's own options. */
 
 #ifndef ORC_EXECUTOR_OPTIONS_H
 #define ORC_EXECUTOR_OPTIONS_H
@@ -18,7 +18,8 @@ typedef struct {
   bool Help;
 } ExecutorOptions;
 
-/* Parses argv; on error returns it (the caller prints it with the usage text). */
+/* Parses argv; on error returns it (the caller prints it with the usage text).
+ */
 orc_rt_ErrorRef parseExecutorOptions(int Argc, char **Argv, ExecutorOptions *O);
 
 void freeExecutorOptions(ExecutorOptions *O);

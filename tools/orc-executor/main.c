@@ -1,8 +1,9 @@
 /*===- tools/orc-executor/main.c - Out-of-process ORC executor ------------===*/
 /* A drop-in for LLVM 22's llvm-jitlink-executor and lli-child-target: parse the
- * command line, build a Session with the executor services and a SimpleRemoteEPC
- * server, serve until the controller goes away, shut the Session down (drain live
- * frames, then release memory), and report the one error if there was one. */
+ * command line, build a Session with the executor services and a
+ * SimpleRemoteEPC server, serve until the controller goes away, shut the
+ * Session down (drain live frames, then release memory), and report the one
+ * error if there was one. */
 
 #include "Options.h"
 
@@ -31,8 +32,8 @@ static orc_rt_ErrorRef serve(int InFD, int OutFD, unsigned IdleCloseMs) {
   if (!TT)
     return orc_rt_Error_create("out of memory");
   orc_rt_SessionRef S;
-  orc_rt_ErrorRef Err =
-      orc_rt_Session_create(&S, orc_rt_TaskThreads_dispatch, TT, reportToStderr, NULL);
+  orc_rt_ErrorRef Err = orc_rt_Session_create(&S, orc_rt_TaskThreads_dispatch,
+                                              TT, reportToStderr, NULL);
   if (Err) {
     orc_rt_TaskThreads_waitAndDestroy(TT);
     return Err;
@@ -45,7 +46,8 @@ static orc_rt_ErrorRef serve(int InFD, int OutFD, unsigned IdleCloseMs) {
     Err = orc_rt_SimpleRemoteEPCServer_create(&Srv, S, ES, &SO);
   if (!Err)
     Err = orc_rt_SimpleRemoteEPCServer_run(Srv);
-  /* Shutdown: no new entries, wait for live frames, then the services free memory. */
+  /* Shutdown: no new entries, wait for live frames, then the services free
+   * memory. */
   orc_rt_Session_destroy(S);
   orc_rt_TaskThreads_waitAndDestroy(TT);
   orc_rt_SimpleRemoteEPCServer_destroy(Srv);
@@ -53,14 +55,15 @@ static orc_rt_ErrorRef serve(int InFD, int OutFD, unsigned IdleCloseMs) {
 }
 
 int main(int argc, char **argv) {
-  /* A controller that goes away must not kill us mid-shutdown: failed writes are
-   * handled as errors instead. */
+  /* A controller that goes away must not kill us mid-shutdown: failed writes
+   * are handled as errors instead. */
   signal(SIGPIPE, SIG_IGN);
   ExecutorOptions O;
   orc_rt_ErrorRef Err = parseExecutorOptions(argc, argv, &O);
   if (Err || O.Help) {
     if (Err)
-      fprintf(stderr, "orc-executor: error: %s\n\n", orc_rt_Error_getMessage(Err));
+      fprintf(stderr, "orc-executor: error: %s\n\n",
+              orc_rt_Error_getMessage(Err));
     fputs(ExecutorUsage, Err ? stderr : stdout);
     orc_rt_Error_consume(Err);
     freeExecutorOptions(&O);
