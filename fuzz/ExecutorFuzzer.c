@@ -154,9 +154,14 @@ static void callTarget(uint64_t Tag, char *Payload, size_t Size) {
       {"__llvm_orc_ExecutorSharedMemoryMapperService_Deinitialize", &SMInst},
       {"__llvm_orc_ExecutorSharedMemoryMapperService_Release", &SMInst},
       {"__llvm_orc_SimpleExecutorDylibManager_resolve_wrapper", &ProcessHandle},
+      /* Reads at fuzzed addresses are safe (the kernel reports bad ones). The
+       * first 8 bytes (the count) are left alone. */
+      {"__llvm_orc_bootstrap_mem_read_uint8s_wrapper", NULL},
+      {"__llvm_orc_bootstrap_mem_read_uint64s_wrapper", NULL},
+      {"__llvm_orc_bootstrap_mem_read_strings_wrapper", NULL},
   };
   const Target *T = &Targets[Tag % (sizeof(Targets) / sizeof(Targets[0]))];
-  if (Size >= 8)
+  if (Size >= 8 && T->Patch)
     memcpy(Payload, T->Patch, 8);
   orc_rt_CWrapperFunctionBuffer B =
       orc_rt_ExecutorServices_callWrapper(ES, sym(T->Name), Payload, Size);
