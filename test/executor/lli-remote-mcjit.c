@@ -12,9 +12,16 @@
 // CHECK: hello argc=0 len=12
 // CHECK-NEXT: status ref=7 ours=7
 // CHECK-NEXT: PARITY OK
+// RUN: %clang -S -emit-llvm -O0 -DEXIT %s -o %t.exit.ll
+// RUN: %python %inputs/executor/parity.py --stderr %lli-child-target %orc-executor -- \
+// RUN:   %lli -jit-kind=mcjit -remote-mcjit -mcjit-remote-process=@EXE@ %t.exit.ll \
+// RUN:   | FileCheck %s --check-prefix=EXIT
 // NEG: status ref=253 ours=253
 // NEG-NEXT: PARITY OK
+// EXIT: status ref=1 ours=1
+// EXIT-NEXT: PARITY OK
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifndef RET
@@ -26,5 +33,8 @@ int main(int argc, char **argv) {
   snprintf(Buf, sizeof(Buf), "hello argc=%d", argc);
   printf("%s len=%zu\n", Buf, strlen(Buf));
   fflush(stdout);
+#ifdef EXIT
+  exit(3); /* takes the executor down: lli reports "disconnecting" */
+#endif
   return RET;
 }
