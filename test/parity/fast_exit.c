@@ -2,8 +2,12 @@
 // handlers or destructors and do not flush stdio (buffered output is lost); a
 // program that closed its own stdout still exits with its status. The driver
 // must add nothing of its own. (quick_exit: quick_exit.c.)
+//
+// Under a TSan build of the driver, TSan's _exit interceptor flushes stdio
+// (FlushStreams) before exiting, so the buffered line comes out: the _exit run
+// is skipped there.
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t.1 %s -- _Exit | FileCheck %s --check-prefix=UEXIT
-// RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t.2 %s -- _exit | FileCheck %s --check-prefix=UEXIT
+// RUN: %if !thread-sanitizer %{ %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t.2 %s -- _exit | FileCheck %s --check-prefix=UEXIT %}
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t.4 %s -- fclose | FileCheck %s --check-prefix=CLOSED
 #include <stdio.h>
 #include <stdlib.h>

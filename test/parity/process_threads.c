@@ -1,6 +1,10 @@
 // The number of threads in the process, as a program can see it in
 // /proc/self/task: 1 when main starts, N+1 while N threads it started run, and
 // back to 1 after it joined them.
+//
+// Under a TSan build of the driver, TSan's own background thread is in the
+// process too:
+// UNSUPPORTED: thread-sanitizer
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t %s | FileCheck %s
 #include <dirent.h>
 #include <pthread.h>
