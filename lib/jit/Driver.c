@@ -285,6 +285,23 @@ static void exitFromJit(int Status, void *Ctx) {
   orc_rt_jit_quickExit(Status);
 }
 
+static void callQuickHandler(void *Ctx) { (*(void (**)(void))Ctx)(); }
+
+/* quick_exit() called by JIT'd code: its at_quick_exit handlers, newest first,
+ * then the process ends at once (no atexit handlers, no stdio flush, as C
+ * says), without waiting for other threads inside JIT'd code. */
+static void quickExitFromJit(int Status, void *Ctx) {
+  orc_rt_jit_Program *P = Ctx;
+  void (*Fn)(void);
+  while (orc_rt_jit_Runtime_popQuickHandler(&Fn))
+    if (!orc_rt_jit_callManaged(P->S, "at_quick_exit handler",
+                                (uint64_t)(uintptr_t)Fn, callQuickHandler, &Fn))
+      trace(P, "at_quick_exit handler denied");
+  orc_rt_Error_consume(requestShutdown(P));
+  trace(P, "quick_exit(%d) called by JIT'd code; ending the process", Status);
+  _exit(Status);
+}
+
 /*---- Thread entries ----*/
 
 typedef struct {
@@ -416,6 +433,7 @@ orc_rt_ErrorRef orc_rt_jit_Program_run(orc_rt_jit_Program *P, char **Envp,
     return Err;
   }
   orc_rt_jit_Runtime_setExit(exitFromJit, P);
+  orc_rt_jit_Runtime_setQuickExit(quickExitFromJit, P);
 
   /* Constructors, by priority. */
   for (size_t I = 0; I < P->Ctors.Size; ++I)

@@ -49,6 +49,46 @@ static int jitAtexit(void (*Fn)(void)) {
   return addHandler((void (*)(void *))Fn, NULL, true);
 }
 
+/*---- at_quick_exit / quick_exit ----*/
+
+static void (**QuickHandlers)(void);
+static size_t NumQuick, QuickCap;
+
+static int jitAtQuickExit(void (*Fn)(void)) {
+  int R = 0;
+  pthread_mutex_lock(&Lock);
+  if (Closed) {
+    R = -1;
+  } else if (NumQuick == QuickCap) {
+    size_t NewCap = QuickCap ? 2 * QuickCap : 8;
+    void (**N)(void) = realloc(QuickHandlers, NewCap * sizeof(*N));
+    if (N) {
+      QuickHandlers = N;
+      QuickCap = NewCap;
+    } else {
+      R = -1;
+    }
+  }
+  if (!R)
+    QuickHandlers[NumQuick++] = Fn;
+  pthread_mutex_unlock(&Lock);
+  return R;
+}
+
+static int jitCxaAtQuickExit(void (*Fn)(void), void *Dso) {
+  (void)Dso;
+  return jitAtQuickExit(Fn);
+}
+
+bool orc_rt_jit_Runtime_popQuickHandler(void (**Out)(void)) {
+  pthread_mutex_lock(&Lock);
+  bool Any = NumQuick > 0;
+  if (Any)
+    *Out = QuickHandlers[--NumQuick];
+  pthread_mutex_unlock(&Lock);
+  return Any;
+}
+
 bool orc_rt_jit_Runtime_popHandler(orc_rt_jit_Handler *Out) {
   pthread_mutex_lock(&Lock);
   bool Any = NumHandlers > 0;
@@ -104,10 +144,24 @@ void orc_rt_jit_Runtime_setExit(orc_rt_jit_ExitFn Fn, void *Ctx) {
   ExitCtx = Ctx;
 }
 
+static orc_rt_jit_ExitFn QuickExitFn;
+static void *QuickExitCtx;
+
+void orc_rt_jit_Runtime_setQuickExit(orc_rt_jit_ExitFn Fn, void *Ctx) {
+  QuickExitFn = Fn;
+  QuickExitCtx = Ctx;
+}
+
 static _Noreturn void jitExit(int Status) {
   if (ExitFn)
     ExitFn(Status, ExitCtx);
   exit(Status);
+}
+
+static _Noreturn void jitQuickExit(int Status) {
+  if (QuickExitFn)
+    QuickExitFn(Status, QuickExitCtx);
+  quick_exit(Status);
 }
 
 /*---- pthread_create / thrd_create ----*/
@@ -153,32 +207,60 @@ static Start takeStart(Start *S) {
   return Copy;
 }
 
-/* pthread_exit / thrd_exit from JIT'd code would unwind past the Session's
- * callManagedCode frame without giving its token back, and the drain would
- * never end. In threads the driver started, they return to the thread's body
- * instead (by longjmp, so C++ destructors of skipped frames do not run), which
- * then returns the value normally. */
+/* pthread_exit / thrd_exit (and cancellation) unwind the thread's stack and
+ * would go on past the Session's callManagedCode frame without giving its
+ * token back: the drain would never end. In threads the driver started, the
+ * body registers the outermost cleanup handler; when the unwinding reaches it
+ * (after every cleanup handler of the JIT'd frames has run) it jumps back into
+ * the body, which returns the exit value normally through the Session. */
 typedef struct ExitTarget {
   jmp_buf Buf;
   void *PValue;
   int CValue;
+  bool Exiting; /* set by pthread_exit / thrd_exit; else a cancellation */
 } ExitTarget;
 
 static _Thread_local ExitTarget *CurrentExit;
 
+static void catchExit(void *Arg) {
+  ExitTarget *T = Arg;
+  if (!T->Exiting) {
+    T->PValue = PTHREAD_CANCELED;
+    T->CValue = (int)(intptr_t)PTHREAD_CANCELED;
+  }
+  longjmp(T->Buf, 1);
+}
+
+/* Runs the start routine with catchExit as the outermost cleanup handler;
+ * true if it returned, false if it exited (T holds the value). */
+static bool runCatchingExit(ExitTarget *T, Start *S, void **PResult,
+                            int *CResult) {
+  ExitTarget *volatile Prev = CurrentExit;
+  T->Exiting = false;
+  CurrentExit = T;
+  volatile bool Returned = false;
+  if (!setjmp(T->Buf)) {
+    pthread_cleanup_push(catchExit, T);
+    if (S->PStart)
+      *PResult = S->PStart(S->Arg);
+    else
+      *CResult = S->CStart(S->Arg);
+    Returned = true;
+    pthread_cleanup_pop(0);
+  }
+  CurrentExit = Prev;
+  return Returned;
+}
+
 static void *pthreadBody(void *Arg) {
   Start S = takeStart(Arg);
-  ExitTarget T;
-  ExitTarget *volatile Prev = CurrentExit;
   orc_rt_jit_LiveEntry E;
   orc_rt_jit_LiveEntries_enter(&E, NULL, (uint64_t)(uintptr_t)S.PStart);
-  CurrentExit = &T;
-  void *volatile R;
-  if (!setjmp(T.Buf))
-    R = S.PStart(S.Arg);
-  else
+  ExitTarget T;
+  void *R = NULL;
+  int Unused;
+  if (!runCatchingExit(&T, &S, &R, &Unused))
     R = T.PValue;
-  CurrentExit = Prev;
   orc_rt_jit_Runtime_runThreadDtors();
   orc_rt_jit_LiveEntries_leave(&E);
   return R;
@@ -186,17 +268,13 @@ static void *pthreadBody(void *Arg) {
 
 static int thrdBody(void *Arg) {
   Start S = takeStart(Arg);
-  ExitTarget T;
-  ExitTarget *volatile Prev = CurrentExit;
   orc_rt_jit_LiveEntry E;
   orc_rt_jit_LiveEntries_enter(&E, NULL, (uint64_t)(uintptr_t)S.CStart);
-  CurrentExit = &T;
-  volatile int R;
-  if (!setjmp(T.Buf))
-    R = S.CStart(S.Arg);
-  else
+  ExitTarget T;
+  void *Unused;
+  int R = 0;
+  if (!runCatchingExit(&T, &S, &Unused, &R))
     R = T.CValue;
-  CurrentExit = Prev;
   orc_rt_jit_Runtime_runThreadDtors();
   orc_rt_jit_LiveEntries_leave(&E);
   return R;
@@ -204,20 +282,22 @@ static int thrdBody(void *Arg) {
 
 static _Noreturn void jitPthreadExit(void *Value) {
   ExitTarget *T = CurrentExit;
-  if (!T)
-    pthread_exit(Value);
-  T->PValue = Value;
-  T->CValue = (int)(intptr_t)Value;
-  longjmp(T->Buf, 1);
+  if (T) {
+    T->PValue = Value;
+    T->CValue = (int)(intptr_t)Value;
+    T->Exiting = true;
+  }
+  pthread_exit(Value);
 }
 
 static _Noreturn void jitThrdExit(int Value) {
   ExitTarget *T = CurrentExit;
-  if (!T)
-    thrd_exit(Value);
-  T->PValue = (void *)(intptr_t)Value;
-  T->CValue = Value;
-  longjmp(T->Buf, 1);
+  if (T) {
+    T->PValue = (void *)(intptr_t)Value;
+    T->CValue = Value;
+    T->Exiting = true;
+  }
+  thrd_exit(Value);
 }
 
 static int jitPthreadCreate(pthread_t *Thread, const pthread_attr_t *Attr,
@@ -247,6 +327,9 @@ void orc_rt_jit_Runtime_dispose(void) {
   free(Handlers);
   Handlers = NULL;
   NumHandlers = HandlerCap = 0;
+  free(QuickHandlers);
+  QuickHandlers = NULL;
+  NumQuick = QuickCap = 0;
   Start *S = Pending;
   Pending = NULL;
   pthread_mutex_unlock(&Lock);
@@ -262,7 +345,7 @@ void orc_rt_jit_Runtime_dispose(void) {
 static char DsoHandle;
 
 const orc_rt_jit_Override *orc_rt_jit_Runtime_overrides(size_t *Count) {
-  static orc_rt_jit_Override Table[9];
+  static orc_rt_jit_Override Table[12];
   Table[0] = (orc_rt_jit_Override){"atexit", (uintptr_t)jitAtexit, true};
   Table[1] =
       (orc_rt_jit_Override){"__cxa_atexit", (uintptr_t)jitCxaAtexit, true};
@@ -278,6 +361,12 @@ const orc_rt_jit_Override *orc_rt_jit_Runtime_overrides(size_t *Count) {
   Table[7] = (orc_rt_jit_Override){"thrd_exit", (uintptr_t)jitThrdExit, true};
   Table[8] = (orc_rt_jit_Override){"__cxa_thread_atexit",
                                    (uintptr_t)jitCxaThreadAtexit, true};
-  *Count = 9;
+  Table[9] =
+      (orc_rt_jit_Override){"at_quick_exit", (uintptr_t)jitAtQuickExit, true};
+  Table[10] = (orc_rt_jit_Override){"__cxa_at_quick_exit",
+                                    (uintptr_t)jitCxaAtQuickExit, true};
+  Table[11] =
+      (orc_rt_jit_Override){"quick_exit", (uintptr_t)jitQuickExit, true};
+  *Count = 12;
   return Table;
 }

@@ -4,7 +4,8 @@
  * list the driver runs after the entry), __dso_handle, exit (finishes the
  * program's lifecycle first), and pthread_create / thrd_create (the new thread
  * enters JIT'd code through the Session and is registered as a live entry),
- * pthread_exit / thrd_exit (return through the Session in such threads). */
+ * pthread_exit / thrd_exit (return through the Session in such threads),
+ * at_quick_exit / quick_exit, __cxa_thread_atexit. */
 
 #ifndef ORC_RT_C_LIB_JIT_PROGRAMRUNTIME_H
 #define ORC_RT_C_LIB_JIT_PROGRAMRUNTIME_H
@@ -25,6 +26,13 @@ const orc_rt_jit_Override *orc_rt_jit_Runtime_overrides(size_t *Count);
 /* What JIT'd code's exit(Status) does; must not return. Set by the driver. */
 typedef void (*orc_rt_jit_ExitFn)(int Status, void *Ctx);
 void orc_rt_jit_Runtime_setExit(orc_rt_jit_ExitFn Fn, void *Ctx);
+
+/* What JIT'd code's quick_exit(Status) does (after at_quick_exit handlers
+ * are taken with orc_rt_jit_Runtime_popQuickHandler); must not return. */
+void orc_rt_jit_Runtime_setQuickExit(orc_rt_jit_ExitFn Fn, void *Ctx);
+
+/* Takes the most recent at_quick_exit handler; false if there is none. */
+bool orc_rt_jit_Runtime_popQuickHandler(void (**Out)(void));
 
 /* A handler registered by JIT'd code with atexit or __cxa_atexit. */
 typedef struct {
