@@ -5,6 +5,8 @@
 #include "remote/Framing.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
@@ -122,14 +124,8 @@ void orc_rt_internal_encodeHeader(char Out[ORC_RT_MSG_HEADER_SIZE],
   putLE64(Out + 24, TagAddr);
 }
 
-bool orc_rt_internal_writeMessage(int FD, uint64_t Opcode, uint64_t SeqNo,
-                                  uint64_t TagAddr, const char *Payload,
-                                  size_t Size) {
-  char H[ORC_RT_MSG_HEADER_SIZE];
-  orc_rt_internal_encodeHeader(H, Opcode, SeqNo, TagAddr, Size);
-  struct iovec IOV[2] = {{H, sizeof(H)}, {(void *)Payload, Size}};
-  int Cnt = Size ? 2 : 1;
-  struct iovec *V = IOV;
+/* Writes the vectors completely; false on error (errno set). */
+static bool writeAll(int FD, struct iovec *V, int Cnt) {
   while (Cnt > 0) {
     ssize_t N = writev(FD, V, Cnt);
     if (N < 0) {
@@ -148,4 +144,32 @@ bool orc_rt_internal_writeMessage(int FD, uint64_t Opcode, uint64_t SeqNo,
     }
   }
   return true;
+}
+
+bool orc_rt_internal_writeMessage(int FD, uint64_t Opcode, uint64_t SeqNo,
+                                  uint64_t TagAddr, const char *Payload,
+                                  size_t Size) {
+  char H[ORC_RT_MSG_HEADER_SIZE];
+  orc_rt_internal_encodeHeader(H, Opcode, SeqNo, TagAddr, Size);
+  struct iovec IOV[2] = {{H, sizeof(H)}, {(void *)Payload, Size}};
+  /* A peer that has gone away must not kill the process with SIGPIPE, but the
+   * JIT'd program keeps the default disposition (as under the reference
+   * executors): block SIGPIPE in this thread for the write only, and discard
+   * the one it raised. */
+  sigset_t Pipe, Old, Pending;
+  sigemptyset(&Pipe);
+  sigaddset(&Pipe, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &Pipe, &Old);
+  sigpending(&Pending);
+  bool WasPending = sigismember(&Pending, SIGPIPE);
+  bool OK = writeAll(FD, IOV, Size ? 2 : 1);
+  int Saved = errno;
+  if (!OK && Saved == EPIPE && !WasPending) {
+    struct timespec Zero = {0, 0};
+    while (sigtimedwait(&Pipe, NULL, &Zero) < 0 && errno == EINTR)
+      ;
+  }
+  pthread_sigmask(SIG_SETMASK, &Old, NULL);
+  errno = Saved;
+  return OK;
 }

@@ -9,7 +9,6 @@
 
 #include "orc-rt-c/orc-rt.h"
 
-#include <signal.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -55,9 +54,6 @@ static orc_rt_ErrorRef serve(int InFD, int OutFD, unsigned IdleCloseMs) {
 }
 
 int main(int argc, char **argv) {
-  /* A controller that goes away must not kill us mid-shutdown: failed writes
-   * are handled as errors instead. */
-  signal(SIGPIPE, SIG_IGN);
   ExecutorOptions O;
   orc_rt_ErrorRef Err = parseExecutorOptions(argc, argv, &O);
   if (Err || O.Help) {
