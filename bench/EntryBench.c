@@ -480,8 +480,8 @@ int main(int Argc, char **Argv) {
   bool TwoF = Overlapped[C_Direct] && Overlapped[C_CallManagedFallback];
   const char *Unmeasured = "(2 threads: unmeasured, busy machine)";
   char Buf[160];
-  snprintf(Buf, sizeof(Buf), "%.2fx (2 threads)", X2);
-  printf("HEADLINE\tcallManagedCode vs direct call: %.2fx (1 thread), %s; "
+  snprintf(Buf, sizeof(Buf), "%.3fx (2 threads)", X2);
+  printf("HEADLINE\tcallManagedCode vs direct call: %.3fx (1 thread), %s; "
          "target <= 2.0x: %s\n",
          X1, Two ? Buf : Unmeasured,
          verdict(X1 <= 2.0 && (!Two || X2 <= 2.0)));
