@@ -10,6 +10,7 @@
 #include "orc-rt-c/Session.h"
 
 #include <errno.h>
+#include <fenv.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -81,6 +82,26 @@ static void programError(orc_rt_ErrorRef Err, void *Ctx) {
   orc_rt_Error_consume(Err);
 }
 
+/* The Session's dispatcher: a one-thread pool, started on first use so that a
+ * program that never defers work sees no thread it did not start. */
+static void dispatchTask(orc_rt_TaskRef T, void *Ctx) {
+  orc_rt_jit_Program *P = Ctx;
+  pthread_mutex_lock(&P->Lock);
+  if (!P->Pool) {
+    orc_rt_ErrorRef Err = orc_rt_ThreadPool_create(&P->Pool, 1);
+    if (Err) {
+      orc_rt_Error_consume(Err);
+      P->Pool = NULL;
+    }
+  }
+  orc_rt_ThreadPoolRef Pool = P->Pool;
+  pthread_mutex_unlock(&P->Lock);
+  if (Pool)
+    orc_rt_ThreadPool_dispatch(T, Pool);
+  else
+    orc_rt_Task_destroy(T); /* cannot run it: its cancel path runs */
+}
+
 /*---- Create ----*/
 
 static orc_rt_ErrorRef addModuleFile(orc_rt_jit_Program *P, const char *Path,
@@ -134,10 +155,8 @@ orc_rt_ErrorRef orc_rt_jit_Program_create(orc_rt_jit_Program **Result,
   P->Opts = Opts;
   pthread_mutex_init(&P->Lock, NULL);
   pthread_cond_init(&P->Changed, NULL);
-  orc_rt_ErrorRef Err = orc_rt_ThreadPool_create(&P->Pool, 1);
-  if (!Err)
-    Err = orc_rt_Session_create(&P->S, orc_rt_ThreadPool_dispatch, P->Pool,
-                                programError, P);
+  orc_rt_ErrorRef Err =
+      orc_rt_Session_create(&P->S, dispatchTask, P, programError, P);
   if (!Err)
     Err = orc_rt_jit_Jit_create(&P->Jit, Opts);
   if (!Err)
@@ -434,6 +453,9 @@ orc_rt_ErrorRef orc_rt_jit_Program_run(orc_rt_jit_Program *P, char **Envp,
   }
   orc_rt_jit_Runtime_setExit(exitFromJit, P);
   orc_rt_jit_Runtime_setQuickExit(quickExitFromJit, P);
+  /* The program starts with the default floating-point environment, not
+   * whatever the compiler left behind (e.g. a raised FE_INEXACT). */
+  fesetenv(FE_DFL_ENV);
 
   /* Constructors, by priority. */
   for (size_t I = 0; I < P->Ctors.Size; ++I)
