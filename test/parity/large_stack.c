@@ -1,6 +1,7 @@
 // Large stack frames in JIT'd code: a 1 MiB local array in one frame, recursion
-// with 64 KiB frames to 2 MiB total, a variable-length array and alloca, and a
-// thread with a 32 MiB stack using an 8 MiB frame. Every byte is written and
+// with 64 KiB frames to 2 MiB total, 80000-deep recursion with 64-byte frames
+// (5 MiB of the main thread's 8 MiB), a variable-length array and alloca,
+// and a thread with a 32 MiB stack using an 8 MiB frame. Every byte is written and
 // read back so the frames really are touched.
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t %s -- 7 | FileCheck %s
 #include <alloca.h>
@@ -35,6 +36,16 @@ __attribute__((noinline)) static uint64_t deep(int depth, int seed) {
   return below + sum;
 }
 
+// Not a tail call: each level keeps its own frame until the bottom is reached.
+__attribute__((noinline)) static long count_down(long n, volatile long *sink) {
+  volatile long pad[4] = {n, n + 1, n + 2, n + 3};
+  if (n == 0)
+    return 0;
+  long r = count_down(n - 1, sink) + pad[n & 3] % 7;
+  *sink += 1;
+  return r;
+}
+
 __attribute__((noinline)) static long vla(int n) {
   long a[n];
   for (int i = 0; i < n; i++)
@@ -64,6 +75,10 @@ int main(int argc, char **argv) {
   printf("one_mib checksum %016llx\n", (unsigned long long)one_mib(seed));
   // CHECK-NEXT: deep 32 frames: 92160
   printf("deep 32 frames: %llu\n", (unsigned long long)deep(31, seed));
+  volatile long sink = 0;
+  long cd = count_down(80000, &sink);
+  // CHECK-NEXT: count_down 80000: 240004 (returned through 80000 frames)
+  printf("count_down 80000: %ld (returned through %ld frames)\n", cd, sink);
   // CHECK-NEXT: vla 100000: 4999950000
   printf("vla 100000: %ld\n", vla(100000));
 
