@@ -12,11 +12,12 @@ const char ExecutorUsage[] =
     "  orc-executor <input fd> <output fd>\n"
     "  orc-executor [test-*] filedescs=<infd>,<outfd> [args...]\n"
     "  orc-executor [test-*] listen=<host>:<port> [args...]\n"
-    "Options (anywhere):\n"
-    "  --idle-close=<seconds>   close a connection idle that long (e.g. TCP "
-    "with\n"
-    "                           llvm-jitlink -oop-executor-connect); also "
-    "--idle-close-ms=<ms>\n";
+    "Options (anywhere; also from ORC_EXECUTOR_OPTIONS, space-separated):\n"
+    "  --idle-close=<s>          close the connection once idle that long "
+    "(TCP)\n"
+    "  --idle-close-ms=<ms>      the same, in milliseconds\n"
+    "  --shutdown-timeout=<s>    wait at most that long for JIT'd code still\n"
+    "                            running after the controller is gone\n";
 
 static bool parseUnsigned(const char *S, unsigned long long Max,
                           unsigned long long *V) {
@@ -76,34 +77,76 @@ static orc_rt_ErrorRef parseListen(const char *Spec, ExecutorOptions *O) {
   return NULL;
 }
 
+/* Applies one "--" option. */
+static orc_rt_ErrorRef parseOption(const char *A, ExecutorOptions *O) {
+  unsigned long long V;
+  if (strcmp(A, "--help") == 0 || strcmp(A, "-h") == 0) {
+    O->Help = true;
+    return NULL;
+  }
+  if (strncmp(A, "--idle-close=", 13) == 0) {
+    if (!parseUnsigned(A + 13, 4000000, &V))
+      return orc_rt_Error_createf("invalid %s (seconds expected)", A);
+    O->IdleCloseMs = (unsigned)(V * 1000);
+    return NULL;
+  }
+  if (strncmp(A, "--idle-close-ms=", 16) == 0) {
+    if (!parseUnsigned(A + 16, 4000000000ULL, &V))
+      return orc_rt_Error_createf("invalid %s (milliseconds expected)", A);
+    O->IdleCloseMs = (unsigned)V;
+    return NULL;
+  }
+  if (strncmp(A, "--shutdown-timeout=", 19) == 0) {
+    if (!parseUnsigned(A + 19, 4000000, &V))
+      return orc_rt_Error_createf("invalid %s (seconds expected)", A);
+    O->ShutdownTimeoutMs = (unsigned)(V * 1000);
+    return NULL;
+  }
+  return orc_rt_Error_createf("unknown option %s", A);
+}
+
+/* Options from ORC_EXECUTOR_OPTIONS (space-separated): the clients start the
+ * executor with a fixed command line, so this is how options reach it under
+ * llvm-jitlink/lli. */
+static orc_rt_ErrorRef parseEnvironment(ExecutorOptions *O) {
+  const char *Env = getenv("ORC_EXECUTOR_OPTIONS");
+  if (!Env)
+    return NULL;
+  char *Copy = strdup(Env);
+  if (!Copy)
+    return orc_rt_Error_create("out of memory");
+  orc_rt_ErrorRef Err = NULL;
+  char *Save = NULL;
+  for (char *T = strtok_r(Copy, " \t", &Save); T && !Err;
+       T = strtok_r(NULL, " \t", &Save))
+    Err = parseOption(T, O);
+  free(Copy);
+  if (Err) {
+    orc_rt_ErrorRef Where = orc_rt_Error_createf("in ORC_EXECUTOR_OPTIONS: %s",
+                                                 orc_rt_Error_getMessage(Err));
+    orc_rt_Error_consume(Err);
+    return Where;
+  }
+  return NULL;
+}
+
 orc_rt_ErrorRef parseExecutorOptions(int Argc, char **Argv,
                                      ExecutorOptions *O) {
   memset(O, 0, sizeof(*O));
   O->InFD = O->OutFD = -1;
+  orc_rt_ErrorRef Err = parseEnvironment(O);
+  if (Err)
+    return Err;
   /* Our options first, wherever they are; what is left is positional. */
   const char *Pos[3];
   int NPos = 0;
   for (int I = 1; I < Argc; ++I) {
     const char *A = Argv[I];
-    unsigned long long V;
-    if (strcmp(A, "--help") == 0 || strcmp(A, "-h") == 0) {
-      O->Help = true;
-      return NULL;
-    }
-    if (strncmp(A, "--idle-close=", 13) == 0) {
-      if (!parseUnsigned(A + 13, 4000000, &V))
-        return orc_rt_Error_createf("invalid %s (seconds expected)", A);
-      O->IdleCloseMs = (unsigned)(V * 1000);
+    if (strncmp(A, "--", 2) == 0 || strcmp(A, "-h") == 0) {
+      if ((Err = parseOption(A, O)) || O->Help)
+        return Err;
       continue;
     }
-    if (strncmp(A, "--idle-close-ms=", 16) == 0) {
-      if (!parseUnsigned(A + 16, 4000000000ULL, &V))
-        return orc_rt_Error_createf("invalid %s (milliseconds expected)", A);
-      O->IdleCloseMs = (unsigned)V;
-      continue;
-    }
-    if (strncmp(A, "--", 2) == 0)
-      return orc_rt_Error_createf("unknown option %s", A);
     if (NPos < 3)
       Pos[NPos] = A;
     ++NPos;

@@ -11,10 +11,11 @@
 #include <stdbool.h>
 
 typedef struct {
-  int InFD, OutFD;      /* pipe mode */
-  bool Listen;          /* listen mode: Host/Port set instead */
-  char *Host, *Port;    /* owned */
-  unsigned IdleCloseMs; /* --idle-close-ms / --idle-close: 0 = never */
+  int InFD, OutFD;            /* pipe mode */
+  bool Listen;                /* listen mode: Host/Port set instead */
+  char *Host, *Port;          /* owned */
+  unsigned IdleCloseMs;       /* --idle-close-ms / --idle-close: 0 = never */
+  unsigned ShutdownTimeoutMs; /* --shutdown-timeout: 0 = wait for ever */
   bool Help;
 } ExecutorOptions;
 

@@ -6,6 +6,7 @@
  * error if there was one. */
 
 #include "Options.h"
+#include "Shutdown.h"
 
 #include "orc-rt-c/orc-rt.h"
 
@@ -26,7 +27,11 @@ static int fail(orc_rt_ErrorRef Err) {
 }
 
 /* Serves one controller on Opts' descriptors until it goes away. */
-static orc_rt_ErrorRef serve(int InFD, int OutFD, unsigned IdleCloseMs) {
+/* Serves one controller until it goes away. Sets *Stuck if the shutdown drain
+ * did not finish within the --shutdown-timeout (the Session is then left as it
+ * is). */
+static orc_rt_ErrorRef serve(int InFD, int OutFD, const ExecutorOptions *O,
+                             bool *Stuck) {
   orc_rt_TaskThreadsRef TT = orc_rt_TaskThreads_create();
   if (!TT)
     return orc_rt_Error_create("out of memory");
@@ -40,13 +45,21 @@ static orc_rt_ErrorRef serve(int InFD, int OutFD, unsigned IdleCloseMs) {
   orc_rt_ExecutorServicesRef ES;
   orc_rt_SimpleRemoteEPCServerRef Srv = NULL;
   Err = orc_rt_ExecutorServices_create(&ES, S);
-  orc_rt_SimpleRemoteEPCServerOptions SO = {InFD, OutFD, IdleCloseMs, 0};
+  orc_rt_SimpleRemoteEPCServerOptions SO = {InFD, OutFD, O->IdleCloseMs, 0};
   if (!Err)
     Err = orc_rt_SimpleRemoteEPCServer_create(&Srv, S, ES, &SO);
   if (!Err)
     Err = orc_rt_SimpleRemoteEPCServer_run(Srv);
   /* Shutdown: no new entries, wait for live frames, then the services free
    * memory. */
+  if (!shutdownSession(S, O->ShutdownTimeoutMs)) {
+    *Stuck = true;
+    return orc_rt_Error_join(
+        Err,
+        orc_rt_Error_createf("shutdown timed out after %u ms: JIT'd code is "
+                             "still running; exiting without waiting for it",
+                             O->ShutdownTimeoutMs));
+  }
   orc_rt_Session_destroy(S);
   orc_rt_TaskThreads_waitAndDestroy(TT);
   orc_rt_SimpleRemoteEPCServer_destroy(Srv);
@@ -70,9 +83,16 @@ int main(int argc, char **argv) {
     Err = orc_rt_listenAndAcceptOne(O.Host, O.Port, &InFD);
     OutFD = InFD;
   }
+  bool Stuck = false;
   if (!Err)
-    Err = serve(InFD, OutFD, O.IdleCloseMs);
+    Err = serve(InFD, OutFD, &O, &Stuck);
   freeExecutorOptions(&O);
+  if (Stuck) {
+    /* JIT'd code still runs: do not run exit handlers under it. */
+    fail(Err);
+    fflush(NULL);
+    _exit(1);
+  }
   if (Err)
     return fail(Err);
   fflush(stdout);
