@@ -307,11 +307,24 @@ void orc_rt_internal_Registry_lockedRelease(uint32_t I) {
 
 /*---- Close and sweep ----*/
 
+static void fenceAllThreads(void) {
+  if (sysMembarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) != 0) {
+    fprintf(stderr, "orc-rt-c: fatal: membarrier failed after registration "
+                    "succeeded\n");
+    abort();
+  }
+}
+
 void orc_rt_internal_Registry_close(uint32_t I, bool Membarrier) {
   pthread_mutex_lock(&Lock);
   IndexEntry *E = &Entries[I];
   if (E->Closed) {
     pthread_mutex_unlock(&Lock);
+    /* Closed already (or being closed by another thread, maybe still before
+     * its fence): fence too, so that this close also returns only once every
+     * thread's loads see the marks. Partner: as below. */
+    if (Membarrier)
+      fenceAllThreads();
     return;
   }
   E->Closed = true;
@@ -330,15 +343,11 @@ void orc_rt_internal_Registry_close(uint32_t I, bool Membarrier) {
      * store and the Closed load in every membarrier-mode token operation
      * (TokenFast.h: orc_rt_internal_TokenFast_acquire/releaseAt; TaskGroup.c:
      * releaseToken, acquireSlow, releaseSlow, acquireDenied, releaseAtSlow).
-     * Every thread of the process
-     * executes a full barrier at some point during this call: a token
-     * operation whose Count store precedes that point is visible to the sums
-     * below; one whose Closed load follows it sees the marks stored above. */
-    if (sysMembarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) != 0) {
-      fprintf(stderr, "orc-rt-c: fatal: membarrier failed after registration "
-                      "succeeded\n");
-      abort();
-    }
+     * Every thread of the process executes a full barrier at some point
+     * during this call: a token operation whose Count store precedes that
+     * point is visible to the sums below; one whose Closed load follows it
+     * sees the marks stored above. */
+    fenceAllThreads();
     pthread_mutex_lock(&Lock);
     E = &Entries[I]; /* Entries may have been reallocated meanwhile */
   }
