@@ -16,9 +16,10 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${ORC_RT_C_BENCH_BUILD:-$root/build-bench}
 [ -f "$root/scripts/install-deps.sh" ] && bash "$root/scripts/install-deps.sh" >/dev/null
 
+mkdir -p "$build"
 if ! cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-     -DORC_RT_C_BUILD_BENCH=ON -DORC_RT_C_SANITIZER= >"$build.configure.log" 2>&1; then
-  cat "$build.configure.log"
+     -DORC_RT_C_BUILD_BENCH=ON -DORC_RT_C_SANITIZER= >"$build/bench-configure.log" 2>&1; then
+  cat "$build/bench-configure.log"
   echo "bench: error: configuring $build failed"
   exit 1
 fi
