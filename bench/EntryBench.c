@@ -362,6 +362,13 @@ static void readIr(const char *Path) {
 
 static const char *verdict(bool Met) { return Met ? "met" : "NOT met"; }
 
+/* For targets over 1 and 2 threads when the 2-thread row may be unmeasured. */
+static const char *verdict2(bool Met, bool TwoMeasured) {
+  if (!Met)
+    return "NOT met";
+  return TwoMeasured ? "met" : "met on 1 thread, 2 threads unmeasured";
+}
+
 int main(int Argc, char **Argv) {
   setup();
   if (Argc == 4 && !strcmp(Argv[1], "--callgrind")) {
@@ -484,16 +491,17 @@ int main(int Argc, char **Argv) {
   printf("HEADLINE\tcallManagedCode vs direct call: %.3fx (1 thread), %s; "
          "target <= 2.0x: %s\n",
          X1, Two ? Buf : Unmeasured,
-         verdict(X1 <= 2.0 && (!Two || X2 <= 2.0)));
+         verdict2(X1 <= 2.0 && (!Two || X2 <= 2.0), Two));
   snprintf(Buf, sizeof(Buf), "%+.2f ns (2 threads)", Tok2);
   printf("HEADLINE\ttoken cost over the same wrapper without a token: %+.2f "
          "ns (1 thread), %s; target <= +0.5 ns: %s\n",
          Tok1, Two ? Buf : Unmeasured,
-         verdict(Tok1 <= 0.5 && (!Two || Tok2 <= 0.5)));
+         verdict2(Tok1 <= 0.5 && (!Two || Tok2 <= 0.5), Two));
   snprintf(Buf, sizeof(Buf), "%.2fx (2 threads)", XF2);
   printf("HEADLINE\tfallback mode vs direct call: %.2fx (1 thread), %s; "
          "target <= 12x: %s\n",
-         XF, TwoF ? Buf : Unmeasured, verdict(XF <= 12 && (!TwoF || XF2 <= 12)));
+         XF, TwoF ? Buf : Unmeasured,
+         verdict2(XF <= 12 && (!TwoF || XF2 <= 12), TwoF));
   printf("HEADLINE\tclose: last release -> completion callback, median %.0f "
          "ns (worst of 0/1 other threads); target <= 1000 ns: %s\n",
          CloseMed, verdict(CloseMed <= 1000));
