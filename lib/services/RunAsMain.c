@@ -16,9 +16,16 @@ typedef struct {
   int Result;
 } EntryCall;
 
+/* The reference calls main(argc, argv) only; a main declared with envp then
+ * reads whatever the third argument register holds. Pass an empty environment
+ * instead, so such a program sees what it saw under the reference (no entries)
+ * deterministically. */
+static char *EmptyEnv[] = {NULL};
+
 static void callMain(void *Ctx) {
   EntryCall *C = Ctx;
-  C->Result = ((int (*)(int, char **))(uintptr_t)C->Fn)(C->Argc, C->Argv);
+  C->Result = ((int (*)(int, char **, char **))(uintptr_t)C->Fn)(
+      C->Argc, C->Argv, EmptyEnv);
 }
 
 static void callVoid(void *Ctx) {
