@@ -382,8 +382,9 @@ callInGroupSlow(orc_rt_SessionRef S, orc_rt_TaskGroupRef G,
  * thread-local stacks (the token slot, the frame list) get back values carried
  * in registers rather than reloaded after Fn, which keeps loads off the
  * critical path (see docs/TokenFastPath.md). */
-static inline bool callInGroup(orc_rt_SessionRef S, orc_rt_TaskGroupRef G,
-                               orc_rt_ManagedFn Fn, void *Ctx) {
+static inline __attribute__((always_inline)) bool
+callInGroup(orc_rt_SessionRef S, orc_rt_TaskGroupRef G,
+            orc_rt_ManagedFn Fn, void *Ctx) {
   orc_rt_internal_TokenSlot *Slot;
   uintptr_t Expect;
   int Fast = orc_rt_internal_TokenFast_acquire(G, &Slot, &Expect);
