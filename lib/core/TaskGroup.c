@@ -10,7 +10,8 @@
  *   release: Count -= 1; compiler barrier; if (Closed) re-count
  *
  * with plain (relaxed / release) stores and loads: no locked instruction, no
- * fence. The closer pays instead: it marks Closed in every thread's slot,
+ * fence. The hot path itself is in TokenFast.h, shared with the Session's
+ * entry wrapper (Session.c), which inlines it. The closer pays instead: it marks Closed in every thread's slot,
  * runs membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) (a full barrier on every
  * thread of the process), and then sums the slots. In fallback mode (no
  * membarrier, forced, or TSan) the same protocol runs with seq_cst stores and
