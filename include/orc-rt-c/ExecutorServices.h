@@ -153,6 +153,13 @@ ORC_RT_C_API int orc_rt_ExecutorServices_thrd_join(unsigned long Thread,
                                                    int *Result);
 ORC_RT_C_API int orc_rt_ExecutorServices_thrd_detach(unsigned long Thread);
 
+/**
+ * The address of the last (oldest) entry in the GDB JIT interface's list
+ * (__jit_debug_descriptor), or 0: what llvm-jitlink-executor's test-jitloadergdb
+ * prints.
+ */
+ORC_RT_C_API uint64_t orc_rt_JITLoaderGDB_lastEntry(void);
+
 /*---- Alloc actions exported under LLVM's names (called by JIT'd memory setup).
  * ----*/
 

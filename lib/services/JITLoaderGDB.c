@@ -59,3 +59,12 @@ llvm_orc_registerJITLoaderGDBAllocAction(const char *Data, size_t Size) {
   pthread_mutex_unlock(&Lock);
   return orc_rt_SPS_errorResult(NULL);
 }
+
+uint64_t orc_rt_JITLoaderGDB_lastEntry(void) {
+  pthread_mutex_lock(&Lock);
+  struct jit_code_entry *E = __jit_debug_descriptor.first_entry;
+  while (E && E->next_entry)
+    E = E->next_entry;
+  pthread_mutex_unlock(&Lock);
+  return (uint64_t)(uintptr_t)E;
+}

@@ -154,8 +154,10 @@ orc_rt_ErrorRef parseExecutorOptions(int Argc, char **Argv,
   if (NPos == 0)
     return orc_rt_Error_create("insufficient arguments");
   int First = 0;
-  if (strncmp(Pos[0], "test-", 5) == 0)
-    First = 1; /* e.g. test-jitloadergdb: accepted and ignored */
+  if (strncmp(Pos[0], "test-", 5) == 0) {
+    First = 1; /* test-* flags; only test-jitloadergdb has an effect */
+    O->TestJITLoaderGDB = strcmp(Pos[0], "test-jitloadergdb") == 0;
+  }
   if (First < NPos && First < 3) {
     const char *Spec = Pos[First];
     if (strncmp(Spec, "filedescs=", 10) == 0)

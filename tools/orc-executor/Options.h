@@ -16,6 +16,8 @@ typedef struct {
   char *Host, *Port;          /* owned */
   unsigned IdleCloseMs;       /* --idle-close-ms / --idle-close: 0 = never */
   unsigned ShutdownTimeoutMs; /* --shutdown-timeout: 0 = wait for ever */
+  bool
+      TestJITLoaderGDB; /* test-jitloadergdb: print the GDB list's last entry */
   bool Help;
 } ExecutorOptions;
 

@@ -66,6 +66,12 @@ static orc_rt_ErrorRef serve(int InFD, int OutFD, const ExecutorOptions *O,
   return Err;
 }
 
+/* test-jitloadergdb, as llvm-jitlink-executor prints it. */
+static void printLastDebugEntry(void) {
+  fprintf(stderr, "__jit_debug_descriptor.last_entry = 0x%016llx\n",
+          (unsigned long long)orc_rt_JITLoaderGDB_lastEntry());
+}
+
 int main(int argc, char **argv) {
   ExecutorOptions O;
   orc_rt_ErrorRef Err = parseExecutorOptions(argc, argv, &O);
@@ -78,6 +84,8 @@ int main(int argc, char **argv) {
     freeExecutorOptions(&O);
     return Err ? 1 : 0;
   }
+  if (O.TestJITLoaderGDB)
+    printLastDebugEntry();
   int InFD = O.InFD, OutFD = O.OutFD;
   if (O.Listen) {
     Err = orc_rt_listenAndAcceptOne(O.Host, O.Port, &InFD);
@@ -95,6 +103,8 @@ int main(int argc, char **argv) {
   }
   if (Err)
     return fail(Err);
+  if (O.TestJITLoaderGDB)
+    printLastDebugEntry();
   fflush(stdout);
   return 0;
 }
