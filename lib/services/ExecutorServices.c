@@ -267,10 +267,7 @@ orc_rt_internal_callWrapper(orc_rt_ExecutorServicesRef ES, uint64_t Fn,
                             const char *Args, size_t ArgSize, bool Managed) {
   WrapperCall C = {(orc_rt_WrapperFunctionFn)(uintptr_t)Fn, Args, ArgSize,
                    orc_rt_CWrapperFunctionBuffer_empty()};
-  if (orc_rt_ExecutorServices_isServiceFunction(ES, Fn) || !Managed) {
-    if (!Fn)
-      return orc_rt_CWrapperFunctionBuffer_fromErrorMessage(
-          "call to address 0x0");
+  if (orc_rt_ExecutorServices_isServiceFunction(ES, Fn)) {
     runWrapperCall(&C);
     return C.Result;
   }
@@ -279,6 +276,10 @@ orc_rt_internal_callWrapper(orc_rt_ExecutorServicesRef ES, uint64_t Fn,
         "call to 0x%llx: not an address of code in this process",
         (unsigned long long)Fn);
     return orc_rt_CWrapperFunctionBuffer_fromError(Err);
+  }
+  if (!Managed) { /* after the drain: nothing else can run JIT'd code now */
+    runWrapperCall(&C);
+    return C.Result;
   }
   if (!orc_rt_ExecutorServices_callManaged(ES, runWrapperCall, &C))
     return orc_rt_CWrapperFunctionBuffer_fromErrorMessage(

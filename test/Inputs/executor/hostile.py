@@ -303,6 +303,26 @@ def memory_access(e):
     return None
 
 
+@case("bogus_dealloc_action")
+def bogus_dealloc(e):
+    """A dealloc action with a non-code address runs at shutdown: reported, no crash."""
+    inst = u64(e.syms[MM + "Instance"])
+    r = e.call(MM + "reserve_wrapper", inst + u64(0x1000), 0)
+    base = struct.unpack("<Q", r[1:9])[0]
+    fin = u64(0) + sps_str(b"")  # no finalize call
+    dealloc = u64(0x10) + sps_str(b"")
+    payload = (inst + u64(1) + b"\x03" + u64(base) + u64(0x1000) + sps_str(b"") +
+               u64(1) + fin + dealloc)
+    r = e.call(MM + "initialize_wrapper", payload, 1)
+    if r[:1] != b"\x01":
+        e.finish()
+        return "initialize answered %r" % r
+    st, _, err = e.finish()
+    if st != 0 or "call to 0x10: not an address of code" not in err:
+        return "status %r stderr %r" % (st, err)
+    return None
+
+
 def main():
     exe, names = sys.argv[1], sys.argv[2:] or list(CASES)
     failed = 0
