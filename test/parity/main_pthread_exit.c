@@ -1,0 +1,51 @@
+// main ends with pthread_exit instead of returning: the process lives on until
+// its last thread ends, then exits with status 0 as if by exit(0) -- so atexit
+// handlers and destructors still run, after the worker's output.
+//
+// Stock lli-22 and mini-lli both lose the handlers and the destructor here
+// (status 0, same stdout up to the worker's line): the entry never returns,
+// and their exit-time work runs after it returns, not from the libc exit(0) that
+// ends the process when the last thread ends. mini-lli documents this
+// ("pthread_exit on the main thread is libc's", docs/CommandGuide/mini-lli.md,
+// Known limitations):
+// XFAIL: parity-lli, parity-mini-lli
+// RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t --timeout 30 %s | FileCheck %s
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
+static int main_gone;
+
+static void handler(void) { printf("atexit handler\n"); }
+__attribute__((destructor)) static void dtor(void) { printf("destructor\n"); }
+
+static void *worker(void *arg) {
+  (void)arg;
+  pthread_mutex_lock(&lock);
+  while (!main_gone)
+    pthread_cond_wait(&cond, &lock);
+  pthread_mutex_unlock(&lock);
+  usleep(50000); // let main's thread finish exiting
+  printf("worker outlived main\n");
+  return NULL;
+}
+
+int main(void) {
+  atexit(handler);
+  pthread_t t;
+  pthread_create(&t, NULL, worker, NULL);
+  printf("main calls pthread_exit\n");
+  pthread_mutex_lock(&lock);
+  main_gone = 1;
+  pthread_cond_signal(&cond);
+  pthread_mutex_unlock(&lock);
+  pthread_exit(NULL);
+}
+// CHECK:      main calls pthread_exit
+// CHECK-NEXT: worker outlived main
+// CHECK-NEXT: atexit handler
+// CHECK-NEXT: destructor
+// CHECK-NEXT: parity: exit status 0
