@@ -10,6 +10,7 @@
 
 #include "orc-rt-c/orc-rt.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -27,6 +28,29 @@ static int fail(orc_rt_ErrorRef Err) {
 }
 
 /* Serves one controller on Opts' descriptors until it goes away. */
+typedef struct {
+  orc_rt_SimpleRemoteEPCServerRef Srv;
+  orc_rt_ErrorRef Err;
+} ReaderRun;
+
+static void *readerMain(void *P) {
+  ReaderRun *R = P;
+  R->Err = orc_rt_SimpleRemoteEPCServer_run(R->Srv);
+  return NULL;
+}
+
+/* Runs the read loop on its own thread while the main thread waits for it, the
+ * thread layout of the reference executors (JIT'd code that counts the
+ * process's threads sees the same number). */
+static orc_rt_ErrorRef runOnReaderThread(orc_rt_SimpleRemoteEPCServerRef Srv) {
+  ReaderRun R = {Srv, NULL};
+  pthread_t T;
+  if (pthread_create(&T, NULL, readerMain, &R) != 0)
+    return orc_rt_SimpleRemoteEPCServer_run(Srv);
+  pthread_join(T, NULL);
+  return R.Err;
+}
+
 /* Serves one controller until it goes away. Sets *Stuck if the shutdown drain
  * did not finish within the --shutdown-timeout (the Session is then left as it
  * is). */
@@ -49,7 +73,7 @@ static orc_rt_ErrorRef serve(int InFD, int OutFD, const ExecutorOptions *O,
   if (!Err)
     Err = orc_rt_SimpleRemoteEPCServer_create(&Srv, S, ES, &SO);
   if (!Err)
-    Err = orc_rt_SimpleRemoteEPCServer_run(Srv);
+    Err = runOnReaderThread(Srv);
   /* Shutdown: no new entries, wait for live frames, then the services free
    * memory. */
   if (!shutdownSession(S, O->ShutdownTimeoutMs)) {
