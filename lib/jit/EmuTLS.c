@@ -13,8 +13,12 @@ typedef struct {
   LLVMModuleRef M;
   LLVMContextRef Ctx;
   LLVMBuilderRef B;
-  LLVMTypeRef Ptr, I64, CtlTy, GetAddrTy;
-  LLVMValueRef GetAddr;
+  LLVMTypeRef Ptr, I64, CtlTy, GetAddrTy, ExtAddrTy;
+  LLVMValueRef GetAddr, ExtAddr;
+  /* For a declaration (defined in another JIT'd module, or natively in a
+   * shared library such as libstdc++), the variable's name: the address then
+   * comes from __mini_lli_tls_address(@__emutls_v.x (weak), "x"). */
+  LLVMValueRef CurName;
 } Lowering;
 
 static LLVMValueRef makeControl(Lowering *L, LLVMValueRef GV) {
@@ -31,7 +35,8 @@ static LLVMValueRef makeControl(Lowering *L, LLVMValueRef GV) {
   LLVMValueRef Ctl = LLVMGetNamedGlobal(L->M, CtlName);
   if (!Ctl) {
     Ctl = LLVMAddGlobal(L->M, L->CtlTy, CtlName);
-    LLVMSetLinkage(Ctl, LLVMGetLinkage(GV));
+    LLVMSetLinkage(Ctl, LLVMIsDeclaration(GV) ? LLVMExternalWeakLinkage
+                                              : LLVMGetLinkage(GV));
     LLVMSetVisibility(Ctl, LLVMGetVisibility(GV));
     LLVMSetAlignment(Ctl, 8);
   }
@@ -87,6 +92,10 @@ static LLVMValueRef insertionPoint(LLVMValueRef User, LLVMValueRef Operand) {
 static LLVMValueRef buildAddress(Lowering *L, LLVMValueRef Ctl,
                                  LLVMValueRef At) {
   LLVMPositionBuilderBefore(L->B, At);
+  if (L->CurName) {
+    LLVMValueRef Args[2] = {Ctl, L->CurName};
+    return LLVMBuildCall2(L->B, L->ExtAddrTy, L->ExtAddr, Args, 2, "");
+  }
   LLVMValueRef Args[1] = {Ctl};
   return LLVMBuildCall2(L->B, L->GetAddrTy, L->GetAddr, Args, 1, "");
 }
@@ -154,10 +163,22 @@ static orc_rt_ErrorRef lowerGEPUse(Lowering *L, LLVMValueRef Ctl,
   return Err;
 }
 
+static LLVMValueRef nameString(Lowering *L, LLVMValueRef GV) {
+  size_t Len;
+  const char *Name = LLVMGetValueName2(GV, &Len);
+  LLVMValueRef Str = LLVMConstStringInContext2(L->Ctx, Name, Len, 0);
+  LLVMValueRef G = LLVMAddGlobal(L->M, LLVMTypeOf(Str), "__mini_lli.tls_name");
+  LLVMSetInitializer(G, Str);
+  LLVMSetGlobalConstant(G, 1);
+  LLVMSetLinkage(G, LLVMPrivateLinkage);
+  return G;
+}
+
 static orc_rt_ErrorRef lowerOne(Lowering *L, LLVMValueRef GV) {
   LLVMValueRef Ctl = makeControl(L, GV);
   if (!Ctl)
     return orc_rt_Error_create("out of memory");
+  L->CurName = LLVMIsDeclaration(GV) ? nameString(L, GV) : NULL;
   size_t NumUsers = 0;
   for (LLVMUseRef U = LLVMGetFirstUse(GV); U; U = LLVMGetNextUse(U))
     ++NumUsers;
@@ -216,6 +237,12 @@ orc_rt_ErrorRef orc_rt_jit_lowerEmulatedTLS(LLVMModuleRef M) {
   }
   LLVMTypeRef Params[1] = {L.Ptr};
   L.GetAddrTy = LLVMFunctionType(L.Ptr, Params, 1, 0);
+  LLVMTypeRef ExtParams[2] = {L.Ptr, L.Ptr};
+  L.ExtAddrTy = LLVMFunctionType(L.Ptr, ExtParams, 2, 0);
+  L.ExtAddr = LLVMGetNamedFunction(M, "__mini_lli_tls_address");
+  if (!L.ExtAddr)
+    L.ExtAddr = LLVMAddFunction(M, "__mini_lli_tls_address", L.ExtAddrTy);
+  L.CurName = NULL;
   L.GetAddr = LLVMGetNamedFunction(M, "__emutls_get_address");
   if (!L.GetAddr)
     L.GetAddr = LLVMAddFunction(M, "__emutls_get_address", L.GetAddrTy);

@@ -6,11 +6,15 @@
 
 #include "orc-rt-c/ManagedThread.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <setjmp.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <threads.h>
+#include <unistd.h>
 
 /*---- atexit / __cxa_atexit ----*/
 
@@ -132,6 +136,28 @@ void orc_rt_jit_Runtime_runThreadDtors(void) {
     D->Fn(D->Obj);
     free(D);
   }
+}
+
+/*---- thread_local variables declared but not defined by a module ----*/
+
+/* See EmuTLS.h: Ctl is the weak @__emutls_v.NAME (non-null if another JIT'd
+ * module defines NAME), else NAME is a native TLS variable of the process,
+ * whose address for this thread dlsym gives. */
+static void *(*EmuGetAddress)(void *); /* set before any JIT'd code runs */
+
+static void *jitTlsAddress(void *Ctl, const char *Name) {
+  if (Ctl) {
+    if (EmuGetAddress)
+      return EmuGetAddress(Ctl);
+  } else {
+    void *Addr = dlsym(RTLD_DEFAULT, Name);
+    if (Addr)
+      return Addr;
+  }
+  fflush(stdout);
+  fprintf(stderr, "mini-lli: error: thread_local variable '%s' not found\n",
+          Name);
+  _exit(1);
 }
 
 /*---- exit ----*/
@@ -345,7 +371,9 @@ void orc_rt_jit_Runtime_dispose(void) {
 static char DsoHandle;
 
 const orc_rt_jit_Override *orc_rt_jit_Runtime_overrides(size_t *Count) {
-  static orc_rt_jit_Override Table[12];
+  void *Sym = dlsym(RTLD_DEFAULT, "__emutls_get_address");
+  memcpy(&EmuGetAddress, &Sym, sizeof(Sym));
+  static orc_rt_jit_Override Table[13];
   Table[0] = (orc_rt_jit_Override){"atexit", (uintptr_t)jitAtexit, true};
   Table[1] =
       (orc_rt_jit_Override){"__cxa_atexit", (uintptr_t)jitCxaAtexit, true};
@@ -367,6 +395,8 @@ const orc_rt_jit_Override *orc_rt_jit_Runtime_overrides(size_t *Count) {
                                     (uintptr_t)jitCxaAtQuickExit, true};
   Table[11] =
       (orc_rt_jit_Override){"quick_exit", (uintptr_t)jitQuickExit, true};
-  *Count = 12;
+  Table[12] = (orc_rt_jit_Override){"__mini_lli_tls_address",
+                                    (uintptr_t)jitTlsAddress, true};
+  *Count = 13;
   return Table;
 }
