@@ -5,6 +5,7 @@
 #include "jit/LiveEntries.h"
 #include "jit/Module.h"
 #include "jit/ProgramRuntime.h"
+#include "jit/ThreadInterpose.h"
 
 #include "orc-rt-c/ManagedThread.h"
 #include "orc-rt-c/Session.h"
@@ -88,7 +89,9 @@ static void dispatchTask(orc_rt_TaskRef T, void *Ctx) {
   orc_rt_jit_Program *P = Ctx;
   pthread_mutex_lock(&P->Lock);
   if (!P->Pool) {
+    bool Old = orc_rt_jit_ThreadInterpose_bypass(true); /* not managed */
     orc_rt_ErrorRef Err = orc_rt_ThreadPool_create(&P->Pool, 1);
+    orc_rt_jit_ThreadInterpose_bypass(Old);
     if (Err) {
       orc_rt_Error_consume(Err);
       P->Pool = NULL;

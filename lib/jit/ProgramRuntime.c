@@ -3,6 +3,7 @@
 
 #include "jit/ProgramRuntime.h"
 #include "jit/LiveEntries.h"
+#include "jit/ThreadInterpose.h"
 
 #include "orc-rt-c/ManagedThread.h"
 
@@ -331,7 +332,9 @@ static int jitPthreadCreate(pthread_t *Thread, const pthread_attr_t *Attr,
   Start *S = newStart(Fn, NULL, Arg);
   if (!S)
     return EAGAIN;
+  bool Old = orc_rt_jit_ThreadInterpose_bypass(true);
   int EC = orc_rt_pthread_create(Thread, Attr, pthreadBody, S);
+  orc_rt_jit_ThreadInterpose_bypass(Old);
   if (EC)
     takeStart(S);
   return EC;
@@ -341,7 +344,9 @@ static int jitThrdCreate(void *Thread, int (*Fn)(void *), void *Arg) {
   Start *S = newStart(NULL, Fn, Arg);
   if (!S)
     return thrd_nomem;
+  bool Old = orc_rt_jit_ThreadInterpose_bypass(true);
   int R = orc_rt_thrd_create(Thread, thrdBody, S);
+  orc_rt_jit_ThreadInterpose_bypass(Old);
   if (R != thrd_success)
     takeStart(S);
   return R;
@@ -371,6 +376,7 @@ void orc_rt_jit_Runtime_dispose(void) {
 static char DsoHandle;
 
 const orc_rt_jit_Override *orc_rt_jit_Runtime_overrides(size_t *Count) {
+  orc_rt_jit_ThreadInterpose_set(jitPthreadCreate);
   void *Sym = dlsym(RTLD_DEFAULT, "__emutls_get_address");
   memcpy(&EmuGetAddress, &Sym, sizeof(Sym));
   static orc_rt_jit_Override Table[13];
