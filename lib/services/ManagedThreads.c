@@ -21,7 +21,6 @@
 #include "orc-rt-c/ManagedThread.h"
 
 #include <errno.h>
-#include <setjmp.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <threads.h>
@@ -30,17 +29,13 @@ typedef struct CountedStart {
   orc_rt_ExecutorServicesRef ES;
   void *(*Start)(void *);
   void *Arg;
-  struct CountedStart *Prev,
-      *Next; /* in ES->Starts until the thread has entered */
+  /* In ES->Starts until the thread has entered. */
+  struct CountedStart *Prev, *Next;
 } CountedStart;
 
-/* The escape hatch of the body running on this thread. */
+/* How the body running on this thread left, if by pthread_exit / thrd_exit. */
 typedef struct {
-  jmp_buf Escape;
-  volatile bool
-      Armed; /* the body is running: an unwind through bodyFrame escapes */
-  volatile bool
-      HaveValue; /* the exit value was recorded by our pthread_exit/thrd_exit */
+  volatile bool HaveValue; /* recorded by our pthread_exit / thrd_exit */
   void *volatile Value;
 } BodyExit;
 
@@ -68,33 +63,30 @@ void orc_rt_internal_freeUnstartedThreads(orc_rt_ExecutorServicesRef ES) {
   ES->Starts = NULL;
 }
 
-/* Runs during a forced unwind (pthread_exit, cancellation) of bodyFrame, and on
- * its normal exit (then Armed is already false). */
-static void escapeUnwind(BodyExit **P) {
-  BodyExit *BE = *P;
-  if (BE->Armed) {
-    BE->Armed = false;
-    longjmp(BE->Escape, 1);
-  }
-}
-
+/* The body's frame. It registers a cancellation buffer, the way the C version
+ * of pthread_cleanup_push does: glibc's pthread_exit (and cancellation) unwinds
+ * the stack (running the cleanup handlers and destructors of the frames above)
+ * and, on reaching this frame, jumps to the buffer. Instead of continuing the
+ * unwind as a cleanup handler would, the frame unregisters the buffer and
+ * returns the exit value: the thread goes on normally through the runtime's
+ * frames (giving its token back) and then ends (thread-specific data
+ * destructors run as usual). */
 static void *bodyFrame(void *(*Start)(void *), void *Arg) {
+  __pthread_unwind_buf_t Buf;
   BodyExit BE;
-  BE.Armed = false;
   BE.HaveValue = false;
   BE.Value = NULL;
-  if (setjmp(BE.Escape) == 0) {
-    BodyExit *Guard __attribute__((cleanup(escapeUnwind))) = &BE;
-    CurrentBody = &BE;
-    BE.Armed = true;
-    void *R = Start(Arg);
-    BE.Armed = false;
+  CurrentBody = &BE;
+  if (__sigsetjmp_cancel(Buf.__cancel_jmp_buf, 0)) {
+    __pthread_unregister_cancel(&Buf);
     CurrentBody = NULL;
-    return R;
+    return BE.HaveValue ? BE.Value : PTHREAD_CANCELED;
   }
-  /* The body left by pthread_exit / thrd_exit / cancellation. */
+  __pthread_register_cancel(&Buf);
+  void *R = Start(Arg);
+  __pthread_unregister_cancel(&Buf);
   CurrentBody = NULL;
-  return BE.HaveValue ? BE.Value : PTHREAD_CANCELED;
+  return R;
 }
 
 /* Runs inside the new thread's managed-code frame. The entry was counted by the
