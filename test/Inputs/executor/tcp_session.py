@@ -42,6 +42,18 @@ def listening(port):
     return has_socket(port, "0A")
 
 
+def listen_address(port):
+    """The local address of the listening socket on PORT, e.g. 127.0.0.1."""
+    want = ":%04X" % port
+    with open("/proc/net/tcp") as f:
+        for line in f.readlines()[1:]:
+            cols = line.split()
+            if cols[1].endswith(want) and cols[3] == "0A":
+                a = int(cols[1].split(":")[0], 16)
+                return ".".join(str((a >> s) & 255) for s in (0, 8, 16, 24))
+    return None
+
+
 def main():
     exe, opts = sys.argv[1], sys.argv[2].split()
     client = sys.argv[4:]
@@ -56,6 +68,7 @@ def main():
             print("executor never listened:", ex.communicate()[1].decode())
             return 1
         time.sleep(0.02)
+    print("listening on %s" % listen_address(port))
     c = subprocess.Popen([a.replace("@ADDR@", addr) for a in client],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     # While the first session runs (the test program sleeps), a second controller
