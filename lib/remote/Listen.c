@@ -26,20 +26,27 @@ orc_rt_ErrorRef orc_rt_listenAndAcceptOne(const char *Host, const char *Port,
                                 gai_strerror(RC));
   orc_rt_ErrorRef Err = NULL;
   int L = -1;
-  for (struct addrinfo *AI = Res; AI; AI = AI->ai_next) {
-    L = socket(AI->ai_family, AI->ai_socktype | SOCK_CLOEXEC, AI->ai_protocol);
-    if (L < 0)
-      continue;
-    int One = 1;
-    setsockopt(L, SOL_SOCKET, SO_REUSEADDR, &One, sizeof(One));
-    if (bind(L, AI->ai_addr, AI->ai_addrlen) == 0 && listen(L, 1) == 0)
-      break;
-    orc_rt_Error_consume(Err);
-    Err = orc_rt_Error_createf("cannot listen on %s:%s: %s", Host, Port,
-                               strerror(errno));
-    close(L);
-    L = -1;
-  }
+  /* IPv4 addresses first (a name like "localhost" also resolves to ::1, but the
+   * reference listens on IPv4, where clients connecting to that name look
+   * first). */
+  for (int Pass = 0; Pass < 2 && L < 0; ++Pass)
+    for (struct addrinfo *AI = Res; AI && L < 0; AI = AI->ai_next) {
+      if ((AI->ai_family == AF_INET) != (Pass == 0))
+        continue;
+      L = socket(AI->ai_family, AI->ai_socktype | SOCK_CLOEXEC,
+                 AI->ai_protocol);
+      if (L < 0)
+        continue;
+      int One = 1;
+      setsockopt(L, SOL_SOCKET, SO_REUSEADDR, &One, sizeof(One));
+      if (bind(L, AI->ai_addr, AI->ai_addrlen) == 0 && listen(L, 1) == 0)
+        break;
+      orc_rt_Error_consume(Err);
+      Err = orc_rt_Error_createf("cannot listen on %s:%s: %s", Host, Port,
+                                 strerror(errno));
+      close(L);
+      L = -1;
+    }
   freeaddrinfo(Res);
   if (L < 0)
     return Err ? Err
