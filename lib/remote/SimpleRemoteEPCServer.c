@@ -273,6 +273,7 @@ static orc_rt_ErrorRef startCall(orc_rt_SimpleRemoteEPCServerRef Srv,
   orc_rt_ErrorRef Err =
       orc_rt_Session_dispatchManagedCall(Srv->S, serveCall, denyCall, C);
   if (Err) {
+    free(C->Payload);
     C->Payload = NULL;
     finishCall(C, NULL, 0);
     return Err;
