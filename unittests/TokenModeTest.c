@@ -36,10 +36,10 @@ static bool useMode(orc_rt_internal_TokenMode M) {
   return true;
 }
 
+static orc_rt_internal_TokenMode DefaultMode; /* in force at start */
+
 static void restoreDefaultMode(void) {
-  orc_rt_internal_setTokenMode(orc_rt_internal_membarrierAvailable()
-                                   ? orc_rt_internal_TokenMode_Membarrier
-                                   : orc_rt_internal_TokenMode_Fallback);
+  orc_rt_internal_setTokenMode(DefaultMode);
 }
 
 static void groupsTakeTheModeInForceAtCreation(void **State) {
@@ -419,6 +419,7 @@ static void sessionsOfBothModesOnOneThread(void **State) {
 }
 
 int main(void) {
+  DefaultMode = orc_rt_internal_getTokenMode();
   const struct CMUnitTest Tests[] = {
       cmocka_unit_test(groupsTakeTheModeInForceAtCreation),
       cmocka_unit_test(bothModesAgreeOnConcurrentEntriesAndClose),
