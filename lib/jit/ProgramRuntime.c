@@ -9,6 +9,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -136,6 +137,98 @@ void orc_rt_jit_Runtime_runThreadDtors(void) {
     TlsDtors = D->Next;
     D->Fn(D->Obj);
     free(D);
+  }
+}
+
+/*---- pthread_key_create / tss_create destructors ----*/
+
+/* TSD destructors would run when the thread really ends, after it has given
+ * its Session token back (when the code may already be freed). So for keys
+ * JIT'd code creates, threads the driver started run them themselves, as
+ * POSIX does, before leaving JIT'd code; libc then finds the values NULL. */
+typedef struct Key {
+  pthread_key_t K;
+  void (*Dtor)(void *);
+  struct Key *Next;
+} Key;
+
+static Key *Keys; /* guarded by Lock */
+
+static int rememberKey(pthread_key_t K, void (*Dtor)(void *)) {
+  if (!Dtor)
+    return 0;
+  Key *N = malloc(sizeof(*N));
+  if (!N)
+    return ENOMEM;
+  pthread_mutex_lock(&Lock);
+  *N = (Key){K, Dtor, Keys};
+  Keys = N;
+  pthread_mutex_unlock(&Lock);
+  return 0;
+}
+
+static void forgetKey(pthread_key_t K) {
+  pthread_mutex_lock(&Lock);
+  for (Key **P = &Keys; *P; P = &(*P)->Next)
+    if ((*P)->K == K) {
+      Key *Dead = *P;
+      *P = Dead->Next;
+      free(Dead);
+      break;
+    }
+  pthread_mutex_unlock(&Lock);
+}
+
+static int jitPthreadKeyCreate(pthread_key_t *K, void (*Dtor)(void *)) {
+  int EC = pthread_key_create(K, Dtor);
+  if (!EC && (EC = rememberKey(*K, Dtor)))
+    pthread_key_delete(*K);
+  return EC;
+}
+
+static int jitPthreadKeyDelete(pthread_key_t K) {
+  forgetKey(K);
+  return pthread_key_delete(K);
+}
+
+static int jitTssCreate(tss_t *K, tss_dtor_t Dtor) {
+  int R = tss_create(K, Dtor);
+  if (R == thrd_success && rememberKey((pthread_key_t)*K, Dtor)) {
+    tss_delete(*K);
+    R = thrd_error;
+  }
+  return R;
+}
+
+static void jitTssDelete(tss_t K) {
+  forgetKey((pthread_key_t)K);
+  tss_delete(K);
+}
+
+static void runKeyDtors(void) {
+  for (int Round = 0; Round < PTHREAD_DESTRUCTOR_ITERATIONS; ++Round) {
+    /* A snapshot: destructors may create or delete keys. */
+    pthread_mutex_lock(&Lock);
+    size_t N = 0;
+    for (Key *K = Keys; K; K = K->Next)
+      ++N;
+    Key *Snap = N ? malloc(N * sizeof(*Snap)) : NULL;
+    N = 0;
+    for (Key *K = Keys; K && Snap; K = K->Next)
+      Snap[N++] = *K;
+    pthread_mutex_unlock(&Lock);
+    bool Any = false;
+    for (size_t I = 0; I < N; ++I) {
+      void *V = pthread_getspecific(Snap[I].K);
+      if (V) {
+        pthread_setspecific(Snap[I].K, NULL);
+        Snap[I].Dtor(V);
+        Any = true;
+      }
+    }
+    free(Snap);
+    if (!Any)
+      break;
   }
 }
 
@@ -289,6 +382,7 @@ static void *pthreadBody(void *Arg) {
   if (!runCatchingExit(&T, &S, &R, &Unused))
     R = T.PValue;
   orc_rt_jit_Runtime_runThreadDtors();
+  runKeyDtors();
   orc_rt_jit_LiveEntries_leave(&E);
   return R;
 }
@@ -303,6 +397,7 @@ static int thrdBody(void *Arg) {
   if (!runCatchingExit(&T, &S, &Unused, &R))
     R = T.CValue;
   orc_rt_jit_Runtime_runThreadDtors();
+  runKeyDtors();
   orc_rt_jit_LiveEntries_leave(&E);
   return R;
 }
@@ -363,6 +458,11 @@ void orc_rt_jit_Runtime_dispose(void) {
   NumQuick = QuickCap = 0;
   Start *S = Pending;
   Pending = NULL;
+  for (Key *K = Keys, *N; K; K = N) {
+    N = K->Next;
+    free(K);
+  }
+  Keys = NULL;
   pthread_mutex_unlock(&Lock);
   while (S) {
     Start *Next = S->Next;
@@ -379,7 +479,7 @@ const orc_rt_jit_Override *orc_rt_jit_Runtime_overrides(size_t *Count) {
   orc_rt_jit_ThreadInterpose_set(jitPthreadCreate);
   void *Sym = dlsym(RTLD_DEFAULT, "__emutls_get_address");
   memcpy(&EmuGetAddress, &Sym, sizeof(Sym));
-  static orc_rt_jit_Override Table[13];
+  static orc_rt_jit_Override Table[17];
   Table[0] = (orc_rt_jit_Override){"atexit", (uintptr_t)jitAtexit, true};
   Table[1] =
       (orc_rt_jit_Override){"__cxa_atexit", (uintptr_t)jitCxaAtexit, true};
@@ -403,6 +503,14 @@ const orc_rt_jit_Override *orc_rt_jit_Runtime_overrides(size_t *Count) {
       (orc_rt_jit_Override){"quick_exit", (uintptr_t)jitQuickExit, true};
   Table[12] = (orc_rt_jit_Override){"__mini_lli_tls_address",
                                     (uintptr_t)jitTlsAddress, true};
-  *Count = 13;
+  Table[13] = (orc_rt_jit_Override){"pthread_key_create",
+                                    (uintptr_t)jitPthreadKeyCreate, true};
+  Table[14] = (orc_rt_jit_Override){"pthread_key_delete",
+                                    (uintptr_t)jitPthreadKeyDelete, true};
+  Table[15] =
+      (orc_rt_jit_Override){"tss_create", (uintptr_t)jitTssCreate, true};
+  Table[16] =
+      (orc_rt_jit_Override){"tss_delete", (uintptr_t)jitTssDelete, true};
+  *Count = 17;
   return Table;
 }
