@@ -4,6 +4,7 @@
 // a struct of function pointers initialised statically, libm via dlopen/dlsym,
 // memcpy/memset of odd sizes, and __builtin_* helpers.
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t %s -- 9 | FileCheck %s
+// RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t.lazy --tool-arg=-jit-kind=orc-lazy %s -- 9 | FileCheck %s
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,7 +104,7 @@ int main(int argc, char **argv) {
   long long big;
   of = __builtin_mul_overflow(9223372036854775807LL / 2, k, &big);
   printf("builtins: popcount %d clz %d ctz %d bswap 0x%016llx overflow %d\n", __builtin_popcountll(v),
-         __builtin_clzll(v), __builtin_ctzll(v), __builtin_bswap64(v), of);
+         __builtin_clzll(v), __builtin_ctzll(v), (unsigned long long)__builtin_bswap64(v), of);
   // CHECK-NEXT: parity: exit status 0
   return 0;
 }

@@ -3,6 +3,7 @@
 // order, all before main; one destructor runs after main and its atexit handler.
 // (Several destructors, whose order stock lli gets wrong: dtor_order.c.)
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t %s | FileCheck %s
+// RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t.lazy --tool-arg=-jit-kind=orc-lazy %s | FileCheck %s
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -9,6 +9,7 @@
 // [ __emutls_v._ZSt11__once_call, __emutls_v._ZSt15__once_callable ]", exit 1:
 // XFAIL: parity-lli
 // RUN: %python %inputs/parity/compare.py --cc %clangxx --tool %parity-jit --out %t --timeout 60 %s -- 20 | FileCheck %s
+// RUN: %python %inputs/parity/compare.py --cc %clangxx --tool %parity-jit --out %t.lazy --tool-arg=-jit-kind=orc-lazy --timeout 60 %s -- 20 | FileCheck %s
 #include <cstdio>
 #include <cstdlib>
 #include <future>

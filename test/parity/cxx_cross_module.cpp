@@ -6,6 +6,7 @@
 // calls through a class defined in the other module, and global constructors
 // of both modules running before main.
 // RUN: %python %inputs/parity/compare.py --cc %clangxx --tool %parity-jit --out %t --extra-module %inputs/parity/cxx_cross_module_lib.cpp %s | FileCheck %s
+// RUN: %python %inputs/parity/compare.py --cc %clangxx --tool %parity-jit --out %t.lazy --tool-arg=-jit-kind=orc-lazy --extra-module %inputs/parity/cxx_cross_module_lib.cpp %s | FileCheck %s
 #include "../Inputs/parity/cxx_cross_module.h"
 #include <cstdio>
 #include <stdexcept>

@@ -7,6 +7,7 @@
 // RUN: %python %inputs/parity/compare.py --cc %clangxx --tool %parity-jit --out %t %s -- 3 | FileCheck %s
 // RUN: %python %inputs/parity/compare.py --cc %clangxx --tool %parity-jit --out %t.O0 --opt=-O0 %s -- 3 | FileCheck %s
 // RUN: %python %inputs/parity/compare.py --cc %clangxx --tool %parity-jit --out %t.bc --bitcode --opt=-O2 %s -- 3 | FileCheck %s
+// RUN: %python %inputs/parity/compare.py --cc %clangxx --tool %parity-jit --out %t.lazy --tool-arg=-jit-kind=orc-lazy %s -- 3 | FileCheck %s
 #include <cstdio>
 #include <cstdlib>
 #include <exception>

@@ -3,6 +3,7 @@
 // algorithms with lambdas, virtual dispatch, templates, std::function,
 // unique_ptr/shared_ptr, and printf and std::cout interleaved (synced by default).
 // RUN: %python %inputs/parity/compare.py --cc %clangxx --tool %parity-jit --out %t %s -- delta alpha charlie bravo | FileCheck %s
+// RUN: %python %inputs/parity/compare.py --cc %clangxx --tool %parity-jit --out %t.lazy --tool-arg=-jit-kind=orc-lazy %s -- delta alpha charlie bravo | FileCheck %s
 #include <algorithm>
 #include <cstdio>
 #include <functional>

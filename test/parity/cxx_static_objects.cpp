@@ -5,6 +5,7 @@
 // construction completion, interleaved with a C atexit handler registered in
 // main, and library-type globals (std::string, std::vector, std::map).
 // RUN: %python %inputs/parity/compare.py --cc %clangxx --tool %parity-jit --out %t %s -- x | FileCheck %s
+// RUN: %python %inputs/parity/compare.py --cc %clangxx --tool %parity-jit --out %t.lazy --tool-arg=-jit-kind=orc-lazy %s -- x | FileCheck %s
 #include <cstdio>
 #include <cstdlib>
 #include <map>

@@ -1,6 +1,7 @@
 // setjmp/longjmp in JIT'd code: jumps out of nested frames, out of a libc qsort
 // callback, repeated jumps to the same buffer, volatile locals, sigsetjmp.
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t %s -- 5 | FileCheck %s
+// RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t.lazy --tool-arg=-jit-kind=orc-lazy %s -- 5 | FileCheck %s
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>

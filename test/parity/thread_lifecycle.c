@@ -4,6 +4,7 @@
 // does (waited for with a semaphore), and 400 short-lived threads in batches
 // of 50 running at once.
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t --timeout 60 %s | FileCheck %s
+// RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t.lazy --tool-arg=-jit-kind=orc-lazy --timeout 60 %s | FileCheck %s
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdint.h>

@@ -5,6 +5,7 @@
 // resolves to its target, and data tables holding pointers to functions and
 // strings in the other module (relocations in data) are filled in.
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t --extra-module %inputs/parity/weak_lib.c %s | FileCheck %s
+// RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t.lazy --tool-arg=-jit-kind=orc-lazy --extra-module %inputs/parity/weak_lib.c %s | FileCheck %s
 #include <stdio.h>
 
 // Strong here, weak in weak_lib.c.
