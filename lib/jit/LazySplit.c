@@ -87,11 +87,32 @@ static void makeBody(LLVMModuleRef M, LLVMValueRef F) {
   LLVMSetValueName2(F, Body, strlen(Body));
   LLVMValueRef Decl = LLVMAddFunction(M, Name, LLVMGlobalGetValueType(F));
   LLVMReplaceAllUsesWith(F, Decl);
-  LLVMSetLinkage(F, LLVMExternalLinkage);
+  /* A weak body stays weak (a strong one elsewhere wins, as for the stub);
+   * linkonce becomes weak, as nothing in this module uses the body. */
+  LLVMLinkage L = LLVMGetLinkage(F);
+  if (L == LLVMLinkOnceAnyLinkage)
+    LLVMSetLinkage(F, LLVMWeakAnyLinkage);
+  else if (L == LLVMLinkOnceODRLinkage)
+    LLVMSetLinkage(F, LLVMWeakODRLinkage);
+  else if (L != LLVMWeakAnyLinkage && L != LLVMWeakODRLinkage)
+    LLVMSetLinkage(F, LLVMExternalLinkage);
   LLVMSetVisibility(F, LLVMDefaultVisibility);
   LLVMSetComdat(F, NULL);
   free(Name);
   free(Body);
+}
+
+/* True if some block of M has its address taken (blockaddress): such a
+ * function cannot be renamed behind a stub or have its body dropped. */
+static bool hasBlockAddress(LLVMModuleRef M) {
+  for (LLVMValueRef F = LLVMGetFirstFunction(M); F; F = LLVMGetNextFunction(F))
+    for (LLVMBasicBlockRef BB = LLVMGetFirstBasicBlock(F); BB;
+         BB = LLVMGetNextBasicBlock(BB))
+      for (LLVMUseRef U = LLVMGetFirstUse(LLVMBasicBlockAsValue(BB)); U;
+           U = LLVMGetNextUse(U))
+        if (!LLVMIsAInstruction(LLVMGetUser(U)))
+          return true;
+  return false;
 }
 
 static bool isStubbed(LLVMValueRef F) {
@@ -109,7 +130,8 @@ orc_rt_ErrorRef orc_rt_jit_splitForLazy(LLVMModuleRef M, unsigned ModuleIndex,
                                         bool PerFunction,
                                         orc_rt_jit_LazyParts *Out) {
   memset(Out, 0, sizeof(*Out));
-  bool Splittable = !LLVMGetFirstGlobalAlias(M) && !LLVMGetFirstGlobalIFunc(M);
+  bool Splittable = !LLVMGetFirstGlobalAlias(M) &&
+                    !LLVMGetFirstGlobalIFunc(M) && !hasBlockAddress(M);
   if (!Splittable) {
     /* Added whole and compiled when first needed; no stubs. */
     Out->Modules = malloc(sizeof(LLVMModuleRef));

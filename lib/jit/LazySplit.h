@@ -5,8 +5,8 @@
  * Per function (the default, like lli's orc-lazy), each body gets its own
  * module and the global variables stay in one more; with -per-module-lazy the
  * module stays whole. Local symbols are given unique external names first so
- * the parts can refer to each other. Modules with aliases or ifuncs are not
- * split (their functions are still reached through stubs). */
+ * the parts can refer to each other. Weak bodies stay weak. Modules with
+ * aliases, ifuncs or blockaddress constants are added whole, without stubs. */
 
 #ifndef ORC_RT_C_LIB_JIT_LAZYSPLIT_H
 #define ORC_RT_C_LIB_JIT_LAZYSPLIT_H

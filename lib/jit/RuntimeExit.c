@@ -1,0 +1,138 @@
+/*===- lib/jit/RuntimeExit.c - atexit, exit and quick_exit for JIT'd code ===*/
+/* Handlers JIT'd code registers are kept here, for the driver to run at the
+ * end of the program (see Driver.c); exit and quick_exit hand over to the
+ * driver, which finishes the program's lifecycle first. */
+
+#include "jit/ProgramRuntime.h"
+#include "jit/RuntimeParts.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+/*---- atexit / __cxa_atexit ----*/
+
+static pthread_mutex_t Lock = PTHREAD_MUTEX_INITIALIZER;
+static orc_rt_jit_Handler *Handlers;
+static size_t NumHandlers, HandlerCap;
+static bool Closed;
+
+static int addHandler(void (*Fn)(void *), void *Arg, bool NoArg) {
+  int R = 0;
+  pthread_mutex_lock(&Lock);
+  if (Closed) {
+    R = -1;
+  } else if (NumHandlers == HandlerCap) {
+    size_t NewCap = HandlerCap ? 2 * HandlerCap : 16;
+    orc_rt_jit_Handler *N = realloc(Handlers, NewCap * sizeof(*N));
+    if (N) {
+      Handlers = N;
+      HandlerCap = NewCap;
+    } else {
+      R = -1;
+    }
+  }
+  if (!R)
+    Handlers[NumHandlers++] = (orc_rt_jit_Handler){Fn, Arg, NoArg};
+  pthread_mutex_unlock(&Lock);
+  return R;
+}
+
+int orc_rt_jit_cxa_atexit(void (*Fn)(void *), void *Arg, void *Dso) {
+  (void)Dso;
+  return addHandler(Fn, Arg, false);
+}
+
+int orc_rt_jit_atexit(void (*Fn)(void)) {
+  return addHandler((void (*)(void *))Fn, NULL, true);
+}
+
+/*---- at_quick_exit / quick_exit ----*/
+
+static void (**QuickHandlers)(void);
+static size_t NumQuick, QuickCap;
+
+int orc_rt_jit_at_quick_exit(void (*Fn)(void)) {
+  int R = 0;
+  pthread_mutex_lock(&Lock);
+  if (Closed) {
+    R = -1;
+  } else if (NumQuick == QuickCap) {
+    size_t NewCap = QuickCap ? 2 * QuickCap : 8;
+    void (**N)(void) = realloc(QuickHandlers, NewCap * sizeof(*N));
+    if (N) {
+      QuickHandlers = N;
+      QuickCap = NewCap;
+    } else {
+      R = -1;
+    }
+  }
+  if (!R)
+    QuickHandlers[NumQuick++] = Fn;
+  pthread_mutex_unlock(&Lock);
+  return R;
+}
+
+int orc_rt_jit_cxa_at_quick_exit(void (*Fn)(void), void *Dso) {
+  (void)Dso;
+  return orc_rt_jit_at_quick_exit(Fn);
+}
+
+bool orc_rt_jit_Runtime_popQuickHandler(void (**Out)(void)) {
+  pthread_mutex_lock(&Lock);
+  bool Any = NumQuick > 0;
+  if (Any)
+    *Out = QuickHandlers[--NumQuick];
+  pthread_mutex_unlock(&Lock);
+  return Any;
+}
+
+bool orc_rt_jit_Runtime_popHandler(orc_rt_jit_Handler *Out) {
+  pthread_mutex_lock(&Lock);
+  bool Any = NumHandlers > 0;
+  if (Any)
+    *Out = Handlers[--NumHandlers];
+  pthread_mutex_unlock(&Lock);
+  return Any;
+}
+
+/*---- exit ----*/
+
+static orc_rt_jit_ExitFn ExitFn;
+static void *ExitCtx;
+
+void orc_rt_jit_Runtime_setExit(orc_rt_jit_ExitFn Fn, void *Ctx) {
+  ExitFn = Fn;
+  ExitCtx = Ctx;
+}
+
+static orc_rt_jit_ExitFn QuickExitFn;
+static void *QuickExitCtx;
+
+void orc_rt_jit_Runtime_setQuickExit(orc_rt_jit_ExitFn Fn, void *Ctx) {
+  QuickExitFn = Fn;
+  QuickExitCtx = Ctx;
+}
+
+_Noreturn void orc_rt_jit_exit(int Status) {
+  if (ExitFn)
+    ExitFn(Status, ExitCtx);
+  exit(Status);
+}
+
+_Noreturn void orc_rt_jit_quick_exit(int Status) {
+  if (QuickExitFn)
+    QuickExitFn(Status, QuickExitCtx);
+  quick_exit(Status);
+}
+
+void orc_rt_jit_internal_disposeExit(void) {
+  pthread_mutex_lock(&Lock);
+  Closed = true;
+  free(Handlers);
+  Handlers = NULL;
+  NumHandlers = HandlerCap = 0;
+  free(QuickHandlers);
+  QuickHandlers = NULL;
+  NumQuick = QuickCap = 0;
+  pthread_mutex_unlock(&Lock);
+}
