@@ -1,20 +1,81 @@
 #!/bin/sh
-# Builds the libFuzzer target (clang-22, ASan + UBSan) from the runtime's sources and
-# runs it on a copy of the seed corpus for a bounded time.
-#   fuzz/run-fuzz.sh [SECONDS] [BUILD-DIR]     (defaults: 30, build-fuzz/)
-# Exit status: 0 if no crash, leak, timeout or sanitizer report; libFuzzer's otherwise.
+# Builds the libFuzzer targets (clang-22, ASan + UBSan) from the runtime's sources,
+# replays each target's regression inputs, then fuzzes each for a bounded time on a
+# copy of its seed corpus.
+#
+#   fuzz/run-fuzz.sh [SECONDS] [BUILD-DIR] [TARGET...]
+#
+# SECONDS (default 30) is per target; 0 only builds and replays the regressions.
+# BUILD-DIR defaults to build-fuzz/. TARGETs (default: all of them):
+#   executor  ExecutorFuzzer.c  framing + SPS decoding + direct wrapper calls  corpus/
+#   sps       SPSFuzzer.c       SPS decoders alone, with the reader's contract  corpus-sps/
+#   stream    StreamFuzzer.c    a whole stream through the server's read loop  corpus-stream/
+#   options   OptionsFuzzer.c   mini-lli's option parser (lib/jit/Options.c)    corpus-options/
+# Regression inputs (crashes once found, now fixed) live in fuzz/regressions/TARGET/
+# and are replayed before fuzzing; any crash there fails the run.
+# Exit status: 0 if no crash, leak, timeout or sanitizer report; non-zero otherwise.
 set -eu
 SECONDS_TO_RUN=${1:-30}
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${2:-$SRC/build-fuzz}
+[ $# -ge 2 ] && shift 2 || shift $#
+TARGETS=${*:-executor sps stream options}
 CLANG=${CLANG:-/usr/lib/llvm-22/bin/clang}
-mkdir -p "$OUT/corpus"
-# The runtime library sources (support, core, services, remote), as CMake builds them.
-SOURCES=$(ls "$SRC"/lib/support/*.c "$SRC"/lib/core/*.c "$SRC"/lib/services/*.c \
-             "$SRC"/lib/remote/*.c)
-"$CLANG" -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
-  -fno-sanitize-recover=undefined -I"$SRC/include" -I"$SRC/lib" \
-  "$SRC/fuzz/ExecutorFuzzer.c" $SOURCES -o "$OUT/executor-fuzzer" -lpthread -ldl -lrt
-cp "$SRC"/fuzz/corpus/* "$OUT/corpus/"
-"$OUT/executor-fuzzer" -max_total_time="$SECONDS_TO_RUN" -timeout=10 -rss_limit_mb=2048 \
-  -max_len=65536 -print_final_stats=1 "$OUT/corpus"
+JOBS=${JOBS:-2}
+CFLAGS="-std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=address,undefined
+  -fno-sanitize-recover=undefined -I$SRC/include -I$SRC/lib"
+LIBS="-lpthread -ldl -lrt -lm"
+mkdir -p "$OUT/obj"
+
+# The runtime library sources (support, core, services, remote), as CMake builds
+# them, compiled once per run into $OUT/obj.
+runtime_objects() {
+  if [ ! -f "$OUT/obj/.done" ] || [ -n "$(find "$SRC/lib" "$SRC/include" \
+      -newer "$OUT/obj/.done" -name '*.[ch]' | head -1)" ]; then
+    rm -f "$OUT"/obj/*.o
+    ls "$SRC"/lib/support/*.c "$SRC"/lib/core/*.c "$SRC"/lib/services/*.c \
+       "$SRC"/lib/remote/*.c |
+      xargs -P "$JOBS" -I{} sh -c '
+        f={}; o="$0/obj/$(basename "$(dirname "$f")")-$(basename "$f" .c).o"
+        exec "$1" $2 -fsanitize=fuzzer-no-link -c "$f" -o "$o"' \
+        "$OUT" "$CLANG" "$CFLAGS"
+    touch "$OUT/obj/.done"
+  fi
+  ls "$OUT"/obj/*.o
+}
+
+build() { # target -> $OUT/$1-fuzzer
+  case $1 in
+  executor) MAIN=ExecutorFuzzer.c; OBJS=$(runtime_objects); EXTRA= ;;
+  sps)      MAIN=SPSFuzzer.c;      OBJS=$(runtime_objects); EXTRA= ;;
+  stream)   MAIN=StreamFuzzer.c;   OBJS=$(runtime_objects); EXTRA= ;;
+  options)  MAIN=OptionsFuzzer.c;  OBJS=
+            EXTRA="$SRC/lib/jit/Options.c $SRC/lib/support/Error.c $SRC/lib/support/FaultInjection.c
+                   -DORC_RT_C_VERSION=\"fuzz\" -DORC_RT_C_LLVM_VERSION=\"fuzz\"" ;;
+  *) echo "run-fuzz.sh: unknown target '$1'" >&2; exit 2 ;;
+  esac
+  # shellcheck disable=SC2086
+  "$CLANG" $CFLAGS -fsanitize=fuzzer "$SRC/fuzz/$MAIN" $EXTRA $OBJS \
+    -o "$OUT/$1-fuzzer" $LIBS
+}
+
+corpus_dir() {
+  if [ "$1" = executor ]; then echo "$SRC/fuzz/corpus"; else echo "$SRC/fuzz/corpus-$1"; fi
+}
+
+for T in $TARGETS; do
+  echo "== fuzz target: $T"
+  build "$T"
+  REG="$SRC/fuzz/regressions/$T"
+  if [ -d "$REG" ] && [ -n "$(ls "$REG")" ]; then
+    echo "== replaying $(ls "$REG" | wc -l) regression input(s) of $T"
+    "$OUT/$T-fuzzer" -timeout=10 -rss_limit_mb=2048 "$REG"/*
+  fi
+  if [ "$SECONDS_TO_RUN" -gt 0 ]; then
+    rm -rf "$OUT/corpus-$T"
+    mkdir -p "$OUT/corpus-$T"
+    cp "$(corpus_dir "$T")"/* "$OUT/corpus-$T/"
+    "$OUT/$T-fuzzer" -max_total_time="$SECONDS_TO_RUN" -timeout=10 \
+      -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 "$OUT/corpus-$T"
+  fi
+done
