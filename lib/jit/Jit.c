@@ -323,12 +323,18 @@ orc_rt_ErrorRef orc_rt_jit_Jit_dispose(orc_rt_jit_Jit *J) {
   if (!J)
     return NULL;
   orc_rt_ErrorRef Err = NULL;
-  if (J->J)
-    Err = orc_rt_jit_fromLLVMError(LLVMOrcDisposeLLJIT(J->J), NULL);
-  if (J->ISM)
-    LLVMOrcDisposeIndirectStubsManager(J->ISM);
+  /* The lazy-call-through manager holds names from the JIT's symbol pool, and
+   * the program's JITDylib holds stubs that refer to both managers: clear the
+   * JITDylib, then free the managers, then the JIT (and its pool). */
+  if (J->JD && (J->LCTM || J->ISM))
+    Err = orc_rt_jit_fromLLVMError(LLVMOrcJITDylibClear(J->JD), NULL);
   if (J->LCTM)
     LLVMOrcDisposeLazyCallThroughManager(J->LCTM);
+  if (J->ISM)
+    LLVMOrcDisposeIndirectStubsManager(J->ISM);
+  if (J->J)
+    Err = orc_rt_Error_join(
+        Err, orc_rt_jit_fromLLVMError(LLVMOrcDisposeLLJIT(J->J), NULL));
   if (LazyJit == J)
     LazyJit = NULL;
   Err = orc_rt_Error_join(Err, takePending(J));
