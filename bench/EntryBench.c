@@ -417,12 +417,17 @@ int main(int Argc, char **Argv) {
       for (int T = 1; T <= 2; ++T) {
         if (Round >= 5 && (T == 1 || Overlapped[C] >= 3))
           continue;
-        double V = timeCase((Case)C, T, Iters[C]);
-        if (V < 0) {
-          if (-V < NotOverlapped[C])
+        /* Two threads: short runs (~2 ms, a fraction of a scheduler slice)
+         * and several tries per round, so that on a shared machine some runs
+         * find both threads on a CPU together. */
+        double V = -1;
+        for (int Try = 0; Try != (T == 1 ? 1 : 20) && V < 0; ++Try) {
+          V = timeCase((Case)C, T, T == 1 ? Iters[C] : Iters[C] / 12 + 1);
+          if (V < 0 && -V < NotOverlapped[C])
             NotOverlapped[C] = -V;
-          continue;
         }
+        if (V < 0)
+          continue;
         if (T == 2)
           ++Overlapped[C];
         if (V < Ns[C][T - 1])
@@ -434,6 +439,13 @@ int main(int Argc, char **Argv) {
       Ns[C][1] = NotOverlapped[C];
       ++Unsure;
     }
+  /* The 2-thread ratios divide by the 2-thread direct call; a direct call
+   * shares nothing, so if that row could not be measured the 1-thread one
+   * stands in for it. */
+  double Direct2 = Overlapped[C_Direct] ? Ns[C_Direct][1] : Ns[C_Direct][0];
+  if (!Overlapped[C_Direct])
+    printf("# note: the 2-thread direct call was not measured; 2-thread "
+           "ratios use the 1-thread direct call\n");
   if (Unsure)
     printf("# warning: %d 2-thread rows (marked *) never ran with both threads "
            "on a CPU at once (busy machine): not meaningful\n",
@@ -449,10 +461,10 @@ int main(int Argc, char **Argv) {
         snprintf(IrX, sizeof(IrX), "%.2fx",
                  IrPerEntry[C] / IrPerEntry[C_Direct]);
     }
-    const char *Star = Overlapped[C] && Overlapped[C_Direct] ? "" : "*";
+    const char *Star = Overlapped[C] ? "" : "*";
     printf("ROW\t%s\t%.2f\t%.2fx\t%.2f%s\t%.2fx%s\t%s\t%s\n", CaseName[C],
            Ns[C][0], Ns[C][0] / Ns[C_Direct][0], Ns[C][1], Star,
-           Ns[C][1] / Ns[C_Direct][1], Star, Ir, IrX);
+           Ns[C][1] / Direct2, Star, Ir, IrX);
   }
   printf("ROW\n");
 
@@ -476,15 +488,14 @@ int main(int Argc, char **Argv) {
 
   /* Headlines: the targets of issue 5. */
   double X1 = Ns[C_CallManaged][0] / Ns[C_Direct][0];
-  double X2 = Ns[C_CallManaged][1] / Ns[C_Direct][1];
+  double X2 = Ns[C_CallManaged][1] / Direct2;
   double Tok1 = Ns[C_CallManaged][0] - Ns[C_Wrapper][0];
   double Tok2 = Ns[C_CallManaged][1] - Ns[C_Wrapper][1];
   double XF = Ns[C_CallManagedFallback][0] / Ns[C_Direct][0];
-  double XF2 = Ns[C_CallManagedFallback][1] / Ns[C_Direct][1];
+  double XF2 = Ns[C_CallManagedFallback][1] / Direct2;
   double CloseMed = Lat[0][0] > Lat[0][1] ? Lat[0][0] : Lat[0][1];
-  bool Two = Overlapped[C_Direct] && Overlapped[C_CallManaged] &&
-             Overlapped[C_Wrapper];
-  bool TwoF = Overlapped[C_Direct] && Overlapped[C_CallManagedFallback];
+  bool Two = Overlapped[C_CallManaged] && Overlapped[C_Wrapper];
+  bool TwoF = Overlapped[C_CallManagedFallback];
   const char *Unmeasured = "(2 threads: unmeasured, busy machine)";
   char Buf[160];
   snprintf(Buf, sizeof(Buf), "%.3fx (2 threads)", X2);
