@@ -13,7 +13,7 @@ statuses, both stderrs, to stderr, and exits 1.
 
   compare.py --cc CLANG [--tool mini-lli|/path/to/lli] [--out DIR]
              [--extra-module SRC]... [--cflag FLAG]... [--tool-arg=ARG]...
-             [--opt -On] [--bitcode] [--stdin FILE] [--timeout SECONDS]
+             [--opt=-On] [--bitcode] [--same-argv0] [--stdin FILE] [--timeout SECONDS]
              PROG.c|PROG.cpp [-- ARGS...]
 
 --extra-module SRC: SRC is linked into the native binary, and compiled to its
@@ -75,6 +75,9 @@ def main():
     ap.add_argument("--opt", default="-O1", help="optimisation level for both (default -O1)")
     ap.add_argument("--bitcode", action="store_true",
                     help="give the tool bitcode (.bc) instead of textual IR (.ll)")
+    ap.add_argument("--same-argv0", action="store_true",
+                    help="pass -fake-argv0=NATIVE-BINARY to the tool, so argv[0] is the "
+                    "same string in both runs")
     ap.add_argument("--stdin", help="a file fed to both runs on stdin (default: empty)")
     ap.add_argument("--timeout", type=float, default=120.0,
                     help="seconds each run may take")
@@ -123,7 +126,8 @@ def compare(a, tool, args, out):
     if tool == "native":
         jit_cmd = [native] + args
     else:
-        jit_cmd = ([tool] + a.tool_arg + ["-extra-module=" + ll for ll in lls[1:]]
+        fake = ["-fake-argv0=" + native] if a.same_argv0 else []
+        jit_cmd = ([tool] + a.tool_arg + fake + ["-extra-module=" + ll for ll in lls[1:]]
                    + [lls[0]] + args)
 
     stdin_data = b""
