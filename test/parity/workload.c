@@ -2,6 +2,8 @@
 // calculator with variables, a chained hash table counting words (malloc,
 // realloc, free, strdup), a sieve over a heap array, and a string builder.
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t %s -- "x = 6 * 7; y = (x - 2) / 8 + x % 5; x * y - 3" | FileCheck %s
+// Non-PIC IR (absolute relocations; -no-pie only matters for the native link):
+// RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t.nopic --cflag=-fno-pic --cflag=-no-pie %s -- "x = 6 * 7; y = (x - 2) / 8 + x % 5; x * y - 3" | FileCheck %s
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
