@@ -1,6 +1,7 @@
 /*===- lib/jit/Jit.c - The program's LLJIT --------------------------------===*/
 
 #include "jit/Jit.h"
+#include "jit/CallOnceGuard.h"
 #include "jit/Diag.h"
 #include "jit/EmuTLS.h"
 #include "jit/LazySplit.h"
@@ -144,6 +145,7 @@ orc_rt_ErrorRef orc_rt_jit_Jit_create(orc_rt_jit_Jit **Result,
             (LLVMOrcJITTargetAddress)(uintptr_t)lazyCallFailed, &J->LCTM),
         "cannot set up lazy compilation: ");
     LazyJit = J;
+    orc_rt_jit_installCallOnceGuard(J->J);
   }
   if (Err) {
     orc_rt_jit_Jit_dispose(J);

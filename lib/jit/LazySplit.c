@@ -121,6 +121,38 @@ static bool isStubbed(LLVMValueRef F) {
          !LLVMGetIntrinsicID(F);
 }
 
+/* True if every use of F is as the callee of a call or invoke. A function
+ * whose address escapes (callbacks, vtables, function pointers handed to
+ * non-JIT code) is not put behind a stub: it is compiled when the code that
+ * takes its address is linked, so it never needs compiling while the program
+ * is inside a library (e.g. in std::call_once, whose state LLVM's own
+ * call_once would wipe). */
+static bool onlyCalled(LLVMValueRef F) {
+  for (LLVMUseRef U = LLVMGetFirstUse(F); U; U = LLVMGetNextUse(U)) {
+    LLVMValueRef User = LLVMGetUser(U);
+    if (!LLVMIsACallInst(User) && !LLVMIsAInvokeInst(User))
+      return false;
+    if (LLVMGetCalledValue(User) != F)
+      return false;
+    unsigned N = LLVMGetNumArgOperands(User);
+    for (unsigned I = 0; I < N; ++I)
+      if (LLVMGetOperand(User, I) == F)
+        return false;
+  }
+  return true;
+}
+
+typedef struct {
+  char *Name;
+  bool Stub;
+} Part;
+
+static void freeParts(Part *Parts, size_t N) {
+  for (size_t I = 0; Parts && I < N; ++I)
+    free(Parts[I].Name);
+  free(Parts);
+}
+
 static LLVMValueRef findFunction(LLVMModuleRef M, const char *Name,
                                  size_t Len) {
   return LLVMGetNamedFunctionWithLength(M, Name, Len);
@@ -145,31 +177,46 @@ orc_rt_ErrorRef orc_rt_jit_splitForLazy(LLVMModuleRef M, unsigned ModuleIndex,
   }
   promoteLocals(M, ModuleIndex);
 
+  /* Every function with a body gets a part (per function); those only ever
+   * called directly also get a stub. */
   size_t NumFns = 0;
   for (LLVMValueRef F = LLVMGetFirstFunction(M); F; F = LLVMGetNextFunction(F))
     NumFns += isStubbed(F);
+  Part *Parts = calloc(NumFns ? NumFns : 1, sizeof(*Parts));
   Out->Stubs = calloc(NumFns ? NumFns : 1, sizeof(*Out->Stubs));
   Out->Modules = calloc(PerFunction ? NumFns + 1 : 1, sizeof(LLVMModuleRef));
-  if (!Out->Stubs || !Out->Modules) {
-    LLVMDisposeModule(M);
-    return orc_rt_Error_create("out of memory");
-  }
-  for (LLVMValueRef F = LLVMGetFirstFunction(M); F;
+  orc_rt_ErrorRef Err = NULL;
+  if (!Parts || !Out->Stubs || !Out->Modules)
+    Err = orc_rt_Error_create("out of memory");
+  size_t NumParts = 0;
+  for (LLVMValueRef F = LLVMGetFirstFunction(M); F && !Err;
        F = LLVMGetNextFunction(F)) {
     if (!isStubbed(F))
       continue;
     size_t Len;
     const char *Name = LLVMGetValueName2(F, &Len);
+    Part *P = &Parts[NumParts++];
+    P->Name = strndup(Name, Len);
+    P->Stub = onlyCalled(F);
+    if (!P->Name) {
+      Err = orc_rt_Error_create("out of memory");
+      break;
+    }
+    if (!P->Stub)
+      continue;
     orc_rt_jit_LazyStub *S = &Out->Stubs[Out->NumStubs++];
-    S->Name = strndup(Name, Len);
+    S->Name = strdup(P->Name);
     S->Body = malloc(Len + 6);
     if (S->Body)
       snprintf(S->Body, Len + 6, "%.*s$body", (int)Len, Name);
     S->Weak = isWeakLinkage(LLVMGetLinkage(F));
-    if (!S->Name || !S->Body) {
-      LLVMDisposeModule(M);
-      return orc_rt_Error_create("out of memory");
-    }
+    if (!S->Name || !S->Body)
+      Err = orc_rt_Error_create("out of memory");
+  }
+  if (Err) {
+    freeParts(Parts, NumParts);
+    LLVMDisposeModule(M);
+    return Err;
   }
 
   if (!PerFunction) {
@@ -177,32 +224,34 @@ orc_rt_ErrorRef orc_rt_jit_splitForLazy(LLVMModuleRef M, unsigned ModuleIndex,
       makeBody(M,
                findFunction(M, Out->Stubs[I].Name, strlen(Out->Stubs[I].Name)));
     Out->Modules[Out->NumModules++] = M;
+    freeParts(Parts, NumParts);
     return NULL;
   }
 
   /* One module per body: a clone where every other definition is dropped. */
-  for (size_t I = 0; I < Out->NumStubs; ++I) {
-    LLVMModuleRef Part = LLVMCloneModule(M);
-    for (LLVMValueRef F = LLVMGetFirstFunction(Part); F;
+  for (size_t I = 0; I < NumParts; ++I) {
+    LLVMModuleRef Mod = LLVMCloneModule(M);
+    for (LLVMValueRef F = LLVMGetFirstFunction(Mod); F;
          F = LLVMGetNextFunction(F)) {
       size_t Len;
       const char *Name = LLVMGetValueName2(F, &Len);
-      if (isStubbed(F) && (Len != strlen(Out->Stubs[I].Name) ||
-                           memcmp(Name, Out->Stubs[I].Name, Len)))
+      if (isStubbed(F) &&
+          (Len != strlen(Parts[I].Name) || memcmp(Name, Parts[I].Name, Len)))
         dropBody(F);
     }
-    for (LLVMValueRef G = LLVMGetFirstGlobal(Part); G; G = LLVMGetNextGlobal(G))
+    for (LLVMValueRef G = LLVMGetFirstGlobal(Mod); G; G = LLVMGetNextGlobal(G))
       if (!LLVMIsDeclaration(G))
         dropInitializer(G);
-    makeBody(Part, findFunction(Part, Out->Stubs[I].Name,
-                                strlen(Out->Stubs[I].Name)));
-    Out->Modules[Out->NumModules++] = Part;
+    if (Parts[I].Stub)
+      makeBody(Mod, findFunction(Mod, Parts[I].Name, strlen(Parts[I].Name)));
+    Out->Modules[Out->NumModules++] = Mod;
   }
   /* The original keeps the global variables and no bodies. */
   for (LLVMValueRef F = LLVMGetFirstFunction(M); F; F = LLVMGetNextFunction(F))
     if (isStubbed(F))
       dropBody(F);
   Out->Modules[Out->NumModules++] = M;
+  freeParts(Parts, NumParts);
   return NULL;
 }
 

@@ -5,8 +5,10 @@
  * Per function (the default, like lli's orc-lazy), each body gets its own
  * module and the global variables stay in one more; with -per-module-lazy the
  * module stays whole. Local symbols are given unique external names first so
- * the parts can refer to each other. Weak bodies stay weak. Modules with
- * aliases, ifuncs or blockaddress constants are added whole, without stubs. */
+ * the parts can refer to each other. Weak bodies stay weak. Only functions
+ * that are only ever called directly get a stub; one whose address escapes is
+ * compiled when the code taking its address is linked. Modules with aliases,
+ * ifuncs or blockaddress constants are added whole, without stubs. */
 
 #ifndef ORC_RT_C_LIB_JIT_LAZYSPLIT_H
 #define ORC_RT_C_LIB_JIT_LAZYSPLIT_H
