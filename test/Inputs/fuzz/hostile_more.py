@@ -157,6 +157,32 @@ def result_send_fails(e):
         st, err, want)
 
 
+@case("pipelined_calls_unread")
+def pipelined(e):
+    """1000 calls written back to back while the controller reads nothing (the
+    Result pipe fills and call threads block on it): no deadlock, every call
+    answered exactly once, then a clean exit."""
+    inst = u64(e.syms[MM + "Instance"])
+    tag = e.syms[MM + "reserve_wrapper"]
+    n = 1000
+    data = b"".join(msg(CALL, i, tag, inst + u64(0)) for i in range(n))
+    t = threading.Thread(target=e.send, args=(data,))
+    t.start()
+    seen = {}
+    for _ in range(n):
+        opc, seq, rtag, payload = e.read_msg()
+        if opc != RESULT or rtag != 0 or payload != b"\x01" + u64(0):
+            e.finish()
+            return "bad Result %r" % ((opc, seq, rtag, payload),)
+        seen[seq] = seen.get(seq, 0) + 1
+    t.join(H.TIMEOUT)
+    if sorted(seen) != list(range(n)) or set(seen.values()) != {1}:
+        e.finish()
+        return "Results for %d distinct seqnos, want each of 0..%d once" % (len(seen), n - 1)
+    st, _, err = e.finish()
+    return None if st == 0 and err == "" else "status %r stderr %r" % (st, err)
+
+
 def vm_size_kb(pid):
     for line in open("/proc/%d/status" % pid):
         if line.startswith("VmSize:"):
