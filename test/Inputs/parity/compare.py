@@ -28,6 +28,7 @@ import argparse
 import difflib
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -52,6 +53,32 @@ def compile_or_die(cmd):
     if p.returncode != 0:
         fail("compile failed (status %d): %s\n%s" % (
             p.returncode, " ".join(cmd), p.stderr.decode("utf-8", "replace")))
+
+
+def run_program(name, cmd, env, stdin_data, timeout):
+    """Runs cmd in its own process group, so that on a timeout the whole group
+    (the driver and any children the program forked) is killed and no
+    grandchild keeps the output pipes open."""
+    try:
+        p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, env=env, start_new_session=True)
+    except OSError as e:
+        fail("%s run: cannot run %s: %s" % (name, cmd[0], e))
+    try:
+        out, err = p.communicate(stdin_data, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        try:
+            out, err = p.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            out, err = b"", b""
+        fail("%s run timed out after %gs: %s\nstdout so far:\n%s\nstderr so far:\n%s" % (
+            name, timeout, " ".join(cmd), out.decode("utf-8", "replace"),
+            err.decode("utf-8", "replace")))
+    return subprocess.CompletedProcess(cmd, p.returncode, out, err)
 
 
 def describe_status(rc):
@@ -146,15 +173,7 @@ def compare(a, tool, args, out):
 
     results = {}
     for name, cmd, env in (("native", [native] + args, None), ("jit", jit_cmd, jit_env)):
-        try:
-            p = subprocess.run(cmd, input=stdin_data, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, timeout=a.timeout, env=env)
-        except subprocess.TimeoutExpired as e:
-            fail("%s run timed out after %gs: %s\nstdout so far:\n%s" % (
-                name, a.timeout, " ".join(cmd),
-                (e.stdout or b"").decode("utf-8", "replace")))
-        except OSError as e:
-            fail("%s run: cannot run %s: %s" % (name, cmd[0], e))
+        p = run_program(name, cmd, env, stdin_data, a.timeout)
         results[name] = p
         with open(os.path.join(out, name + ".stdout"), "wb") as f:
             f.write(p.stdout)
