@@ -2,10 +2,12 @@
 // disturb: the signal mask, denormal handling, the C locale and its decimal
 // point, the lowest free file descriptor (the driver must not leak the input
 // file's or its own descriptors into the program), and the working directory
-// (compared by the two runs' output being equal; printed only as a check).
+// (compared by the two runs' output being equal; printed only as a check), and
+// that main runs on the process's initial thread (getpid() == gettid()).
 // Signal dispositions, the FP flags and the thread count are in
 // process_signals.c, process_fenv.c and process_threads.c.
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t %s | FileCheck %s
+#define _GNU_SOURCE // gettid
 #include <fcntl.h>
 #include <float.h>
 #include <limits.h>
@@ -45,6 +47,8 @@ int main(void) {
   char cwd[PATH_MAX];
   // CHECK-NEXT: cwd known: 1
   printf("cwd known: %d\n", getcwd(cwd, sizeof cwd) != NULL);
+  // CHECK-NEXT: main on the initial thread: 1
+  printf("main on the initial thread: %d\n", getpid() == gettid());
   // CHECK-NEXT: parity: exit status 0
   return 0;
 }
