@@ -20,9 +20,11 @@
  *    patched to the real one;
  *  - a JIT-dispatch probe (a function of this file that calls the server's
  *    jit_dispatch, so Results in the stream have a caller to wake);
+ *  - run_as_main / run_as_void / run_as_int with the entry point patched to a
+ *    function of this file (run_as_main's checks the decoded argv);
  *  - address 0, a page-zero address or a data address (protocol errors).
- * Reserve, run-as-main, memory writes and finalize actions would run or write
- * wherever the input says, as they do for a real (trusted) controller.
+ * Reserve, memory writes and finalize actions would run or write wherever the
+ * input says, as they do for a real (trusted) controller.
  *
  * Messages after the first malformed header are fed unchanged: the server
  * stops at that header anyway.
@@ -47,6 +49,22 @@ static orc_rt_CWrapperFunctionBuffer jitDispatchProbe(const char *Data,
   return orc_rt_SimpleRemoteEPCServer_jitDispatch(CurrentSrv, (void *)0x1234,
                                                   Data, Size);
 }
+
+/* Entry points for the run-as wrappers: the argv that run_as_main decodes must
+ * be argc NUL-terminated strings and a NULL (ASan checks every byte read). */
+static int fuzzMain(int Argc, char **Argv, char **Envp) {
+  size_t Total = 0;
+  for (int I = 0; I < Argc; ++I)
+    Total += strlen(Argv[I]);
+  if (Argv[Argc] != NULL || Envp == NULL || Envp[0] != NULL)
+    __builtin_trap();
+  return (int)(Total & 0x7f);
+}
+static int fuzzVoid(void) { return 42; }
+static int fuzzInt(int X) { return X ^ 1; }
+static const uint64_t FuzzMainAddr = (uint64_t)(uintptr_t)fuzzMain,
+                      FuzzVoidAddr = (uint64_t)(uintptr_t)fuzzVoid,
+                      FuzzIntAddr = (uint64_t)(uintptr_t)fuzzInt;
 
 static uint64_t getLE64(const uint8_t *P) {
   uint64_t V = 0;
@@ -115,6 +133,10 @@ static void rewriteTags(orc_rt_ExecutorServicesRef ES, uint8_t *Buf,
       {NULL, NULL, 0},
       {NULL, NULL, 0x10},
       {NULL, NULL, (uint64_t)(uintptr_t)DataObject},
+      /* The run-as wrappers, with the entry point patched to a function here. */
+      {"__llvm_orc_bootstrap_run_as_main_wrapper", &FuzzMainAddr, 0},
+      {"__llvm_orc_bootstrap_run_as_void_function_wrapper", &FuzzVoidAddr, 0},
+      {"__llvm_orc_bootstrap_run_as_int_function_wrapper", &FuzzIntAddr, 0},
   };
   const size_t NumTargets = sizeof(Targets) / sizeof(Targets[0]);
   size_t Off = 0;
