@@ -39,6 +39,15 @@ void orc_rt_jit_Runtime_dispose(void) {
   orc_rt_jit_internal_disposeThreads();
 }
 
+/*---- libgcc's CPU model ----*/
+
+/* __builtin_cpu_supports / __builtin_cpu_is in JIT'd code read these. They
+ * live in libgcc.a (linked into mini-lli), so no shared library exports them;
+ * the driver hands JIT'd code its own copies. */
+extern char __cpu_model[];
+extern char __cpu_features2[];
+extern int __cpu_indicator_init(void);
+
 /*---- The table ----*/
 
 static char DsoHandle;
@@ -47,7 +56,7 @@ const orc_rt_jit_Override *orc_rt_jit_Runtime_overrides(size_t *Count) {
   orc_rt_jit_ThreadInterpose_set(orc_rt_jit_pthread_create);
   void *Sym = dlsym(RTLD_DEFAULT, "__emutls_get_address");
   memcpy(&EmuGetAddress, &Sym, sizeof(Sym));
-  static orc_rt_jit_Override Table[17];
+  static orc_rt_jit_Override Table[20];
   Table[0] =
       (orc_rt_jit_Override){"atexit", (uintptr_t)orc_rt_jit_atexit, true};
   Table[1] = (orc_rt_jit_Override){"__cxa_atexit",
@@ -81,6 +90,12 @@ const orc_rt_jit_Override *orc_rt_jit_Runtime_overrides(size_t *Count) {
                                     (uintptr_t)orc_rt_jit_tss_create, true};
   Table[16] = (orc_rt_jit_Override){"tss_delete",
                                     (uintptr_t)orc_rt_jit_tss_delete, true};
-  *Count = 17;
+  Table[17] =
+      (orc_rt_jit_Override){"__cpu_model", (uintptr_t)__cpu_model, false};
+  Table[18] = (orc_rt_jit_Override){"__cpu_features2",
+                                    (uintptr_t)__cpu_features2, false};
+  Table[19] = (orc_rt_jit_Override){"__cpu_indicator_init",
+                                    (uintptr_t)__cpu_indicator_init, true};
+  *Count = 20;
   return Table;
 }
