@@ -9,7 +9,7 @@ Prints "ROW<TAB>cell..." lines (bench/table.py formats them) and appends one ver
 per target to $BENCH_HEADLINES. Every run's output is checked against the native run's
 (or the known line); a wrong output or a crash is shown in the cell, not timed.
 Heavy cells run once, lli-22 first, with a timeout (ORC_RT_C_BENCH_TIMEOUT seconds,
-default 150; for mini-lli 4x lli's time, at least 15 s): a cell that times out shows
+default 150; for mini-lli 2x lli's time, at least 10 s): a cell that times out shows
 ">T" and its ratio is a lower bound.
 Environment: ORC_RT_C_BENCH_HELLO_RUNS (default 15), ORC_RT_C_BENCH_BIG_RUNS (default 1),
 ORC_RT_C_BENCH_FUNCS (default 50000).
@@ -170,14 +170,14 @@ def run_rounds(cells, rounds):
 
 
 def run_pairs(pairs, rounds):
-    """(lli, mini-lli) pairs, interleaved; mini-lli's timeout is 4x lli's time (at least
-    15 s, at most TIMEOUT), so a pathological case costs little and still shows as a
+    """(lli, mini-lli) pairs, interleaved; mini-lli's timeout is 2x lli's time (at least
+    10 s, at most TIMEOUT), so a pathological case costs little and still shows as a
     lower bound that misses every target."""
     for _ in range(rounds):
         for l, m in pairs:
             l.run()
             if l.times:
-                m.timeout = min(TIMEOUT, max(15.0, 4 * max(l.times)))
+                m.timeout = min(TIMEOUT, max(10.0, 2 * max(l.times)))
             m.run()
 
 
