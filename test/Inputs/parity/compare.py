@@ -12,12 +12,15 @@ could never fail). On a mismatch it prints a unified diff of stdout, both exit
 statuses, both stderrs, to stderr, and exits 1.
 
   compare.py --cc CLANG [--tool mini-lli|/path/to/lli] [--out DIR]
-             [--extra-module SRC]... [--cflag FLAG]... [--tool-arg=ARG]...
+             [--extra-module SRC]... [--shared-lib SRC]... [--cflag FLAG]...
+             [--tool-arg=ARG]...
              [--opt=-On] [--bitcode] [--same-argv0] [--stdin FILE] [--timeout SECONDS]
              PROG.c|PROG.cpp [-- ARGS...]
 
 --extra-module SRC: SRC is linked into the native binary, and compiled to its
 own .ll file that is passed to the tool as `-extra-module=SRC.ll`.
+--shared-lib SRC: SRC is built into libSRC.so, which the native binary links
+(with an rpath) and the tool loads with `-dlopen=libSRC.so`.
 The tool is run as `TOOL [TOOL-ARGS...] prog.ll ARGS...`.
 `--tool native` runs the native binary a second time instead of a JIT: the
 comparison is then trivial, but the FileCheck lines get checked against what
@@ -97,6 +100,9 @@ def main():
                     help="an option for the tool, before the input file")
     ap.add_argument("--extra-module", action="append", default=[],
                     help="a second source file: linked natively, -extra-module for the tool")
+    ap.add_argument("--shared-lib", action="append", default=[],
+                    help="a source file built into a shared library (lib<name>.so): the "
+                    "native binary links it, the tool gets -dlopen=PATH")
     ap.add_argument("--cflag", action="append", default=[],
                     help="an extra compiler flag for both compilations")
     ap.add_argument("--opt", default="-O1", help="optimisation level for both (default -O1)")
@@ -140,8 +146,15 @@ def compare(a, tool, args, out):
     sources = [a.prog] + a.extra_module
     flags = [a.opt] + a.cflag
 
+    sos = []
+    for src in a.shared_lib:
+        so = os.path.join(out, "lib%s.so" % os.path.splitext(os.path.basename(src))[0])
+        compile_or_die([a.cc] + flags + ["-shared", "-fPIC", src, "-o", so])
+        sos.append(so)
+
     native = os.path.join(out, "native")
-    compile_or_die([a.cc] + flags + sources + ["-o", native, "-lpthread", "-lm"])
+    compile_or_die([a.cc] + flags + sources + sos + ["-o", native, "-Wl,-rpath," + out,
+                                                     "-lpthread", "-lm"])
 
     lls = []
     for i, src in enumerate(sources):
@@ -154,7 +167,8 @@ def compare(a, tool, args, out):
         jit_cmd = [native] + args
     else:
         fake = ["-fake-argv0=" + native] if a.same_argv0 else []
-        jit_cmd = ([tool] + a.tool_arg + fake + ["-extra-module=" + ll for ll in lls[1:]]
+        jit_cmd = ([tool] + a.tool_arg + fake + ["-dlopen=" + so for so in sos]
+                   + ["-extra-module=" + ll for ll in lls[1:]]
                    + [lls[0]] + args)
 
     stdin_data = b""
