@@ -63,7 +63,7 @@ ORC_RT_C_API void orc_rt_TaskGroup_releaseToken(orc_rt_TaskGroupRef G);
  */
 ORC_RT_C_API void orc_rt_TaskGroup_close(orc_rt_TaskGroupRef G);
 
-/** True once the group has been closed. */
+/** True once a close has taken effect: from then on every acquire fails. */
 ORC_RT_C_API bool orc_rt_TaskGroup_isClosed(orc_rt_TaskGroupRef G);
 
 /** True once the group is closed and every token is back. */

@@ -216,6 +216,11 @@ orc_rt_SessionState orc_rt_Session_getState(orc_rt_SessionRef S) {
   pthread_mutex_lock(&S->Lock);
   orc_rt_SessionState State = S->State;
   pthread_mutex_unlock(&S->Lock);
+  /* ShuttingDown is not stored: it is "the group is closed" (every entry is now
+   * denied) until finishShutdown stores Shutdown. */
+  if (State != orc_rt_SessionState_Shutdown &&
+      orc_rt_TaskGroup_isClosed(S->Managed))
+    State = orc_rt_SessionState_ShuttingDown;
   return State;
 }
 
@@ -275,10 +280,7 @@ static bool runDetach(orc_rt_SessionRef S) {
   runPhase(S, Phase_Detach);
   if (S->State == orc_rt_SessionState_Running)
     S->State = orc_rt_SessionState_Detached;
-  if (!S->ShutdownStarted)
-    return false;
-  S->State = orc_rt_SessionState_ShuttingDown;
-  return true;
+  return S->ShutdownStarted;
 }
 
 /* Closes the group. Called without Lock, as the caller's last use of S: once
@@ -332,7 +334,6 @@ orc_rt_ErrorRef orc_rt_Session_shutdown(orc_rt_SessionRef S,
       S->DetachStarted = true;
       Close = runDetach(S);
     } else if (S->Lists[Phase_Detach].Done) {
-      S->State = orc_rt_SessionState_ShuttingDown;
       Close = true;
     }
     /* Otherwise another thread is detaching; runDetach there sees
@@ -365,9 +366,10 @@ orc_rt_Session_managedCodeTokenSource(orc_rt_SessionRef S) {
 
 /* Every entry that cannot take the fast path below: fallback mode, first
  * entry of a thread. Out of line so the fast path keeps few registers live. */
-static __attribute__((noinline)) bool
-callInGroupSlow(orc_rt_SessionRef S, orc_rt_TaskGroupRef G,
-                orc_rt_ManagedFn Fn, void *Ctx) {
+static __attribute__((noinline)) bool callInGroupSlow(orc_rt_SessionRef S,
+                                                      orc_rt_TaskGroupRef G,
+                                                      orc_rt_ManagedFn Fn,
+                                                      void *Ctx) {
   if (!orc_rt_TaskGroup_acquireToken(G))
     return false;
   orc_rt_internal_ManagedFrame F;
@@ -383,8 +385,8 @@ callInGroupSlow(orc_rt_SessionRef S, orc_rt_TaskGroupRef G,
  * in registers rather than reloaded after Fn, which keeps loads off the
  * critical path (see docs/TokenFastPath.md). */
 static inline __attribute__((always_inline)) bool
-callInGroup(orc_rt_SessionRef S, orc_rt_TaskGroupRef G,
-            orc_rt_ManagedFn Fn, void *Ctx) {
+callInGroup(orc_rt_SessionRef S, orc_rt_TaskGroupRef G, orc_rt_ManagedFn Fn,
+            void *Ctx) {
   orc_rt_internal_TokenSlot *Slot;
   uintptr_t Expect;
   int Fast = orc_rt_internal_TokenFast_acquire(G, &Slot, &Expect);

@@ -11,11 +11,12 @@
  *
  * with plain (relaxed / release) stores and loads: no locked instruction, no
  * fence. The hot path itself is in TokenFast.h, shared with the Session's
- * entry wrapper (Session.c), which inlines it. The closer pays instead: it marks Closed in every thread's slot,
- * runs membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) (a full barrier on every
- * thread of the process), and then sums the slots. In fallback mode (no
- * membarrier, forced, or TSan) the same protocol runs with seq_cst stores and
- * loads instead of the compiler barrier.
+ * entry wrapper (Session.c), which inlines it. The closer pays instead: it
+ * marks Closed in every thread's slot, runs
+ * membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) (a full barrier on every thread
+ * of the process), and then sums the slots. In fallback mode (no membarrier,
+ * forced, or TSan) the same protocol runs with seq_cst stores and loads instead
+ * of the compiler barrier.
  *
  * Why no token is granted after close has returned, and why close (or the
  * re-count of a later release) cannot miss a live token:
@@ -92,9 +93,9 @@ struct orc_rt_OpaqueTaskGroup {
 };
 
 _Static_assert(offsetof(struct orc_rt_OpaqueTaskGroup, FastIndex) ==
-                   offsetof(orc_rt_internal_TaskGroupHead, FastIndex) &&
-               offsetof(struct orc_rt_OpaqueTaskGroup, Index) ==
-                   offsetof(orc_rt_internal_TaskGroupHead, Index),
+                       offsetof(orc_rt_internal_TaskGroupHead, FastIndex) &&
+                   offsetof(struct orc_rt_OpaqueTaskGroup, Index) ==
+                       offsetof(orc_rt_internal_TaskGroupHead, Index),
                "TokenFast.h reads the group's first members");
 
 struct orc_rt_OpaqueTokenSource {
@@ -187,8 +188,7 @@ void orc_rt_internal_TaskGroup_runCompletion(orc_rt_TaskGroupRef G) {
 /*---- Out-of-line paths: fallback mode, first use on a thread ----*/
 
 /* Fallback mode, or a thread with no slot for G yet. */
-static __attribute__((noinline, cold)) bool
-acquireSlow(orc_rt_TaskGroupRef G) {
+static __attribute__((noinline, cold)) bool acquireSlow(orc_rt_TaskGroupRef G) {
   uint32_t I = G->Index;
   if (I >= orc_rt_internal_My.Cap && !orc_rt_internal_Registry_ensureSlot(I))
     return orc_rt_internal_Registry_lockedAcquire(I);
@@ -229,8 +229,7 @@ orc_rt_internal_TaskGroup_acquireDenied(orc_rt_internal_TokenSlot *S,
   orc_rt_internal_Registry_sweep(I);
 }
 
-static __attribute__((noinline, cold)) void
-releaseSlow(orc_rt_TaskGroupRef G) {
+static __attribute__((noinline, cold)) void releaseSlow(orc_rt_TaskGroupRef G) {
   uint32_t I = G->Index; /* read before the store: G may die after it */
   bool Fenced = G->Fenced;
   if (I >= orc_rt_internal_My.Cap && !orc_rt_internal_Registry_ensureSlot(I)) {
@@ -306,8 +305,14 @@ void orc_rt_TaskGroup_releaseToken(orc_rt_TaskGroupRef G) {
 }
 
 void orc_rt_TaskGroup_close(orc_rt_TaskGroupRef G) {
-  atomic_store_explicit(&G->Closed, true, memory_order_release);
+  /* Held across the close: completion may run inside it and let the owner drop
+   * its reference (a Session destroyed on another thread). */
+  orc_rt_internal_TaskGroup_retain(G);
   orc_rt_internal_Registry_close(G->Index, !G->Fenced);
+  /* Only now is every later acquire denied, so only now may isClosed say so.
+   * Release: pairs with the acquire load in orc_rt_TaskGroup_isClosed. */
+  atomic_store_explicit(&G->Closed, true, memory_order_release);
+  orc_rt_internal_TaskGroup_drop(G);
 }
 
 bool orc_rt_TaskGroup_isClosed(orc_rt_TaskGroupRef G) {

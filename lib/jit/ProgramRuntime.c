@@ -6,6 +6,7 @@
 #include "jit/ProgramRuntime.h"
 #include "jit/RuntimeParts.h"
 #include "jit/ThreadInterpose.h"
+#include "orc-rt-c/ManagedThread.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -56,7 +57,7 @@ const orc_rt_jit_Override *orc_rt_jit_Runtime_overrides(size_t *Count) {
   orc_rt_jit_ThreadInterpose_set(orc_rt_jit_pthread_create);
   void *Sym = dlsym(RTLD_DEFAULT, "__emutls_get_address");
   memcpy(&EmuGetAddress, &Sym, sizeof(Sym));
-  static orc_rt_jit_Override Table[20];
+  static orc_rt_jit_Override Table[21];
   Table[0] =
       (orc_rt_jit_Override){"atexit", (uintptr_t)orc_rt_jit_atexit, true};
   Table[1] = (orc_rt_jit_Override){"__cxa_atexit",
@@ -96,6 +97,10 @@ const orc_rt_jit_Override *orc_rt_jit_Runtime_overrides(size_t *Count) {
                                     (uintptr_t)__cpu_features2, false};
   Table[19] = (orc_rt_jit_Override){"__cpu_indicator_init",
                                     (uintptr_t)__cpu_indicator_init, true};
-  *Count = 20;
+  /* glibc's thrd_join bypasses ThreadSanitizer; the runtime's joins through
+   * pthread_join, which is what glibc does underneath anyway. */
+  Table[20] =
+      (orc_rt_jit_Override){"thrd_join", (uintptr_t)orc_rt_thrd_join, true};
+  *Count = sizeof(Table) / sizeof(Table[0]);
   return Table;
 }

@@ -2,11 +2,6 @@
 // frame give their Session token back (the drain completes, no hang), and
 // thrd_join sees the exit value.
 //
-// TSan does not intercept thrd_join (glibc calls its internal join), so it
-// keeps the joined thread's id "in use" and reports the next thread created
-// with the same id as a duplicate: not a mini-lli problem.
-// UNSUPPORTED: thread-sanitizer
-//
 // RUN: %clang -S -emit-llvm -O1 -I %orc-rt-include %s -o %t.ll
 // RUN: %python %inputs/mini-lli/expect-status.py 4 mini-lli -trace-shutdown -shutdown-timeout=20 %t.ll 2>&1 | FileCheck %s
 //
