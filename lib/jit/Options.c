@@ -126,9 +126,14 @@ static orc_rt_ErrorRef finish(orc_rt_jit_Options *Opts, RawValues *Raw) {
           Raw->JitKind);
   }
   if (Raw->ShutdownTimeout) {
+    /* Plain decimal seconds only (digits and at most one '.'): strtod alone
+     * would also take hex floats, "inf" and exponents. */
+    const char *V = Raw->ShutdownTimeout;
+    bool Decimal = strspn(V, "0123456789.") == strlen(V) &&
+                   strchr(V, '.') == strrchr(V, '.');
     char *End;
-    double T = strtod(Raw->ShutdownTimeout, &End);
-    if (End == Raw->ShutdownTimeout || *End || !isfinite(T) || T < 0)
+    double T = strtod(V, &End);
+    if (!Decimal || End == V || *End || !isfinite(T) || T < 0)
       return orc_rt_Error_createf("for the --shutdown-timeout option: '%s' "
                                   "value invalid for non-negative number of "
                                   "seconds!",
@@ -137,7 +142,23 @@ static orc_rt_ErrorRef finish(orc_rt_jit_Options *Opts, RawValues *Raw) {
   }
   if (!*Opts->EntryFunction)
     return orc_rt_Error_create("--entry-function name cannot be empty");
+  for (size_t I = 0; I != Opts->ThreadEntries.Size; ++I)
+    if (!*Opts->ThreadEntries.Items[I])
+      return orc_rt_Error_create("--thread-entry name cannot be empty");
   return NULL;
+}
+
+/* True if -help/--help is among the options (before the input), wherever it
+ * stands: like lli, a help request wins over every option error. */
+static bool helpRequested(int Argc, char **Argv) {
+  for (int I = 1; I < Argc; ++I) {
+    const char *A = Argv[I];
+    if (A[0] != '-' || A[1] == '\0' || !strcmp(A, "--"))
+      return false;
+    if (!strcmp(A, "-help") || !strcmp(A, "--help"))
+      return true;
+  }
+  return false;
 }
 
 /* Handles one option argument at Argv[*I]; may consume the next argument. */
@@ -184,6 +205,16 @@ static orc_rt_ErrorRef parseOne(orc_rt_jit_Options *Opts, RawValues *Raw,
   return NULL;
 }
 
+static orc_rt_ErrorRef helpOverrides(orc_rt_jit_Options *Opts,
+                                     orc_rt_ErrorRef Err, int Argc,
+                                     char **Argv) {
+  if (!Err || !helpRequested(Argc, Argv))
+    return Err;
+  orc_rt_Error_consume(Err);
+  Opts->Help = true;
+  return NULL;
+}
+
 orc_rt_ErrorRef orc_rt_jit_Options_parse(orc_rt_jit_Options *Opts, int Argc,
                                          char **Argv) {
   static char Stdin[] = "-";
@@ -208,14 +239,14 @@ orc_rt_ErrorRef orc_rt_jit_Options_parse(orc_rt_jit_Options *Opts, int Argc,
       break; /* the input: a path or "-" */
     orc_rt_ErrorRef Err = parseOne(Opts, &Raw, Argc, Argv, &I);
     if (Err)
-      return Err;
+      return helpOverrides(Opts, Err, Argc, Argv);
   }
   if (I < Argc) {
     Opts->Input = Argv[I];
     Opts->ProgramArgc = Argc - I;
     Opts->ProgramArgv = Argv + I;
   }
-  return finish(Opts, &Raw);
+  return helpOverrides(Opts, finish(Opts, &Raw), Argc, Argv);
 }
 
 void orc_rt_jit_Options_dispose(orc_rt_jit_Options *Opts) {
