@@ -56,6 +56,7 @@
 #include "core/TaskGroup.h"
 #include "core/TokenFast.h"
 #include "core/TokenRegistry.h"
+#include "support/FaultInjection.h"
 
 #include <assert.h>
 #include <pthread.h>
@@ -335,7 +336,7 @@ orc_rt_ErrorRef orc_rt_TaskGroup_addOnComplete(orc_rt_TaskGroupRef G,
     Fn(Ctx);
     return NULL;
   }
-  Callback *C = malloc(sizeof(*C));
+  Callback *C = orc_rt_internal_malloc(sizeof(*C));
   if (!C) {
     pthread_mutex_unlock(&G->Lock);
     return orc_rt_Error_create(
@@ -351,7 +352,7 @@ orc_rt_ErrorRef orc_rt_TaskGroup_addOnComplete(orc_rt_TaskGroupRef G,
 }
 
 orc_rt_TokenSourceRef orc_rt_TaskGroup_getTokenSource(orc_rt_TaskGroupRef G) {
-  orc_rt_TokenSourceRef TS = malloc(sizeof(*TS));
+  orc_rt_TokenSourceRef TS = orc_rt_internal_malloc(sizeof(*TS));
   if (!TS)
     return NULL;
   orc_rt_internal_TaskGroup_retain(G);

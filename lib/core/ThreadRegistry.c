@@ -11,6 +11,7 @@
 
 #include "core/TaskGroup.h"
 #include "core/TokenRegistry.h"
+#include "support/FaultInjection.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -182,7 +183,7 @@ uint32_t orc_rt_internal_Registry_allocIndex(orc_rt_TaskGroupRef G) {
   } else {
     if (NumEntries == CapEntries) {
       uint32_t NewCap = CapEntries ? 2 * CapEntries : 16;
-      IndexEntry *N = realloc(Entries, NewCap * sizeof(*N));
+      IndexEntry *N = orc_rt_internal_realloc(Entries, NewCap * sizeof(*N));
       if (!N || NewCap >= NO_INDEX) {
         pthread_mutex_unlock(&Lock);
         return NO_INDEX;
@@ -238,7 +239,8 @@ static void threadExit(void *P) {
   orc_rt_internal_My.Slots = NULL;
   orc_rt_internal_My.Cap = 0;
   Self = NULL;
-  munmap(T->Slots, ORC_RT_C_MAX_TOKEN_SLOTS * sizeof(orc_rt_internal_TokenSlot));
+  munmap(T->Slots,
+         ORC_RT_C_MAX_TOKEN_SLOTS * sizeof(orc_rt_internal_TokenSlot));
   free(T);
 }
 
@@ -256,7 +258,7 @@ bool orc_rt_internal_Registry_ensureSlot(uint32_t I) {
     size_t Bytes = ORC_RT_C_MAX_TOKEN_SLOTS * sizeof(orc_rt_internal_TokenSlot);
     void *Mem = mmap(NULL, Bytes, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    T = Mem == MAP_FAILED ? NULL : calloc(1, sizeof(*T));
+    T = Mem == MAP_FAILED ? NULL : orc_rt_internal_calloc(1, sizeof(*T));
     if (!T || pthread_setspecific(ExitKey, T) != 0) {
       pthread_mutex_unlock(&Lock);
       if (Mem != MAP_FAILED)

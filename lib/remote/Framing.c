@@ -3,6 +3,7 @@
  * reads, and whole-message writes. */
 
 #include "remote/Framing.h"
+#include "support/FaultInjection.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -87,7 +88,7 @@ orc_rt_internal_readMessage(orc_rt_internal_ReadFn Read, void *Ctx,
       size_t NewCap = Cap ? Cap * 2 : 4096;
       if (NewCap > Want)
         NewCap = Want;
-      char *NB = realloc(Buf, NewCap);
+      char *NB = orc_rt_internal_realloc(Buf, NewCap);
       if (!NB) {
         free(Buf);
         *Err = orc_rt_Error_createf("out of memory reading a %zu-byte message",

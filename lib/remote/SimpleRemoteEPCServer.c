@@ -23,6 +23,7 @@
 #include "orc-rt-c/RemoteExecutor.h"
 #include "orc-rt-c/SPS.h"
 #include "remote/Framing.h"
+#include "support/FaultInjection.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -105,7 +106,7 @@ orc_rt_ErrorRef orc_rt_SimpleRemoteEPCServer_create(
     orc_rt_SimpleRemoteEPCServerRef *Result, orc_rt_SessionRef S,
     orc_rt_ExecutorServicesRef ES,
     const orc_rt_SimpleRemoteEPCServerOptions *Opts) {
-  orc_rt_SimpleRemoteEPCServerRef Srv = calloc(1, sizeof(*Srv));
+  orc_rt_SimpleRemoteEPCServerRef Srv = orc_rt_internal_calloc(1, sizeof(*Srv));
   if (!Srv)
     return orc_rt_Error_create("out of memory creating the server");
   Srv->S = S;
@@ -261,7 +262,7 @@ static orc_rt_ErrorRef startCall(orc_rt_SimpleRemoteEPCServerRef Srv,
     return orc_rt_Error_createf(
         "CallWrapper (seqno %llu) to 0x%llx, which is not code in this process",
         (unsigned long long)Msg->SeqNo, (unsigned long long)Msg->TagAddr);
-  IncomingCall *C = malloc(sizeof(*C));
+  IncomingCall *C = orc_rt_internal_malloc(sizeof(*C));
   if (!C)
     return orc_rt_Error_create("out of memory starting a call");
   *C = (IncomingCall){Srv, Msg->SeqNo, Msg->TagAddr, Msg->Payload,

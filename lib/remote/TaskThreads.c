@@ -6,6 +6,7 @@
  * before the free. */
 
 #include "orc-rt-c/RemoteExecutor.h"
+#include "support/FaultInjection.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -22,7 +23,7 @@ typedef struct {
 } Start;
 
 orc_rt_TaskThreadsRef orc_rt_TaskThreads_create(void) {
-  orc_rt_TaskThreadsRef TT = calloc(1, sizeof(*TT));
+  orc_rt_TaskThreadsRef TT = orc_rt_internal_calloc(1, sizeof(*TT));
   if (!TT)
     return NULL;
   pthread_mutex_init(&TT->Lock, NULL);
@@ -47,7 +48,7 @@ static void *threadMain(void *P) {
 
 void orc_rt_TaskThreads_dispatch(orc_rt_TaskRef T, void *Ctx) {
   orc_rt_TaskThreadsRef TT = Ctx;
-  Start *S = malloc(sizeof(*S));
+  Start *S = orc_rt_internal_malloc(sizeof(*S));
   if (!S) {
     orc_rt_Task_destroy(T);
     return;
@@ -60,7 +61,7 @@ void orc_rt_TaskThreads_dispatch(orc_rt_TaskRef T, void *Ctx) {
   pthread_attr_init(&A);
   pthread_attr_setdetachstate(&A, PTHREAD_CREATE_DETACHED);
   pthread_t Th;
-  int EC = pthread_create(&Th, &A, threadMain, S);
+  int EC = orc_rt_internal_pthread_create(&Th, &A, threadMain, S);
   pthread_attr_destroy(&A);
   if (EC) {
     free(S);

@@ -4,6 +4,7 @@
  * runDeallocActions). */
 
 #include "services/Services.h"
+#include "support/FaultInjection.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -30,8 +31,10 @@ bool orc_rt_internal_readActions(orc_rt_SPSReader *R,
     return false;
   if (N == 0)
     return true;
-  Fin->Calls = calloc((size_t)N, sizeof(orc_rt_internal_WFCall));
-  Dealloc->Calls = calloc((size_t)N, sizeof(orc_rt_internal_WFCall));
+  Fin->Calls =
+      orc_rt_internal_calloc((size_t)N, sizeof(orc_rt_internal_WFCall));
+  Dealloc->Calls =
+      orc_rt_internal_calloc((size_t)N, sizeof(orc_rt_internal_WFCall));
   if (!Fin->Calls || !Dealloc->Calls) {
     free(Fin->Calls);
     free(Dealloc->Calls);
@@ -68,11 +71,12 @@ void orc_rt_internal_freeCallList(orc_rt_internal_WFCallList *L) {
 
 bool orc_rt_internal_appendCall(orc_rt_internal_WFCallList *L,
                                 const orc_rt_internal_WFCall *C) {
-  orc_rt_internal_WFCall *N = realloc(L->Calls, (L->Size + 1) * sizeof(*N));
+  orc_rt_internal_WFCall *N =
+      orc_rt_internal_realloc(L->Calls, (L->Size + 1) * sizeof(*N));
   if (!N)
     return false;
   L->Calls = N;
-  char *Args = malloc(C->ArgSize ? C->ArgSize : 1);
+  char *Args = orc_rt_internal_malloc(C->ArgSize ? C->ArgSize : 1);
   if (!Args)
     return false;
   if (C->ArgSize)

@@ -13,6 +13,7 @@
  */
 
 #include "services/Services.h"
+#include "support/FaultInjection.h"
 
 #include "orc-rt-c/ManagedThread.h"
 
@@ -38,7 +39,7 @@ static const char *const FallbackLibs[] = {"libstdc++.so.6", "libgcc_s.so.1",
                                            "libm.so.6"};
 
 orc_rt_internal_DylibManager *orc_rt_internal_DylibManager_create(void) {
-  orc_rt_internal_DylibManager *DM = calloc(1, sizeof(*DM));
+  orc_rt_internal_DylibManager *DM = orc_rt_internal_calloc(1, sizeof(*DM));
   if (DM)
     pthread_mutex_init(&DM->Lock, NULL);
   return DM;
@@ -87,8 +88,8 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_DM_open(const char *Data,
   if (memchr(Path, 0, Len))
     return orc_rt_SPS_expectedErrorResult(
         orc_rt_Error_create("open: path contains a NUL byte"));
-  char *CPath = malloc(Len + 1);
-  Handle *H = calloc(1, sizeof(*H));
+  char *CPath = orc_rt_internal_malloc(Len + 1);
+  Handle *H = orc_rt_internal_calloc(1, sizeof(*H));
   if (!CPath || !H) {
     free(CPath);
     free(H);
@@ -230,7 +231,7 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_DM_resolve(const char *Data,
     void *P = NULL;
     /* Names with NUL bytes cannot exist; longer names need a heap copy. */
     if (!memchr(Str, 0, Len)) {
-      char *CName = Len < sizeof(Name) ? Name : malloc(Len + 1);
+      char *CName = Len < sizeof(Name) ? Name : orc_rt_internal_malloc(Len + 1);
       if (CName) {
         memcpy(CName, Str, Len);
         CName[Len] = 0;

@@ -5,6 +5,7 @@
 
 #include "services/SafeCopy.h"
 #include "services/Services.h"
+#include "support/FaultInjection.h"
 
 #include "orc-rt-c/ManagedThread.h"
 
@@ -110,8 +111,9 @@ orc_rt_ExecutorServices_addBootstrapSymbol(orc_rt_ExecutorServicesRef ES,
       pthread_mutex_unlock(&ES->SymLock);
       return NULL;
     }
-  orc_rt_BootstrapSymbol *N = realloc(ES->Syms, (ES->NumSyms + 1) * sizeof(*N));
-  char *Copy = strdup(Name);
+  orc_rt_BootstrapSymbol *N =
+      orc_rt_internal_realloc(ES->Syms, (ES->NumSyms + 1) * sizeof(*N));
+  char *Copy = orc_rt_internal_strdup(Name);
   if (!N || !Copy) {
     if (N)
       ES->Syms = N;
@@ -160,7 +162,7 @@ static const orc_rt_ServiceVTable ServicesVT = {NULL, onShutdown};
 orc_rt_ErrorRef
 orc_rt_ExecutorServices_create(orc_rt_ExecutorServicesRef *Result,
                                orc_rt_SessionRef S) {
-  orc_rt_ExecutorServicesRef ES = calloc(1, sizeof(*ES));
+  orc_rt_ExecutorServicesRef ES = orc_rt_internal_calloc(1, sizeof(*ES));
   if (!ES)
     return orc_rt_Error_create("out of memory creating executor services");
   ES->S = S;

@@ -5,6 +5,7 @@
  * updates. */
 
 #include "services/Services.h"
+#include "support/FaultInjection.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -42,7 +43,7 @@ llvm_orc_registerJITLoaderGDBAllocAction(const char *Data, size_t Size) {
       !orc_rt_SPSReader_readAddr(&R, &End) ||
       !orc_rt_SPSReader_readBool(&R, &AutoRegister) || End < Start)
     return orc_rt_internal_badArgs();
-  struct jit_code_entry *E = calloc(1, sizeof(*E));
+  struct jit_code_entry *E = orc_rt_internal_calloc(1, sizeof(*E));
   if (!E)
     return orc_rt_SPS_errorResult(orc_rt_Error_create("out of memory"));
   E->symfile_addr = (const char *)(uintptr_t)Start;

@@ -17,6 +17,7 @@
  */
 
 #include "services/Services.h"
+#include "support/FaultInjection.h"
 
 #include "orc-rt-c/ManagedThread.h"
 
@@ -108,7 +109,7 @@ int orc_rt_ExecutorServices_pthread_create(pthread_t *Thread,
   orc_rt_ExecutorServicesRef ES = orc_rt_internal_currentServices();
   if (!ES || orc_rt_Session_current() != ES->S)
     return orc_rt_pthread_create(Thread, Attr, Start, Arg);
-  CountedStart *CS = malloc(sizeof(*CS));
+  CountedStart *CS = orc_rt_internal_malloc(sizeof(*CS));
   if (!CS)
     return EAGAIN;
   *CS = (CountedStart){ES, Start, Arg, NULL, NULL};
@@ -154,7 +155,7 @@ static void *thrdTrampoline(void *P) {
 
 int orc_rt_ExecutorServices_thrd_create(void *Thread, int (*Start)(void *),
                                         void *Arg) {
-  ThrdStart *TS = malloc(sizeof(*TS));
+  ThrdStart *TS = orc_rt_internal_malloc(sizeof(*TS));
   if (!TS)
     return thrd_nomem;
   *TS = (ThrdStart){Start, Arg};

@@ -6,6 +6,7 @@
 
 #include "services/SafeCopy.h"
 #include "services/Services.h"
+#include "support/FaultInjection.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -157,7 +158,7 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_memReadBuffers(const char *Data,
       return orc_rt_internal_badArgs();
     }
     size_t L = (size_t)(End - Start);
-    char *Tmp = malloc(L ? L : 1);
+    char *Tmp = orc_rt_internal_malloc(L ? L : 1);
     if (!Tmp ||
         !orc_rt_internal_safeRead(Tmp, (const void *)(uintptr_t)Start, L)) {
       free(Tmp);
@@ -190,7 +191,8 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_memReadStrings(const char *Data,
     size_t L;
     char *Tmp = NULL;
     if (!orc_rt_internal_safeStrlen(S, MAX_READ, &L) ||
-        !(Tmp = malloc(L ? L : 1)) || !orc_rt_internal_safeRead(Tmp, S, L)) {
+        !(Tmp = orc_rt_internal_malloc(L ? L : 1)) ||
+        !orc_rt_internal_safeRead(Tmp, S, L)) {
       free(Tmp);
       orc_rt_SPSWriter_dispose(&W);
       return badAddress("mem_read_strings", Addr);

@@ -15,6 +15,7 @@
  */
 
 #include "services/Services.h"
+#include "support/FaultInjection.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -45,7 +46,7 @@ struct orc_rt_internal_MemoryManager {
 
 orc_rt_internal_MemoryManager *
 orc_rt_internal_MemoryManager_create(orc_rt_ExecutorServicesRef ES) {
-  orc_rt_internal_MemoryManager *MM = calloc(1, sizeof(*MM));
+  orc_rt_internal_MemoryManager *MM = orc_rt_internal_calloc(1, sizeof(*MM));
   if (!MM)
     return NULL;
   MM->ES = ES;
@@ -152,7 +153,7 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_MM_reserve(const char *Data,
                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (P == MAP_FAILED)
     return orc_rt_SPS_expectedErrorResult(orc_rt_Error_create(strerror(errno)));
-  Slab *Sl = calloc(1, sizeof(*Sl));
+  Slab *Sl = orc_rt_internal_calloc(1, sizeof(*Sl));
   if (!Sl) {
     munmap(P, Mapped);
     return orc_rt_SPS_expectedErrorResult(
@@ -204,7 +205,8 @@ static orc_rt_ErrorRef claimRegion(Slab *Sl, uint64_t Start, uint64_t End) {
           Rg->Start <= Start ? "previous" : "following",
           (unsigned long long)Rg->Start, (unsigned long long)Rg->End);
   }
-  Region *N = realloc(Sl->Regions, (Sl->NumRegions + 1) * sizeof(*N));
+  Region *N =
+      orc_rt_internal_realloc(Sl->Regions, (Sl->NumRegions + 1) * sizeof(*N));
   if (!N)
     return orc_rt_Error_create("out of memory in initialize");
   Sl->Regions = N;
@@ -332,7 +334,7 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_MM_initialize(const char *Data,
   /* A segment is at least u8 + addr + size + empty content = 25 bytes. */
   if (!MM || !orc_rt_SPSReader_readCount(&R, &N, 25))
     return orc_rt_internal_badArgs();
-  Segment *Segs = calloc(N ? (size_t)N : 1, sizeof(Segment));
+  Segment *Segs = orc_rt_internal_calloc(N ? (size_t)N : 1, sizeof(Segment));
   if (!Segs)
     return orc_rt_SPS_expectedErrorResult(orc_rt_Error_create("out of memory"));
   for (uint64_t I = 0; I < N; ++I) {

@@ -4,6 +4,7 @@
  * started) is an OOB error, which the controller sees as a failed call. */
 
 #include "services/Services.h"
+#include "support/FaultInjection.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -82,7 +83,7 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_runAsMain(const char *Data,
       return orc_rt_internal_badArgs();
     Bytes += L + 1;
   }
-  char **Argv = malloc(Bytes);
+  char **Argv = orc_rt_internal_malloc(Bytes);
   if (!Argv)
     return orc_rt_CWrapperFunctionBuffer_fromErrorMessage("out of memory");
   char *Str = (char *)(Argv + N + 1);

@@ -13,6 +13,7 @@
  */
 
 #include "services/Services.h"
+#include "support/FaultInjection.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -43,7 +44,8 @@ struct orc_rt_internal_SharedMemoryMapper {
 
 orc_rt_internal_SharedMemoryMapper *
 orc_rt_internal_SharedMemoryMapper_create(orc_rt_ExecutorServicesRef ES) {
-  orc_rt_internal_SharedMemoryMapper *SM = calloc(1, sizeof(*SM));
+  orc_rt_internal_SharedMemoryMapper *SM =
+      orc_rt_internal_calloc(1, sizeof(*SM));
   if (!SM)
     return NULL;
   SM->ES = ES;
@@ -133,7 +135,7 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_SM_reserve(const char *Data,
            MAP_FAILED)
     EC = errno;
   close(FD);
-  Reservation *Rv = EC ? NULL : calloc(1, sizeof(*Rv));
+  Reservation *Rv = EC ? NULL : orc_rt_internal_calloc(1, sizeof(*Rv));
   if (!Rv) {
     /* The controller never learns the name: unlink it here. */
     shm_unlink(Name);
@@ -231,7 +233,8 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_SM_initialize(const char *Data,
   pthread_mutex_lock(&SM->Lock);
   Rv = findLive(SM, Base);
   Allocation *A =
-      Rv ? realloc(Rv->Allocs, (Rv->NumAllocs + 1) * sizeof(*A)) : NULL;
+      Rv ? orc_rt_internal_realloc(Rv->Allocs, (Rv->NumAllocs + 1) * sizeof(*A))
+         : NULL;
   if (A) {
     Rv->Allocs = A;
     Rv->Allocs[Rv->NumAllocs++] = (Allocation){MinAddr, Deallocs};

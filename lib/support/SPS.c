@@ -4,6 +4,7 @@
  * orc-rt-c/SPS.h). */
 
 #include "orc-rt-c/SPS.h"
+#include "support/FaultInjection.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -183,7 +184,7 @@ void orc_rt_SPSWriter_appendRaw(orc_rt_SPSWriter *W, const void *Data,
     size_t NewCap = W->Capacity ? W->Capacity * 2 : 64;
     while (NewCap < W->Size + Size)
       NewCap *= 2;
-    char *P = realloc(W->Data, NewCap);
+    char *P = orc_rt_internal_realloc(W->Data, NewCap);
     if (!P) {
       W->Failed = true;
       return;

@@ -2,6 +2,7 @@
 /* The inline / heap / OOB-error cases of orc_rt_CWrapperFunctionBuffer. */
 
 #include "orc-rt-c/WrapperFunction.h"
+#include "support/FaultInjection.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,7 @@ orc_rt_CWrapperFunctionBuffer orc_rt_CWrapperFunctionBuffer_empty(void) {
  * decoder rejects). */
 static orc_rt_CWrapperFunctionBuffer outOfMemory(void) {
   orc_rt_CWrapperFunctionBuffer B = orc_rt_CWrapperFunctionBuffer_empty();
-  B.Data.ValuePtr = strdup(OutOfMemoryMsg);
+  B.Data.ValuePtr = orc_rt_internal_strdup(OutOfMemoryMsg);
   return B;
 }
 
@@ -31,7 +32,7 @@ char *orc_rt_CWrapperFunctionBuffer_allocate(orc_rt_CWrapperFunctionBuffer *B,
     B->Size = Size;
     return B->Data.Value;
   }
-  char *P = malloc(Size);
+  char *P = orc_rt_internal_malloc(Size);
   if (!P) {
     *B = outOfMemory();
     return NULL;
@@ -53,7 +54,7 @@ orc_rt_CWrapperFunctionBuffer_copy(const char *Data, size_t Size) {
 orc_rt_CWrapperFunctionBuffer
 orc_rt_CWrapperFunctionBuffer_fromErrorMessage(const char *Msg) {
   orc_rt_CWrapperFunctionBuffer B = orc_rt_CWrapperFunctionBuffer_empty();
-  B.Data.ValuePtr = strdup(Msg ? Msg : "");
+  B.Data.ValuePtr = orc_rt_internal_strdup(Msg ? Msg : "");
   return B.Data.ValuePtr ? B : outOfMemory();
 }
 
