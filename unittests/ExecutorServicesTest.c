@@ -9,6 +9,9 @@
 #include "orc-rt-c/ExecutorServices.h"
 #include "orc-rt-c/SPS.h"
 
+#include "support/FaultInjection.h"
+
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -247,6 +250,134 @@ static void deniedEntryIsAnError(void **State) {
   assert_string_equal(Log, "");
 }
 
+/*---- Injected faults (lib/support/FaultInjection.h) ----*/
+
+static void disarmAll(void) {
+  for (int K = 0; K != orc_rt_internal_Fault_NumKinds; ++K)
+    orc_rt_internal_FaultInjector_arm((orc_rt_internal_FaultKind)K, -1, false);
+}
+
+static void mmapFailureInReserveIsAnError(void **State) {
+  Fixture *F = *State;
+  orc_rt_SPSWriter W;
+  orc_rt_SPSWriter_init(&W);
+  orc_rt_SPSWriter_appendAddr(&W, sym(F, MM "Instance"));
+  orc_rt_SPSWriter_appendU64(&W, 0x1000);
+  orc_rt_internal_FaultInjector_arm(orc_rt_internal_Fault_Map, 0, false);
+  orc_rt_CWrapperFunctionBuffer B = call(F, MM "reserve_wrapper", &W);
+  disarmAll();
+  orc_rt_SPSReader R;
+  orc_rt_SPSReader_init(&R, orc_rt_CWrapperFunctionBuffer_data(&B), B.Size);
+  orc_rt_ErrorRef Err = NULL;
+  assert_true(orc_rt_SPSReader_readExpectedHead(&R, &Err));
+  assert_non_null(Err);
+  assert_string_equal(orc_rt_Error_getMessage(Err), strerror(ENOMEM));
+  orc_rt_Error_consume(Err);
+  orc_rt_CWrapperFunctionBuffer_dispose(&B);
+  assert_int_not_equal(reserve(F, 0x1000), 0); /* the service still works */
+}
+
+static void mprotectFailureInInitializeIsAnErrorAndFreesTheRange(void **State) {
+  Fixture *F = *State;
+  uint64_t Base = reserve(F, 0x1000), Key = 0;
+  const unsigned char Fin[] = {5}, Dealloc[] = {15};
+  orc_rt_internal_FaultInjector_arm(orc_rt_internal_Fault_Map, 0, false);
+  orc_rt_ErrorRef E = initialize(F, Base, Fin, Dealloc, 1, &Key);
+  disarmAll();
+  assert_non_null(E);
+  assert_string_equal(orc_rt_Error_getMessage(E), strerror(EACCES));
+  orc_rt_Error_consume(E);
+  assert_string_equal(Log, ""); /* no finalize action ran */
+  assert_null(initialize(F, Base, Fin, Dealloc, 1, &Key)); /* range is free */
+  assert_string_equal(Log, "5");
+}
+
+static void dlopenFailureIsAnError(void **State) {
+  Fixture *F = *State;
+  orc_rt_SPSWriter W;
+  orc_rt_SPSWriter_init(&W);
+  orc_rt_SPSWriter_appendAddr(
+      &W, sym(F, "__llvm_orc_SimpleExecutorDylibManager_Instance"));
+  orc_rt_SPSWriter_appendBytes(&W, "/nonexistent/libnothing.so", 26);
+  orc_rt_SPSWriter_appendU64(&W, 0);
+  orc_rt_CWrapperFunctionBuffer B =
+      call(F, "__llvm_orc_SimpleExecutorDylibManager_open_wrapper", &W);
+  orc_rt_SPSReader R;
+  orc_rt_SPSReader_init(&R, orc_rt_CWrapperFunctionBuffer_data(&B), B.Size);
+  orc_rt_ErrorRef Err = NULL;
+  assert_true(orc_rt_SPSReader_readExpectedHead(&R, &Err));
+  assert_non_null(Err);
+  assert_non_null(
+      strstr(orc_rt_Error_getMessage(Err), "cannot open shared object file"));
+  orc_rt_Error_consume(Err);
+  orc_rt_CWrapperFunctionBuffer_dispose(&B);
+}
+
+/* Every allocation of a services lifecycle (create, reserve, initialize with
+ * actions, release, shutdown) failed in turn: each failure is an error result
+ * or a failed create, never a crash, and the ASan build checks for leaks. */
+static void servicesSurviveEachAllocationFailure(void **State) {
+  (void)State;
+  for (long N = 0;; ++N) {
+    Log[0] = 0;
+    orc_rt_internal_FaultInjector_arm(orc_rt_internal_Fault_Alloc, N, false);
+    Fixture F = {orc_rt_TaskQueue_create(), NULL, NULL};
+    orc_rt_ErrorRef E =
+        F.Q ? orc_rt_Session_create(&F.S, orc_rt_TaskQueue_dispatch, F.Q, NULL,
+                                    NULL)
+            : orc_rt_Error_create("no queue");
+    if (!E && (E = orc_rt_ExecutorServices_create(&F.ES, F.S)) == NULL) {
+      orc_rt_SPSWriter W;
+      orc_rt_SPSWriter_init(&W);
+      orc_rt_SPSWriter_appendAddr(&W, sym(&F, MM "Instance"));
+      orc_rt_SPSWriter_appendU64(&W, 0x1000);
+      orc_rt_CWrapperFunctionBuffer B = call(&F, MM "reserve_wrapper", &W);
+      orc_rt_SPSReader R;
+      orc_rt_SPSReader_init(&R, orc_rt_CWrapperFunctionBuffer_data(&B), B.Size);
+      orc_rt_ErrorRef RE = NULL;
+      uint64_t Base = 0, Key;
+      if (orc_rt_SPSReader_readExpectedHead(&R, &RE) && !RE)
+        orc_rt_SPSReader_readAddr(&R, &Base);
+      orc_rt_Error_consume(RE);
+      orc_rt_CWrapperFunctionBuffer_dispose(&B);
+      if (Base) {
+        const unsigned char Fin[] = {1, 2}, Dealloc[] = {11, 12};
+        orc_rt_SPSWriter_init(&W);
+        orc_rt_SPSWriter_appendAddr(&W, sym(&F, MM "Instance"));
+        orc_rt_SPSWriter_appendU64(&W, 1);
+        orc_rt_SPSWriter_appendU8(&W, 3);
+        orc_rt_SPSWriter_appendAddr(&W, Base);
+        orc_rt_SPSWriter_appendU64(&W, 0x1000);
+        orc_rt_SPSWriter_appendBytes(&W, "abc", 3);
+        orc_rt_SPSWriter_appendU64(&W, 2);
+        for (size_t I = 0; I < 2; ++I) {
+          orc_rt_SPSWriter_appendAddr(&W, (uint64_t)(uintptr_t)action);
+          orc_rt_SPSWriter_appendBytes(&W, (const char *)&Fin[I], 1);
+          orc_rt_SPSWriter_appendAddr(&W, (uint64_t)(uintptr_t)action);
+          orc_rt_SPSWriter_appendBytes(&W, (const char *)&Dealloc[I], 1);
+        }
+        B = call(&F, MM "initialize_wrapper", &W);
+        orc_rt_CWrapperFunctionBuffer_dispose(&B);
+        (void)Key;
+        orc_rt_Error_consume(addrsCall(&F, MM "release_wrapper", Base));
+      }
+    }
+    orc_rt_Error_consume(E);
+    if (F.S)
+      orc_rt_Session_destroy(F.S);
+    orc_rt_TaskQueue_destroy(F.Q);
+    long Calls =
+        orc_rt_internal_FaultInjector_calls(orc_rt_internal_Fault_Alloc);
+    disarmAll();
+    /* Every finalize action that ran had its dealloc run too. */
+    if (strstr(Log, "1") && !strstr(Log, "11"))
+      fail_msg("allocation %ld failed: dealloc actions missing, log \"%s\"", N,
+               Log);
+    if (Calls <= N)
+      break;
+  }
+}
+
 int main(void) {
   const struct CMUnitTest Tests[] = {
       cmocka_unit_test_setup_teardown(
@@ -263,6 +394,13 @@ int main(void) {
       cmocka_unit_test_setup_teardown(shutdownReleasesRemainingSlabs, setUp,
                                       tearDown),
       cmocka_unit_test_setup_teardown(deniedEntryIsAnError, setUp, tearDown),
+      cmocka_unit_test_setup_teardown(mmapFailureInReserveIsAnError, setUp,
+                                      tearDown),
+      cmocka_unit_test_setup_teardown(
+          mprotectFailureInInitializeIsAnErrorAndFreesTheRange, setUp,
+          tearDown),
+      cmocka_unit_test_setup_teardown(dlopenFailureIsAnError, setUp, tearDown),
+      cmocka_unit_test(servicesSurviveEachAllocationFailure),
   };
   return cmocka_run_group_tests(Tests, NULL, NULL);
 }

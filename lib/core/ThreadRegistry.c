@@ -256,8 +256,9 @@ bool orc_rt_internal_Registry_ensureSlot(uint32_t I) {
      * It never moves, so an entry wrapper can keep a pointer to its slot
      * across the call it guards. */
     size_t Bytes = ORC_RT_C_MAX_TOKEN_SLOTS * sizeof(orc_rt_internal_TokenSlot);
-    void *Mem = mmap(NULL, Bytes, PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void *Mem = orc_rt_internal_mmap(
+        NULL, Bytes, PROT_READ | PROT_WRITE,
+        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     T = Mem == MAP_FAILED ? NULL : orc_rt_internal_calloc(1, sizeof(*T));
     if (!T || pthread_setspecific(ExitKey, T) != 0) {
       pthread_mutex_unlock(&Lock);

@@ -117,7 +117,12 @@ orc_rt_internal_runFinalizeActions(orc_rt_ExecutorServicesRef ES,
       Err = runAction(ES, &Fin->Calls[I], true);
     if (!Err && Dealloc->Calls[I].Fn &&
         !orc_rt_internal_appendCall(&Kept, &Dealloc->Calls[I]))
-      Err = orc_rt_Error_create("out of memory recording a dealloc action");
+      /* Action I ran but its dealloc could not be recorded: run it now, before
+       * the earlier ones (newest first), so no finalized action is left
+       * without its undo. */
+      Err = orc_rt_Error_join(
+          orc_rt_Error_create("out of memory recording a dealloc action"),
+          runAction(ES, &Dealloc->Calls[I], true));
     if (Err)
       return orc_rt_Error_join(
           Err, orc_rt_internal_runDeallocActions(ES, &Kept, true));

@@ -63,18 +63,13 @@ static size_t pageSize(void) {
  * unmaps it and frees it. */
 static orc_rt_ErrorRef destroySlab(orc_rt_ExecutorServicesRef ES, Slab *Sl,
                                    bool Managed) {
-  orc_rt_internal_WFCallList All = {NULL, 0};
+  /* Newest region first, each region's actions newest first: the reverse of
+   * the order they were finalized in. Nothing is allocated on the way, so
+   * running out of memory cannot skip a dealloc action. */
   orc_rt_ErrorRef Err = NULL;
-  for (size_t I = 0; I < Sl->NumRegions; ++I) {
-    orc_rt_internal_WFCallList *D = &Sl->Regions[I].Deallocs;
-    for (size_t J = 0; J < D->Size; ++J)
-      if (!orc_rt_internal_appendCall(&All, &D->Calls[J]))
-        Err = orc_rt_Error_join(
-            Err, orc_rt_Error_create("out of memory in release"));
-    orc_rt_internal_freeCallList(D);
-  }
-  Err = orc_rt_Error_join(Err,
-                          orc_rt_internal_runDeallocActions(ES, &All, Managed));
+  for (size_t I = Sl->NumRegions; I-- > 0;)
+    Err = orc_rt_Error_join(Err, orc_rt_internal_runDeallocActions(
+                                     ES, &Sl->Regions[I].Deallocs, Managed));
   if (munmap((void *)(uintptr_t)Sl->Base, Sl->MappedSize) != 0)
     Err = orc_rt_Error_join(Err, orc_rt_Error_create(strerror(errno)));
   free(Sl->Regions);
@@ -149,8 +144,8 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_MM_reserve(const char *Data,
     return orc_rt_SPS_expectedErrorResult(
         orc_rt_Error_create(strerror(ENOMEM)));
   size_t Mapped = (size_t)((Bytes + PS - 1) / PS * PS);
-  void *P = mmap(NULL, Mapped, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  void *P = orc_rt_internal_mmap(NULL, Mapped, PROT_READ | PROT_WRITE,
+                                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (P == MAP_FAILED)
     return orc_rt_SPS_expectedErrorResult(orc_rt_Error_create(strerror(errno)));
   Slab *Sl = orc_rt_internal_calloc(1, sizeof(*Sl));
@@ -189,7 +184,8 @@ static int protect(uint64_t Addr, uint64_t Size, int Prot) {
     return 0;
   uint64_t PS = pageSize();
   uint64_t Start = Addr / PS * PS, End = (Addr + Size + PS - 1) / PS * PS;
-  return mprotect((void *)(uintptr_t)Start, (size_t)(End - Start), Prot);
+  return orc_rt_internal_mprotect((void *)(uintptr_t)Start,
+                                  (size_t)(End - Start), Prot);
 }
 
 /* Lock held. Claims [Start, End) in Sl, or returns the reference's overlap

@@ -131,8 +131,8 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_SM_reserve(const char *Data,
   int EC = 0;
   if (ftruncate(FD, (off_t)Bytes) != 0)
     EC = errno;
-  else if ((P = mmap(NULL, (size_t)Bytes, PROT_NONE, MAP_SHARED, FD, 0)) ==
-           MAP_FAILED)
+  else if ((P = orc_rt_internal_mmap(NULL, (size_t)Bytes, PROT_NONE, MAP_SHARED,
+                                     FD, 0)) == MAP_FAILED)
     EC = errno;
   close(FD);
   Reservation *Rv = EC ? NULL : orc_rt_internal_calloc(1, sizeof(*Rv));
@@ -216,8 +216,8 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_SM_initialize(const char *Data,
     MinAddr = Addr < MinAddr ? Addr : MinAddr;
     int Prot = ((RAG & 1) ? PROT_READ : 0) | ((RAG & 2) ? PROT_WRITE : 0) |
                ((RAG & 4) ? PROT_EXEC : 0);
-    if (SegSize &&
-        mprotect((void *)(uintptr_t)Addr, (size_t)SegSize, Prot) != 0)
+    if (SegSize && orc_rt_internal_mprotect((void *)(uintptr_t)Addr,
+                                            (size_t)SegSize, Prot) != 0)
       Err = orc_rt_Error_create(strerror(errno));
     else if ((RAG & 4) && SegSize)
       __builtin___clear_cache((char *)(uintptr_t)Addr,

@@ -7,6 +7,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 typedef struct {
   atomic_bool Armed;
@@ -71,4 +72,21 @@ int orc_rt_internal_pthread_create(pthread_t *T, const pthread_attr_t *A,
   if (orc_rt_internal_FaultInjector_fail(orc_rt_internal_Fault_Thread))
     return EAGAIN;
   return pthread_create(T, A, Start, Arg);
+}
+
+void *orc_rt_internal_mmap(void *Addr, size_t Len, int Prot, int Flags, int FD,
+                           long Offset) {
+  if (orc_rt_internal_FaultInjector_fail(orc_rt_internal_Fault_Map)) {
+    errno = ENOMEM;
+    return MAP_FAILED;
+  }
+  return mmap(Addr, Len, Prot, Flags, FD, (off_t)Offset);
+}
+
+int orc_rt_internal_mprotect(void *Addr, size_t Len, int Prot) {
+  if (orc_rt_internal_FaultInjector_fail(orc_rt_internal_Fault_Map)) {
+    errno = EACCES;
+    return -1;
+  }
+  return mprotect(Addr, Len, Prot);
 }

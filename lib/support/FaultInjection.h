@@ -1,7 +1,8 @@
 /*===- lib/support/FaultInjection.h - Counter-driven fault injection
  * -------===*/
 /*
- * Every allocation and thread creation in lib/ goes through these wrappers, so
+ * Every allocation, thread creation and mapping in lib/ goes through these
+ * wrappers, so
  * a test can make the Nth one fail and check that the failure comes back as an
  * error, leaks nothing and leaves the Session able to shut down. Disarmed (the
  * default), a wrapper costs one relaxed atomic load before calling libc.
@@ -17,6 +18,7 @@
 typedef enum {
   orc_rt_internal_Fault_Alloc,  /* malloc, calloc, realloc, strdup */
   orc_rt_internal_Fault_Thread, /* pthread_create */
+  orc_rt_internal_Fault_Map,    /* mmap, mprotect (fail with ENOMEM / EACCES) */
   orc_rt_internal_Fault_NumKinds
 } orc_rt_internal_FaultKind;
 
@@ -35,6 +37,9 @@ void *orc_rt_internal_malloc(size_t Size);
 void *orc_rt_internal_calloc(size_t N, size_t Size);
 void *orc_rt_internal_realloc(void *P, size_t Size);
 char *orc_rt_internal_strdup(const char *S);
+void *orc_rt_internal_mmap(void *Addr, size_t Len, int Prot, int Flags, int FD,
+                           long Offset);
+int orc_rt_internal_mprotect(void *Addr, size_t Len, int Prot);
 int orc_rt_internal_pthread_create(pthread_t *T, const pthread_attr_t *A,
                                    void *(*Start)(void *), void *Arg);
 

@@ -275,6 +275,11 @@ void orc_rt_SPSWriter_dispose(orc_rt_SPSWriter *W) {
 /*---- Whole results ----*/
 
 orc_rt_CWrapperFunctionBuffer orc_rt_SPS_errorResult(orc_rt_ErrorRef Err) {
+  /* Success is one byte, held inline: saying "it worked" never allocates, so
+   * an action that succeeded cannot be reported as failed for want of memory
+   * (its dealloc would then never run). */
+  if (!Err)
+    return orc_rt_CWrapperFunctionBuffer_copy("", 1);
   orc_rt_SPSWriter W;
   orc_rt_SPSWriter_init(&W);
   orc_rt_SPSWriter_appendError(&W, Err);
