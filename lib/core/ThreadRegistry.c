@@ -85,6 +85,8 @@ static long sysMembarrier(int Cmd) {
 }
 
 static bool registerMembarrier(void) {
+  if (orc_rt_internal_FaultInjector_fail(orc_rt_internal_Fault_Membarrier))
+    return false; /* as if the kernel said ENOSYS */
   long Cmds = sysMembarrier(MEMBARRIER_CMD_QUERY);
   if (Cmds < 0 || !(Cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED))
     return false; /* ENOSYS (old kernel, valgrind), EPERM (seccomp) */

@@ -19,6 +19,7 @@ typedef enum {
   orc_rt_internal_Fault_Alloc,  /* malloc, calloc, realloc, strdup */
   orc_rt_internal_Fault_Thread, /* pthread_create */
   orc_rt_internal_Fault_Map,    /* mmap, mprotect (fail with ENOMEM / EACCES) */
+  orc_rt_internal_Fault_Membarrier, /* membarrier registration (as ENOSYS) */
   orc_rt_internal_Fault_NumKinds
 } orc_rt_internal_FaultKind;
 
