@@ -354,7 +354,7 @@ def executor():
     if os.path.exists(inp("sqlite-native")):
         exp = subprocess.run([inp("sqlite-native"), SQLITE_ROWS], capture_output=True,
                              text=True).stdout
-        progs.append(("SQLite (sqlite-bench.o)", inp("sqlite-bench.o"), ["-args", SQLITE_ROWS],
+        progs.append(("SQLite (sqlite-bench.o)", inp("sqlite-bench.o"), ["-args", "sqlite-bench", SQLITE_ROWS],  # argv[0] first
                       exp, 3))
     hello_ratio = None
     for name, obj, args, exp, runs in progs:
