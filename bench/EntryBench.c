@@ -126,9 +126,13 @@ typedef enum {
   NumCases
 } Case;
 
-static const char *CaseKey[NumCases] = {
-    "direct", "wrapper", "token-pair", "callManagedCode",
-    "callManagedCode-fallback", "mutex", "atomic"};
+static const char *CaseKey[NumCases] = {"direct",
+                                        "wrapper",
+                                        "token-pair",
+                                        "callManagedCode",
+                                        "callManagedCode-fallback",
+                                        "mutex",
+                                        "atomic"};
 static const char *CaseName[NumCases] = {
     "indirect call alone (direct)",
     "wrapper without token (frame push/pop)",

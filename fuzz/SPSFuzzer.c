@@ -8,8 +8,8 @@
  *     byte picks a read operation (every orc_rt_SPSReader_* entry point,
  *     readCount with each element size the services use) applied to the rest of
  *     the input. After every operation: Data + Remaining stay inside the input,
- *     Data advances by exactly what was consumed, a failure is sticky, every view
- *     (readRaw, readBytes) lies inside the input, and a successful readCount
+ *     Data advances by exactly what was consumed, a failure is sticky, every
+ * view (readRaw, readBytes) lies inside the input, and a successful readCount
  *     guarantees N * MinElemSize bytes remain.
  *  2. The structured decoders of the services, run on the whole input:
  *     orc_rt_internal_readActions (AllocActionCallPair lists: the real code),
@@ -216,7 +216,8 @@ static void runDecoders(const char *Data, size_t Size) {
   }
 
   /* A wrapper's SPSError result, as the controller side of a call reads it. */
-  orc_rt_CWrapperFunctionBuffer B = orc_rt_CWrapperFunctionBuffer_copy(Data, Size);
+  orc_rt_CWrapperFunctionBuffer B =
+      orc_rt_CWrapperFunctionBuffer_copy(Data, Size);
   if (!orc_rt_CWrapperFunctionBuffer_getOutOfBandError(&B)) {
     orc_rt_ErrorRef E = orc_rt_SPS_takeErrorResult(&B);
     CHECK(B.Size == 0);
@@ -259,13 +260,27 @@ static void roundTrip(const uint8_t *Data, size_t Size) {
   for (size_t K = 0; K < N; ++K) {
     Value *V = &Vals[K];
     switch (V->Kind) {
-    case 0: orc_rt_SPSWriter_appendU8(&W, (uint8_t)V->V); break;
-    case 1: orc_rt_SPSWriter_appendU16(&W, (uint16_t)V->V); break;
-    case 2: orc_rt_SPSWriter_appendU32(&W, (uint32_t)V->V); break;
-    case 3: orc_rt_SPSWriter_appendU64(&W, V->V); break;
-    case 4: orc_rt_SPSWriter_appendBool(&W, V->V & 1); break;
-    case 5: orc_rt_SPSWriter_appendBytes(&W, V->P, V->L); break;
-    case 6: orc_rt_SPSWriter_appendAddr(&W, V->V); break;
+    case 0:
+      orc_rt_SPSWriter_appendU8(&W, (uint8_t)V->V);
+      break;
+    case 1:
+      orc_rt_SPSWriter_appendU16(&W, (uint16_t)V->V);
+      break;
+    case 2:
+      orc_rt_SPSWriter_appendU32(&W, (uint32_t)V->V);
+      break;
+    case 3:
+      orc_rt_SPSWriter_appendU64(&W, V->V);
+      break;
+    case 4:
+      orc_rt_SPSWriter_appendBool(&W, V->V & 1);
+      break;
+    case 5:
+      orc_rt_SPSWriter_appendBytes(&W, V->P, V->L);
+      break;
+    case 6:
+      orc_rt_SPSWriter_appendAddr(&W, V->V);
+      break;
     }
   }
   CHECK(!W.Failed);

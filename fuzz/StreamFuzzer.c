@@ -133,7 +133,8 @@ static void rewriteTags(orc_rt_ExecutorServicesRef ES, uint8_t *Buf,
       {NULL, NULL, 0},
       {NULL, NULL, 0x10},
       {NULL, NULL, (uint64_t)(uintptr_t)DataObject},
-      /* The run-as wrappers, with the entry point patched to a function here. */
+      /* The run-as wrappers, with the entry point patched to a function here.
+       */
       {"__llvm_orc_bootstrap_run_as_main_wrapper", &FuzzMainAddr, 0},
       {"__llvm_orc_bootstrap_run_as_void_function_wrapper", &FuzzVoidAddr, 0},
       {"__llvm_orc_bootstrap_run_as_int_function_wrapper", &FuzzIntAddr, 0},

@@ -5,8 +5,8 @@
  * checks both give the same observable behaviour on the same scenario:
  * concurrent entries with tokens handed between threads and threads exiting
  * while their tokens are still out, more live groups than a thread has slots
- * (the locked path), and group indices being reused. All shared test state is atomic, so TSan
- * can check the membarrier mode here too. */
+ * (the locked path), and group indices being reused. All shared test state is
+ * atomic, so TSan can check the membarrier mode here too. */
 
 #include "TestUtil.h"
 
@@ -71,8 +71,8 @@ enum { Workers = 4, Iterations = 20000 };
 typedef struct {
   orc_rt_TaskGroupRef G;
   atomic_bool CloseReturned;
-  atomic_int Outstanding;      /* tokens granted and not yet released */
-  atomic_int Pending;          /* tokens parked for another thread */
+  atomic_int Outstanding; /* tokens granted and not yet released */
+  atomic_int Pending;     /* tokens parked for another thread */
   atomic_long Granted, Denied, Released;
   atomic_int GrantedAfterClose;
   atomic_int NestedGranted;
@@ -222,7 +222,9 @@ typedef struct {
   atomic_int *Completions;
 } GrowCtx;
 
-static void countCompletion(void *Arg) { atomic_fetch_add((atomic_int *)Arg, 1); }
+static void countCompletion(void *Arg) {
+  atomic_fetch_add((atomic_int *)Arg, 1);
+}
 
 /* Acquires one token of every group; the main thread releases them all after
  * this thread has exited (its counts are folded into the registry). */
@@ -244,8 +246,8 @@ static void manyGroupsWithTokensOfExitedThreads(void **State) {
     for (int I = 0; I != ManyGroups; ++I) {
       G[I] = orc_rt_TaskGroup_create();
       assert_non_null(G[I]);
-      assert_null(orc_rt_TaskGroup_addOnComplete(G[I], countCompletion,
-                                                 &Completions));
+      assert_null(
+          orc_rt_TaskGroup_addOnComplete(G[I], countCompletion, &Completions));
     }
     GrowCtx C = {G, NULL, &Completions};
     pthread_t T[2];
@@ -401,8 +403,7 @@ static void sessionsOfBothModesOnOneThread(void **State) {
   orc_rt_SessionRef S[2] = {NULL, NULL};
   for (int K = 0; K != 2; ++K) {
     orc_rt_internal_setTokenMode(Modes[K]);
-    assert_null(orc_rt_Session_create(&S[K], runNow, NULL,
-                                      NULL, NULL));
+    assert_null(orc_rt_Session_create(&S[K], runNow, NULL, NULL, NULL));
   }
   restoreDefaultMode();
   atomic_int Calls;

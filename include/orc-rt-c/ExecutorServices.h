@@ -135,7 +135,8 @@ orc_rt_ExecutorServices_pthread_create(pthread_t *Thread,
  * is returned, so the shutdown drain does not wait for ever). Elsewhere it is
  * pthread_exit.
  */
-ORC_RT_C_API __attribute__((noreturn)) void orc_rt_ExecutorServices_pthread_exit(void *Value);
+ORC_RT_C_API __attribute__((noreturn)) void
+orc_rt_ExecutorServices_pthread_exit(void *Value);
 
 /** thrd_create for JIT'd code (Thread points to a thrd_t): as pthread_create
  * above. */
@@ -144,7 +145,8 @@ ORC_RT_C_API int orc_rt_ExecutorServices_thrd_create(void *Thread,
                                                      void *Arg);
 
 /** thrd_exit for JIT'd code: as orc_rt_ExecutorServices_pthread_exit. */
-ORC_RT_C_API __attribute__((noreturn)) void orc_rt_ExecutorServices_thrd_exit(int Result);
+ORC_RT_C_API __attribute__((noreturn)) void
+orc_rt_ExecutorServices_thrd_exit(int Result);
 
 /** thrd_join / thrd_detach for JIT'd code (Thread is a thrd_t), via
  * pthread_join / pthread_detach so that pthread-intercepting tools see C11
@@ -155,8 +157,8 @@ ORC_RT_C_API int orc_rt_ExecutorServices_thrd_detach(unsigned long Thread);
 
 /**
  * The address of the last (oldest) entry in the GDB JIT interface's list
- * (__jit_debug_descriptor), or 0: what llvm-jitlink-executor's test-jitloadergdb
- * prints.
+ * (__jit_debug_descriptor), or 0: what llvm-jitlink-executor's
+ * test-jitloadergdb prints.
  */
 ORC_RT_C_API uint64_t orc_rt_JITLoaderGDB_lastEntry(void);
 

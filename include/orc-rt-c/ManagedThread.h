@@ -61,10 +61,10 @@ ORC_RT_C_API int orc_rt_thrd_create(void *Thread, int (*Start)(void *),
                                     void *Arg);
 
 /**
- * thrd_join for JIT'd code (Thread is a thrd_t, an unsigned long on glibc): joins
- * through pthread_join, as glibc's thrd_join does, but visibly to ThreadSanitizer
- * (glibc's own thrd_join bypasses its interceptors). Returns thrd_success or
- * thrd_error. Blocks until the thread exits.
+ * thrd_join for JIT'd code (Thread is a thrd_t, an unsigned long on glibc):
+ * joins through pthread_join, as glibc's thrd_join does, but visibly to
+ * ThreadSanitizer (glibc's own thrd_join bypasses its interceptors). Returns
+ * thrd_success or thrd_error. Blocks until the thread exits.
  */
 ORC_RT_C_API int orc_rt_thrd_join(unsigned long Thread, int *Result);
 

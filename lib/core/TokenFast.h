@@ -47,8 +47,8 @@ static inline int
 orc_rt_internal_TokenFast_acquire(orc_rt_TaskGroupRef G,
                                   orc_rt_internal_TokenSlot **Slot,
                                   uintptr_t *Expect) {
-  uint32_t I = ((const orc_rt_internal_TaskGroupHead *)(const void *)G)
-                   ->FastIndex;
+  uint32_t I =
+      ((const orc_rt_internal_TaskGroupHead *)(const void *)G)->FastIndex;
   if (__builtin_expect(I >= orc_rt_internal_My.Cap, 0))
     return -1;
   orc_rt_internal_TokenSlot *S = &orc_rt_internal_My.Slots[I];
@@ -67,8 +67,7 @@ orc_rt_internal_TokenFast_acquire(orc_rt_TaskGroupRef G,
   *Slot = S;
   *Expect = E;
   if (__builtin_expect(
-          atomic_load_explicit(&S->Closed, memory_order_relaxed) != 0, 0))
-  {
+          atomic_load_explicit(&S->Closed, memory_order_relaxed) != 0, 0)) {
     orc_rt_internal_TaskGroup_acquireDenied(S, C, I);
     return 0;
   }
