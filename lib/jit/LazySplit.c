@@ -142,6 +142,10 @@ static bool onlyCalled(LLVMValueRef F) {
   return true;
 }
 
+/* The largest number of per-function parts a module is split into (see
+ * orc_rt_jit_splitForLazy). */
+#define MAX_SPLIT_PARTS 256
+
 typedef struct {
   char *Name;
   bool Stub;
@@ -219,6 +223,12 @@ orc_rt_ErrorRef orc_rt_jit_splitForLazy(LLVMModuleRef M, unsigned ModuleIndex,
     return Err;
   }
 
+  /* Each per-function part is a clone of the whole module, so splitting costs
+   * parts x module size. Past MAX_SPLIT_PARTS that is worse than compiling the
+   * module on its first call, so large modules stay whole (still lazy: nothing
+   * is compiled until a stub is called). */
+  if (NumParts > MAX_SPLIT_PARTS)
+    PerFunction = false;
   if (!PerFunction) {
     for (size_t I = 0; I < Out->NumStubs; ++I)
       makeBody(M,

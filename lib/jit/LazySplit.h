@@ -3,8 +3,10 @@
  * use of the function (calls, address taken, data) goes to NAME, which the JIT
  * defines as a lazy-reexport stub that compiles NAME$body on its first call.
  * Per function (the default, like lli's orc-lazy), each body gets its own
- * module and the global variables stay in one more; with -per-module-lazy the
- * module stays whole. Local symbols are given unique external names first so
+ * module and the global variables stay in one more; with -per-module-lazy, or
+ * for a module with more than 256 function bodies (each part is a clone of the
+ * whole module, so splitting those would cost more than it saves), the module
+ * stays whole. Local symbols are given unique external names first so
  * the parts can refer to each other. Weak bodies stay weak. Only functions
  * that are only ever called directly get a stub; one whose address escapes is
  * compiled when the code taking its address is linked. Modules with aliases,
