@@ -58,15 +58,8 @@ void orc_rt_internal_DylibManager_destroy(orc_rt_internal_DylibManager *DM) {
 }
 
 static orc_rt_internal_DylibManager *readInstance(orc_rt_SPSReader *R) {
-  uint64_t Inst;
-  if (!orc_rt_SPSReader_readAddr(R, &Inst))
-    return NULL;
   orc_rt_ExecutorServicesRef ES = orc_rt_internal_currentServices();
-  if (!ES || Inst != (uint64_t)(uintptr_t)ES->DM) {
-    R->Failed = true;
-    return NULL;
-  }
-  return ES->DM;
+  return orc_rt_internal_readInstance(R, ES ? ES->DM : NULL);
 }
 
 /*---- open: Expected<Addr>(Addr Inst, String Path, u64 Mode) ----*/

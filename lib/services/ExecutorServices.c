@@ -23,6 +23,17 @@ orc_rt_ExecutorServicesRef orc_rt_internal_currentServices(void) {
   return atomic_load(&Current);
 }
 
+void *orc_rt_internal_readInstance(orc_rt_SPSReader *R, void *Expected) {
+  uint64_t Inst;
+  if (!orc_rt_SPSReader_readAddr(R, &Inst))
+    return NULL;
+  if (!Expected || Inst != (uint64_t)(uintptr_t)Expected) {
+    R->Failed = true;
+    return NULL;
+  }
+  return Expected;
+}
+
 orc_rt_CWrapperFunctionBuffer orc_rt_internal_badArgs(void) {
   return orc_rt_CWrapperFunctionBuffer_fromErrorMessage(ORC_RT_BAD_ARGS_MSG);
 }

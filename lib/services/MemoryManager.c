@@ -114,17 +114,9 @@ static Slab *findSlab(orc_rt_internal_MemoryManager *MM, uint64_t Start,
   return NULL;
 }
 
-/* Decodes the leading "Addr Inst" argument and checks it names MM. */
 static orc_rt_internal_MemoryManager *readInstance(orc_rt_SPSReader *R) {
-  uint64_t Inst;
-  if (!orc_rt_SPSReader_readAddr(R, &Inst))
-    return NULL;
   orc_rt_ExecutorServicesRef ES = orc_rt_internal_currentServices();
-  if (!ES || Inst != (uint64_t)(uintptr_t)ES->MM) {
-    R->Failed = true;
-    return NULL;
-  }
-  return ES->MM;
+  return orc_rt_internal_readInstance(R, ES ? ES->MM : NULL);
 }
 
 /*---- reserve: Expected<Addr>(Addr Inst, u64 Size) ----*/

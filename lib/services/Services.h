@@ -152,6 +152,11 @@ void orc_rt_internal_freeUnstartedThreads(orc_rt_ExecutorServicesRef ES);
 /* The services the instance-less wrappers act on (NULL if none is live). */
 orc_rt_ExecutorServicesRef orc_rt_internal_currentServices(void);
 
+/* Decodes a service wrapper's leading "Addr Inst" argument and returns
+ * Expected if Inst names it (the instance this process advertised); otherwise
+ * marks R failed and returns NULL. Expected may be NULL (no live services). */
+void *orc_rt_internal_readInstance(orc_rt_SPSReader *R, void *Expected);
+
 /* The error every wrapper returns for undecodable arguments (as an OOB error).
  */
 #define ORC_RT_BAD_ARGS_MSG                                                    \

@@ -95,15 +95,8 @@ bool orc_rt_internal_SharedMemoryMapper_contains(
 }
 
 static orc_rt_internal_SharedMemoryMapper *readInstance(orc_rt_SPSReader *R) {
-  uint64_t Inst;
-  if (!orc_rt_SPSReader_readAddr(R, &Inst))
-    return NULL;
   orc_rt_ExecutorServicesRef ES = orc_rt_internal_currentServices();
-  if (!ES || Inst != (uint64_t)(uintptr_t)ES->SM) {
-    R->Failed = true;
-    return NULL;
-  }
-  return ES->SM;
+  return orc_rt_internal_readInstance(R, ES ? ES->SM : NULL);
 }
 
 /*---- Reserve: Expected<Tuple<Addr, String>>(Addr Inst, u64 Size) ----*/
