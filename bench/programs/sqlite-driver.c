@@ -1,9 +1,10 @@
-/* The driver of the large-program rows (bench/sections/30-driver.sh): creates a table
- * in an in-memory SQLite database, inserts some thousand rows, queries them (an index
- * lookup per row, a group-by, a sort) and prints a checksum. Linked with the SQLite
- * amalgamation from the npm package better-sqlite3@12 (fetched by the bench, never
- * committed); run natively, by mini-lli, lli-22 and llvm-jitlink, which must all print
- * the same line. Rows and rounds: argv[1] (default 4000). */
+/* The driver of the large-program rows (bench/sections/30-driver.sh): creates a
+ * table in an in-memory SQLite database, inserts some thousand rows, queries
+ * them (an index lookup per row, a group-by, a sort) and prints a checksum.
+ * Linked with the SQLite amalgamation from the npm package better-sqlite3@12
+ * (fetched by the bench, never committed); run natively, by mini-lli, lli-22
+ * and llvm-jitlink, which must all print the same line. Rows and rounds:
+ * argv[1] (default 4000). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,12 +40,15 @@ static void mixInt(long long V) { mix(&V, sizeof V); }
 int main(int argc, char **argv) {
   int Rows = argc > 1 ? atoi(argv[1]) : 4000;
   check(sqlite3_open(":memory:", &Db), "open");
-  exec("CREATE TABLE t(id INTEGER PRIMARY KEY, grp INTEGER, name TEXT, val REAL)");
+  exec("CREATE TABLE t(id INTEGER PRIMARY KEY, grp INTEGER, name TEXT, val "
+       "REAL)");
   exec("CREATE INDEX t_name ON t(name)");
 
   sqlite3_stmt *Ins;
-  check(sqlite3_prepare_v2(Db, "INSERT INTO t(id, grp, name, val) VALUES(?, ?, ?, ?)",
-                           -1, &Ins, 0), "prepare insert");
+  check(sqlite3_prepare_v2(
+            Db, "INSERT INTO t(id, grp, name, val) VALUES(?, ?, ?, ?)", -1,
+            &Ins, 0),
+        "prepare insert");
   exec("BEGIN");
   unsigned X = 12345;
   char Name[32];
@@ -63,7 +67,8 @@ int main(int argc, char **argv) {
 
   /* One index lookup per row, by name. */
   sqlite3_stmt *Sel;
-  check(sqlite3_prepare_v2(Db, "SELECT id, val FROM t WHERE name = ?", -1, &Sel, 0),
+  check(sqlite3_prepare_v2(Db, "SELECT id, val FROM t WHERE name = ?", -1, &Sel,
+                           0),
         "prepare select");
   X = 12345;
   long long Found = 0;
@@ -82,10 +87,13 @@ int main(int argc, char **argv) {
 
   /* Aggregates and a sort over the whole table. */
   static const char *const Queries[] = {
-      "SELECT grp, count(*), sum(val), min(name), max(name) FROM t GROUP BY grp ORDER BY grp",
+      "SELECT grp, count(*), sum(val), min(name), max(name) FROM t GROUP BY "
+      "grp ORDER BY grp",
       "SELECT id, name FROM t ORDER BY val DESC, id LIMIT 100",
-      "SELECT count(*), sum(length(name)), total(id * val) FROM t WHERE name LIKE '%a%'",
-      "SELECT a.grp, count(*) FROM t a JOIN t b ON a.id = b.id + 1 AND a.grp = b.grp GROUP BY a.grp",
+      "SELECT count(*), sum(length(name)), total(id * val) FROM t WHERE name "
+      "LIKE '%a%'",
+      "SELECT a.grp, count(*) FROM t a JOIN t b ON a.id = b.id + 1 AND a.grp = "
+      "b.grp GROUP BY a.grp",
   };
   for (size_t Q = 0; Q < sizeof Queries / sizeof *Queries; ++Q) {
     sqlite3_stmt *S;
@@ -99,6 +107,7 @@ int main(int argc, char **argv) {
     sqlite3_finalize(S);
   }
   sqlite3_close(Db);
-  printf("sqlite-driver: %d rows, %lld found, checksum %016llx\n", Rows, Found, Sum);
+  printf("sqlite-driver: %d rows, %lld found, checksum %016llx\n", Rows, Found,
+         Sum);
   return 0;
 }
