@@ -354,6 +354,20 @@ static void registrationsAfterTheEventRunAtOnce(void **State) {
                               "B.detach,B.shutdown,lateShutdown,lateCb");
 }
 
+static void
+serviceAddedDuringTheDrainGetsDetachAtOnceAndShutdownAfter(void **State) {
+  Fixture *F = *State;
+  orc_rt_TokenSourceRef TS = orc_rt_Session_managedCodeTokenSource(F->S);
+  assert_true(orc_rt_TokenSource_acquireToken(TS)); /* a live frame */
+  assert_null(orc_rt_Session_shutdown(F->S, NULL, NULL));
+  SvcCtx A = {F, "A"};
+  assert_null(orc_rt_Session_addService(F->S, &NamedService, &A));
+  assert_string_equal(F->Log, "A.detach"); /* detach is over: at once */
+  orc_rt_TokenSource_releaseToken(TS);     /* the drain completes */
+  assert_string_equal(F->Log, "A.detach,A.shutdown");
+  orc_rt_TokenSource_dispose(TS);
+}
+
 static void shutdownIsIdempotentEachCallbackOnce(void **State) {
   Fixture *F = *State;
   SvcCtx A = {F, "A"};
@@ -475,6 +489,7 @@ int main(void) {
       T(servicesNotifiedNewestFirstDetachBeforeShutdown),
       T(detachLeavesManagedCodeRunnableAndIsNotRepeated),
       T(registrationsAfterTheEventRunAtOnce),
+      T(serviceAddedDuringTheDrainGetsDetachAtOnceAndShutdownAfter),
       T(shutdownIsIdempotentEachCallbackOnce),
       T(destroyShutsDownARunningSession),
       T(shutdownFromInsideManagedCodeCompletesAfterTheFrame),
