@@ -162,17 +162,21 @@ addWhole(orc_rt_jit_Jit *J, LLVMOrcThreadSafeContextRef TSC, LLVMModuleRef M) {
   return orc_rt_jit_fromLLVMError(E, NULL);
 }
 
+/* May take the caller's reference to the context (*TSC becomes NULL), which
+ * the function bodies compiled on first lookup need. */
 static orc_rt_ErrorRef
-addLazy(orc_rt_jit_Jit *J, LLVMOrcThreadSafeContextRef TSC, LLVMModuleRef M) {
+addLazy(orc_rt_jit_Jit *J, LLVMOrcThreadSafeContextRef *TSC, LLVMModuleRef M) {
   orc_rt_jit_LazyParts P;
   orc_rt_ErrorRef Err =
       orc_rt_jit_splitForLazy(M, J->NextModule, !J->Opts->PerModuleLazy, &P);
   if (Err)
     return Err;
   for (size_t I = 0; I < P.NumModules && !Err; ++I) {
-    Err = addWhole(J, TSC, P.Modules[I]);
+    Err = addWhole(J, *TSC, P.Modules[I]);
     P.Modules[I] = NULL;
   }
+  if (!Err)
+    Err = orc_rt_jit_defineLazyBodies(&P, J->J, J->JD, TSC);
   if (!Err && P.NumStubs) {
     LLVMOrcCSymbolAliasMapPairs Pairs = calloc(P.NumStubs, sizeof(*Pairs));
     if (!Pairs) {
@@ -214,8 +218,8 @@ orc_rt_ErrorRef orc_rt_jit_Jit_addModule(orc_rt_jit_Jit *J, LLVMContextRef Ctx,
   }
   LLVMOrcThreadSafeContextRef TSC =
       LLVMOrcCreateNewThreadSafeContextFromLLVMContext(Ctx);
-  Err = J->Opts->Lazy ? addLazy(J, TSC, M) : addWhole(J, TSC, M);
-  LLVMOrcDisposeThreadSafeContext(TSC);
+  Err = J->Opts->Lazy ? addLazy(J, &TSC, M) : addWhole(J, TSC, M);
+  LLVMOrcDisposeThreadSafeContext(TSC); /* NULL if addLazy kept it */
   ++J->NextModule;
   return Err;
 }
