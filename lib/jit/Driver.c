@@ -4,6 +4,7 @@
 #include "jit/Jit.h"
 #include "jit/LiveEntries.h"
 #include "jit/Module.h"
+#include "jit/ObjectCache.h"
 #include "jit/ProgramRuntime.h"
 #include "jit/ThreadInterpose.h"
 
@@ -107,11 +108,77 @@ static void dispatchTask(orc_rt_TaskRef T, void *Ctx) {
 
 /*---- Create ----*/
 
+/* What a module added to the driver's lists, for its object cache entry. */
+typedef struct {
+  orc_rt_jit_Program *P;
+  orc_rt_jit_Digest Key;
+  size_t Ctors, Dtors, Names; /* list sizes before the module */
+} CacheStore;
+
+static void storeInCache(const LLVMMemoryBufferRef *Objects, size_t NumObjects,
+                         void *Ctx) {
+  CacheStore *C = Ctx;
+  orc_rt_jit_Program *P = C->P;
+  orc_rt_jit_CacheManifest M = {
+      P->Ctors.Items + C->Ctors, P->Dtors.Items + C->Dtors,
+      P->Ctors.Size - C->Ctors,  P->Dtors.Size - C->Dtors,
+      P->Names.Items + C->Names, P->Names.Size - C->Names};
+  orc_rt_ErrorRef Err = orc_rt_jit_ObjectCache_store(
+      P->Opts->ObjectCacheDir, C->Key, &M, Objects, NumObjects);
+  if (Err) { /* the program runs anyway, as with lli */
+    fprintf(stderr, "mini-lli: warning: object cache: %s\n",
+            orc_rt_Error_getMessage(Err));
+    orc_rt_Error_consume(Err);
+  }
+}
+
+/* A cache hit adds the module's objects and what the driver took out of it
+ * (constructors, destructors, names) without reading the IR at all. */
+static orc_rt_ErrorRef addFromCache(orc_rt_jit_Program *P,
+                                    orc_rt_jit_Digest Key, bool *Hit) {
+  LLVMMemoryBufferRef *Objs;
+  size_t N;
+  orc_rt_ErrorRef Err =
+      orc_rt_jit_ObjectCache_load(P->Opts->ObjectCacheDir, Key, Hit, &P->Ctors,
+                                  &P->Dtors, &P->Names, &Objs, &N);
+  if (Err || !*Hit)
+    return Err;
+  Err = orc_rt_jit_Jit_addObjects(P->Jit, Objs, N);
+  free(Objs);
+  return Err;
+}
+
 static orc_rt_ErrorRef addModuleFile(orc_rt_jit_Program *P, const char *Path,
                                      unsigned Index) {
+  LLVMMemoryBufferRef Buf;
+  orc_rt_ErrorRef Err = orc_rt_jit_readInput(Path, &Buf);
+  if (Err)
+    return Err;
+  bool Cached = P->Opts->ObjectCacheDir && !P->Opts->Lazy;
+  CacheStore Store = {P, {0, 0}, P->Ctors.Size, P->Dtors.Size, P->Names.Size};
+  if (Cached) {
+    char *Settings = NULL;
+    const char *CG = orc_rt_jit_Jit_codegenSettings(P->Jit);
+    const char *Passes = P->Opts->Passes ? P->Opts->Passes : "";
+    size_t N = strlen(CG) + strlen(Passes) + 16;
+    if (!(Settings = malloc(N))) {
+      LLVMDisposeMemoryBuffer(Buf);
+      return orc_rt_Error_create("out of memory");
+    }
+    snprintf(Settings, N, "%s passes=%s", CG, Passes);
+    Store.Key = orc_rt_jit_ObjectCache_key(
+        LLVMGetBufferStart(Buf), LLVMGetBufferSize(Buf), Settings, Index);
+    free(Settings);
+    bool Hit;
+    Err = addFromCache(P, Store.Key, &Hit);
+    if (Err || Hit) {
+      LLVMDisposeMemoryBuffer(Buf);
+      return Err;
+    }
+  }
   LLVMContextRef Ctx;
   LLVMModuleRef M;
-  orc_rt_ErrorRef Err = orc_rt_jit_loadModule(Path, &Ctx, &M);
+  Err = orc_rt_jit_parseModule(Path, Buf, &Ctx, &M);
   if (Err)
     return Err;
   if (P->Opts->Passes) {
@@ -129,7 +196,8 @@ static orc_rt_ErrorRef addModuleFile(orc_rt_jit_Program *P, const char *Path,
     LLVMContextDispose(Ctx);
     return Err;
   }
-  return orc_rt_jit_Jit_addModule(P->Jit, Ctx, M);
+  return orc_rt_jit_Jit_addModule(P->Jit, Ctx, M, Cached ? storeInCache : NULL,
+                                  &Store);
 }
 
 static orc_rt_ErrorRef loadInputs(orc_rt_jit_Program *P) {

@@ -2,6 +2,7 @@
 
 #include "jit/Jit.h"
 #include "jit/CallOnceGuard.h"
+#include "jit/CodeGen.h"
 #include "jit/Diag.h"
 #include "jit/EmuTLS.h"
 #include "jit/LazySplit.h"
@@ -23,6 +24,7 @@ struct orc_rt_jit_Jit {
   LLVMOrcJITDylibRef JD;
   char GlobalPrefix;
   char *Triple, *CPU, *Features;
+  char *Settings; /* see orc_rt_jit_Jit_codegenSettings */
   LLVMCodeGenOptLevel Level;
   unsigned NextModule;
   /* Lazy mode. */
@@ -115,6 +117,16 @@ orc_rt_ErrorRef orc_rt_jit_Jit_create(orc_rt_jit_Jit **Result,
       LLVMCodeGenLevelNone, LLVMCodeGenLevelLess, LLVMCodeGenLevelDefault,
       LLVMCodeGenLevelAggressive};
   J->Level = Levels[Opts->OptLevel];
+  size_t SettingsSize =
+      strlen(J->Triple) + strlen(J->CPU) + strlen(J->Features) + 64;
+  J->Settings = malloc(SettingsSize);
+  if (!J->Settings) {
+    orc_rt_jit_Jit_dispose(J);
+    return orc_rt_Error_create("out of memory");
+  }
+  snprintf(J->Settings, SettingsSize,
+           "triple=%s cpu=%s features=%s level=%d reloc=default code=jit",
+           J->Triple, J->CPU, J->Features, Opts->OptLevel);
 
   LLVMTargetMachineRef TM = makeTM(J);
   if (!TM) {
@@ -204,8 +216,47 @@ addLazy(orc_rt_jit_Jit *J, LLVMOrcThreadSafeContextRef *TSC, LLVMModuleRef M) {
   return Err;
 }
 
+const char *orc_rt_jit_Jit_codegenSettings(orc_rt_jit_Jit *J) {
+  return J->Settings;
+}
+
+static LLVMTargetMachineRef newTM(void *Ctx) { return makeTM(Ctx); }
+
+orc_rt_ErrorRef orc_rt_jit_Jit_addObjects(orc_rt_jit_Jit *J,
+                                          const LLVMMemoryBufferRef *Objects,
+                                          size_t NumObjects) {
+  orc_rt_ErrorRef Err = NULL;
+  for (size_t I = 0; I < NumObjects; ++I) {
+    if (Err) {
+      LLVMDisposeMemoryBuffer(Objects[I]);
+      continue;
+    }
+    Err = orc_rt_jit_fromLLVMError(
+        LLVMOrcLLJITAddObjectFile(J->J, J->JD, Objects[I]), NULL);
+  }
+  return Err;
+}
+
+/* -jit-kind=orc: compiled now, on the compile threads, and added as objects. */
+static orc_rt_ErrorRef addCompiled(orc_rt_jit_Jit *J, LLVMModuleRef M,
+                                   orc_rt_jit_ObjectsCallback OnObjects,
+                                   void *CallbackCtx) {
+  orc_rt_jit_ObjectList Objs;
+  orc_rt_ErrorRef Err = orc_rt_jit_compileModule(
+      M, J->NextModule, J->Opts->CompileThreads, newTM, J, &Objs);
+  if (Err)
+    return Err;
+  if (OnObjects)
+    OnObjects(Objs.Items, Objs.Size, CallbackCtx);
+  Err = orc_rt_jit_Jit_addObjects(J, Objs.Items, Objs.Size);
+  free(Objs.Items);
+  return Err;
+}
+
 orc_rt_ErrorRef orc_rt_jit_Jit_addModule(orc_rt_jit_Jit *J, LLVMContextRef Ctx,
-                                         LLVMModuleRef M) {
+                                         LLVMModuleRef M,
+                                         orc_rt_jit_ObjectsCallback OnObjects,
+                                         void *CallbackCtx) {
   /* The module must carry the JIT's data layout and triple. */
   LLVMSetDataLayout(M, LLVMOrcLLJITGetDataLayoutStr(J->J));
   if (!*LLVMGetTarget(M))
@@ -216,9 +267,16 @@ orc_rt_ErrorRef orc_rt_jit_Jit_addModule(orc_rt_jit_Jit *J, LLVMContextRef Ctx,
     LLVMContextDispose(Ctx);
     return Err;
   }
+  if (!J->Opts->Lazy) {
+    Err = addCompiled(J, M, OnObjects, CallbackCtx);
+    LLVMDisposeModule(M);
+    LLVMContextDispose(Ctx);
+    ++J->NextModule;
+    return Err;
+  }
   LLVMOrcThreadSafeContextRef TSC =
       LLVMOrcCreateNewThreadSafeContextFromLLVMContext(Ctx);
-  Err = J->Opts->Lazy ? addLazy(J, &TSC, M) : addWhole(J, TSC, M);
+  Err = addLazy(J, &TSC, M);
   LLVMOrcDisposeThreadSafeContext(TSC); /* NULL if addLazy kept it */
   ++J->NextModule;
   return Err;
@@ -347,6 +405,7 @@ orc_rt_ErrorRef orc_rt_jit_Jit_dispose(orc_rt_jit_Jit *J) {
   LLVMDisposeMessage(J->Triple);
   LLVMDisposeMessage(J->CPU);
   LLVMDisposeMessage(J->Features);
+  free(J->Settings);
   pthread_mutex_destroy(&J->Lock);
   free(J);
   return Err;

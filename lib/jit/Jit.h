@@ -16,6 +16,7 @@
 #include <llvm-c/Core.h>
 #include <llvm-c/TargetMachine.h>
 
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct orc_rt_jit_Jit orc_rt_jit_Jit;
@@ -26,9 +27,25 @@ orc_rt_ErrorRef orc_rt_jit_Jit_create(orc_rt_jit_Jit **Result,
 /* A target machine like the JIT's, for running passes. Caller disposes. */
 LLVMTargetMachineRef orc_rt_jit_Jit_createTargetMachine(orc_rt_jit_Jit *J);
 
-/* Adds a module (takes ownership of M and its context Ctx). */
+/* Told the object files a module compiled to, before they are added. */
+typedef void (*orc_rt_jit_ObjectsCallback)(const LLVMMemoryBufferRef *Objects,
+                                           size_t NumObjects, void *Ctx);
+
+/* Adds a module (takes ownership of M and its context Ctx). Without -lazy the
+ * module is compiled now, on -compile-threads threads (see CodeGen.h), and
+ * OnObjects (if not NULL) sees the objects; lazy modules are compiled as their
+ * functions are first called. */
 orc_rt_ErrorRef orc_rt_jit_Jit_addModule(orc_rt_jit_Jit *J, LLVMContextRef Ctx,
-                                         LLVMModuleRef M);
+                                         LLVMModuleRef M,
+                                         orc_rt_jit_ObjectsCallback OnObjects,
+                                         void *CallbackCtx);
+/* Adds compiled objects (takes ownership of the buffers, not the array). */
+orc_rt_ErrorRef orc_rt_jit_Jit_addObjects(orc_rt_jit_Jit *J,
+                                          const LLVMMemoryBufferRef *Objects,
+                                          size_t NumObjects);
+/* Every code-generation setting that is not in the IR: triple, CPU,
+ * features, level, as one string (part of the object cache key). */
+const char *orc_rt_jit_Jit_codegenSettings(orc_rt_jit_Jit *J);
 orc_rt_ErrorRef orc_rt_jit_Jit_addObjectFile(orc_rt_jit_Jit *J,
                                              const char *Path);
 orc_rt_ErrorRef orc_rt_jit_Jit_addArchive(orc_rt_jit_Jit *J, const char *Path);

@@ -11,20 +11,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-orc_rt_ErrorRef orc_rt_jit_loadModule(const char *Path, LLVMContextRef *Ctx,
-                                      LLVMModuleRef *M) {
-  LLVMMemoryBufferRef Buf;
+orc_rt_ErrorRef orc_rt_jit_readInput(const char *Path,
+                                     LLVMMemoryBufferRef *Buf) {
   char *Msg = NULL;
-  bool Failed =
-      !strcmp(Path, "-")
-          ? LLVMCreateMemoryBufferWithSTDIN(&Buf, &Msg)
-          : LLVMCreateMemoryBufferWithContentsOfFile(Path, &Buf, &Msg);
+  bool Failed = !strcmp(Path, "-")
+                    ? LLVMCreateMemoryBufferWithSTDIN(Buf, &Msg)
+                    : LLVMCreateMemoryBufferWithContentsOfFile(Path, Buf, &Msg);
   if (Failed) {
     orc_rt_ErrorRef E = orc_rt_Error_createf(
         "%s: Could not open input file: %s", Path, Msg ? Msg : "unknown");
     LLVMDisposeMessage(Msg);
     return E;
   }
+  return NULL;
+}
+
+orc_rt_ErrorRef orc_rt_jit_parseModule(const char *Path,
+                                       LLVMMemoryBufferRef Buf,
+                                       LLVMContextRef *Ctx, LLVMModuleRef *M) {
+  char *Msg = NULL;
   *Ctx = LLVMContextCreate();
   if (LLVMParseIRInContext(*Ctx, Buf, M, &Msg)) {
     LLVMContextDispose(*Ctx);
@@ -52,8 +57,9 @@ orc_rt_ErrorRef orc_rt_jit_runPasses(LLVMModuleRef M, const char *Pipeline,
   return orc_rt_jit_fromLLVMError(E, Prefix);
 }
 
-static orc_rt_ErrorRef pushInit(orc_rt_jit_InitList *L, unsigned Priority,
-                                const char *Symbol) {
+orc_rt_ErrorRef orc_rt_jit_InitList_push(orc_rt_jit_InitList *L,
+                                         unsigned Priority,
+                                         const char *Symbol) {
   static unsigned NextOrder;
   if (L->Size == L->Capacity) {
     size_t NewCap = L->Capacity ? 2 * L->Capacity : 8;
@@ -108,8 +114,8 @@ static orc_rt_ErrorRef takeArray(LLVMModuleRef M, const char *ArrayName,
     }
     size_t Len;
     const char *Name = LLVMGetValueName2(Fn, &Len);
-    orc_rt_ErrorRef Err =
-        pushInit(Out, (unsigned)LLVMConstIntGetZExtValue(Prio), Name);
+    orc_rt_ErrorRef Err = orc_rt_jit_InitList_push(
+        Out, (unsigned)LLVMConstIntGetZExtValue(Prio), Name);
     if (Err)
       return Err;
   }
@@ -148,8 +154,9 @@ void orc_rt_jit_InitList_dispose(orc_rt_jit_InitList *L) {
   L->Size = L->Capacity = 0;
 }
 
-static orc_rt_ErrorRef pushName(orc_rt_jit_NameList *L, const char *Lookup,
-                                const char *Display) {
+orc_rt_ErrorRef orc_rt_jit_NameList_push(orc_rt_jit_NameList *L,
+                                         const char *Lookup,
+                                         const char *Display) {
   if (L->Size == L->Capacity) {
     size_t NewCap = L->Capacity ? 2 * L->Capacity : 16;
     orc_rt_jit_Name *N = realloc(L->Items, NewCap * sizeof(*N));
@@ -183,12 +190,12 @@ orc_rt_ErrorRef orc_rt_jit_collectFunctionNames(LLVMModuleRef M,
       continue;
     orc_rt_ErrorRef Err;
     if (!isLocal(F)) {
-      Err = pushName(Out, Name, Name);
+      Err = orc_rt_jit_NameList_push(Out, Name, Name);
     } else if (AddAliases) {
       char Alias[96];
       snprintf(Alias, sizeof(Alias), "__mini_lli.fn.%u.%u", ModuleIndex, I);
       LLVMAddAlias2(M, LLVMGlobalGetValueType(F), 0, F, Alias);
-      Err = pushName(Out, Alias, Name);
+      Err = orc_rt_jit_NameList_push(Out, Alias, Name);
     } else {
       continue;
     }

@@ -14,9 +14,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Reads and verifies Path ("-" is stdin) into a new context. */
-orc_rt_ErrorRef orc_rt_jit_loadModule(const char *Path, LLVMContextRef *Ctx,
-                                      LLVMModuleRef *M);
+/* Reads Path ("-" is stdin) into a buffer. */
+orc_rt_ErrorRef orc_rt_jit_readInput(const char *Path,
+                                     LLVMMemoryBufferRef *Buf);
+
+/* Parses (.ll or .bc) and verifies Buf, read from Path, into a new context.
+ * Consumes Buf. */
+orc_rt_ErrorRef orc_rt_jit_parseModule(const char *Path,
+                                       LLVMMemoryBufferRef Buf,
+                                       LLVMContextRef *Ctx, LLVMModuleRef *M);
 
 /* Runs an LLVM new-pass-manager pipeline (e.g. "default<O2>") over M. */
 orc_rt_ErrorRef orc_rt_jit_runPasses(LLVMModuleRef M, const char *Pipeline,
@@ -42,6 +48,10 @@ orc_rt_ErrorRef orc_rt_jit_takeInitializers(LLVMModuleRef M,
                                             orc_rt_jit_InitList *Ctors,
                                             orc_rt_jit_InitList *Dtors);
 
+/* Appends a copy of Symbol; Order is the position of the call. */
+orc_rt_ErrorRef orc_rt_jit_InitList_push(orc_rt_jit_InitList *L,
+                                         unsigned Priority, const char *Symbol);
+
 /* Sorts by priority, keeping the module order among equal priorities. */
 void orc_rt_jit_InitList_sort(orc_rt_jit_InitList *L);
 void orc_rt_jit_InitList_dispose(orc_rt_jit_InitList *L);
@@ -61,6 +71,9 @@ orc_rt_ErrorRef orc_rt_jit_collectFunctionNames(LLVMModuleRef M,
                                                 unsigned ModuleIndex,
                                                 bool AddAliases,
                                                 orc_rt_jit_NameList *Out);
+orc_rt_ErrorRef orc_rt_jit_NameList_push(orc_rt_jit_NameList *L,
+                                         const char *Lookup,
+                                         const char *Display);
 void orc_rt_jit_NameList_dispose(orc_rt_jit_NameList *L);
 
 #endif

@@ -5,9 +5,11 @@
 
 #include "jit/Options.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef enum { Kind_Bool, Kind_Value, Kind_List } Kind;
 
@@ -26,6 +28,7 @@ typedef struct {
 typedef struct {
   const char *JitKind;
   const char *ShutdownTimeout;
+  const char *CompileThreads;
 } RawValues;
 
 static const OptionInfo Table[] = {
@@ -46,6 +49,9 @@ static const OptionInfo Table[] = {
      "Session)"},
     {"passes", Kind_Value, FIELD(Passes), "<pipeline>",
      "Run an IR optimisation pipeline first, e.g. default<O2>"},
+    {"object-cache-dir", Kind_Value, FIELD(ObjectCacheDir), "<dir>",
+     "Directory to store cached object files (jit-kind=orc; created if "
+     "missing)"},
     {"no-process-syms", Kind_Bool, FIELD(NoProcessSyms), NULL,
      "Do not resolve mini-lli process symbols in JIT'd code"},
     {"per-module-lazy", Kind_Bool, FIELD(PerModuleLazy), NULL,
@@ -59,6 +65,9 @@ static const OptionInfo Table[] = {
     /* Checked after parsing; the offsets point into RawValues instead. */
     {"jit-kind", Kind_Value, 0, "<value>",
      "Choose underlying JIT kind: orc (default) or orc-lazy"},
+    {"compile-threads", Kind_Value, 0, "<uint>",
+     "Choose the number of compile threads (default: one per CPU; 0 or 1 "
+     "compiles on the main thread)"},
     {"shutdown-timeout", Kind_Value, 0, "<seconds>",
      "Give up waiting for threads inside JIT'd code after this long at "
      "shutdown (mini-lli only)"},
@@ -124,6 +133,18 @@ static orc_rt_ErrorRef finish(orc_rt_jit_Options *Opts, RawValues *Raw) {
       return orc_rt_Error_createf(
           "for the --jit-kind option: Cannot find option named '%s'!",
           Raw->JitKind);
+  }
+  if (Raw->CompileThreads) {
+    const char *V = Raw->CompileThreads;
+    char *End;
+    errno = 0;
+    unsigned long N = strtoul(V, &End, 10);
+    if (!*V || *End || strspn(V, "0123456789") != strlen(V) || errno ||
+        N > 1024)
+      return orc_rt_Error_createf("for the --compile-threads option: '%s' "
+                                  "value invalid for uint argument!",
+                                  V);
+    Opts->CompileThreads = (unsigned)N;
   }
   if (Raw->ShutdownTimeout) {
     /* Plain decimal seconds only (digits and at most one '.'): strtod alone
@@ -198,6 +219,8 @@ static orc_rt_ErrorRef parseOne(orc_rt_jit_Options *Opts, RawValues *Raw,
     Raw->JitKind = Value;
   else if (!strcmp(O->Name, "shutdown-timeout"))
     Raw->ShutdownTimeout = Value;
+  else if (!strcmp(O->Name, "compile-threads"))
+    Raw->CompileThreads = Value;
   else if (O->K == Kind_List)
     return push((orc_rt_jit_StringList *)((char *)Opts + O->Offset), Value);
   else
@@ -224,10 +247,12 @@ orc_rt_ErrorRef orc_rt_jit_Options_parse(orc_rt_jit_Options *Opts, int Argc,
   Opts->EntryFunction = "main";
   Opts->OptLevel = 2;
   Opts->ShutdownTimeout = -1;
+  long CPUs = sysconf(_SC_NPROCESSORS_ONLN);
+  Opts->CompileThreads = CPUs < 1 ? 1 : CPUs > 64 ? 64 : (unsigned)CPUs;
   Opts->ProgramArgc = 1;
   Opts->ProgramArgv = StdinArgv;
 
-  RawValues Raw = {NULL, NULL};
+  RawValues Raw = {NULL, NULL, NULL};
   int I = 1;
   for (; I < Argc; ++I) {
     const char *Arg = Argv[I];

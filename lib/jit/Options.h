@@ -21,18 +21,20 @@ typedef struct {
 } orc_rt_jit_StringList;
 
 typedef struct {
-  const char *Input;         /* "-" means stdin (also the default) */
-  const char *EntryFunction; /* "main" unless -entry-function */
-  const char *FakeArgv0;     /* NULL unless -fake-argv0 */
-  const char *Passes;        /* NULL unless -passes */
+  const char *Input;          /* "-" means stdin (also the default) */
+  const char *EntryFunction;  /* "main" unless -entry-function */
+  const char *FakeArgv0;      /* NULL unless -fake-argv0 */
+  const char *Passes;         /* NULL unless -passes */
+  const char *ObjectCacheDir; /* NULL unless -object-cache-dir */
   orc_rt_jit_StringList ExtraModules, ExtraObjects, ExtraArchives, DLOpens,
       ThreadEntries;
-  int OptLevel;           /* 0..3, default 2 */
-  bool Lazy;              /* -jit-kind=orc-lazy */
-  bool PerModuleLazy;     /* -per-module-lazy */
-  bool NoProcessSyms;     /* -no-process-syms */
-  bool TraceShutdown;     /* -trace-shutdown */
-  double ShutdownTimeout; /* seconds; negative means wait forever */
+  int OptLevel;            /* 0..3, default 2 */
+  unsigned CompileThreads; /* -compile-threads; default: one per CPU */
+  bool Lazy;               /* -jit-kind=orc-lazy */
+  bool PerModuleLazy;      /* -per-module-lazy */
+  bool NoProcessSyms;      /* -no-process-syms */
+  bool TraceShutdown;      /* -trace-shutdown */
+  double ShutdownTimeout;  /* seconds; negative means wait forever */
   bool Help, Version;
   int ProgramArgc;    /* argv[0] .. are the input and the program's arguments */
   char **ProgramArgv; /* points into the argv given to parse */

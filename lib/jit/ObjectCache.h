@@ -1,0 +1,65 @@
+/*===- lib/jit/ObjectCache.h - Compiled modules kept across runs ----------===*/
+/* mini-lli's -object-cache-dir. One file per input module, named by a 128-bit
+ * hash of everything that decides the code: the module file's bytes, the
+ * module's position among the inputs (it names promoted local symbols), the
+ * target triple, CPU, features and codegen level, the -passes pipeline, and
+ * the versions of orc-rt-c and LLVM. A hit skips parsing and compiling: the
+ * file holds the module's object files and what the driver took out of the IR
+ * (constructors, destructors, function names for reports).
+ *
+ * Concurrent runs: a file is written under a unique temporary name in the same
+ * directory and renamed into place, so readers see a whole file or none; two
+ * runs that miss together both compile and the last rename wins (same bytes).
+ * Corrupt files (truncated, edited, wrong version): the header carries the key,
+ * the payload size and a checksum; a file that does not check out is a miss,
+ * and the recompiled entry replaces it. */
+
+#ifndef ORC_RT_C_LIB_JIT_OBJECTCACHE_H
+#define ORC_RT_C_LIB_JIT_OBJECTCACHE_H
+
+#include "jit/ContentHash.h"
+#include "jit/Module.h"
+
+#include "orc-rt-c/Error.h"
+
+#include <llvm-c/Core.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* What a cache entry holds besides the objects: slices of the driver's lists
+ * (the entries one module added). */
+typedef struct {
+  const orc_rt_jit_Init *Ctors, *Dtors;
+  size_t NumCtors, NumDtors;
+  const orc_rt_jit_Name *Names;
+  size_t NumNames;
+} orc_rt_jit_CacheManifest;
+
+/* The key of a module: Input is the module file's bytes, CodegenOptions a
+ * string naming every other input to code generation. */
+orc_rt_jit_Digest orc_rt_jit_ObjectCache_key(const void *Input, size_t Size,
+                                             const char *CodegenOptions,
+                                             unsigned ModuleIndex);
+
+/* Looks Key up in Dir. On a hit sets *Hit, appends the entry's constructors,
+ * destructors and names to the lists and returns its objects in *Objects
+ * (*NumObjects of them, the caller owns both). A missing or corrupt file is a
+ * miss (*Hit false, no error); an error means out of memory. */
+orc_rt_ErrorRef orc_rt_jit_ObjectCache_load(const char *Dir,
+                                            orc_rt_jit_Digest Key, bool *Hit,
+                                            orc_rt_jit_InitList *Ctors,
+                                            orc_rt_jit_InitList *Dtors,
+                                            orc_rt_jit_NameList *Names,
+                                            LLVMMemoryBufferRef **Objects,
+                                            size_t *NumObjects);
+
+/* Writes an entry (creating Dir and its parents if needed). An error says why
+ * the file could not be written; the caller may go on without the cache. */
+orc_rt_ErrorRef orc_rt_jit_ObjectCache_store(const char *Dir,
+                                             orc_rt_jit_Digest Key,
+                                             const orc_rt_jit_CacheManifest *M,
+                                             const LLVMMemoryBufferRef *Objects,
+                                             size_t NumObjects);
+
+#endif

@@ -1,0 +1,72 @@
+/*===- lib/jit/SplitSupport.c - IR edits for cutting a module into parts --===*/
+
+#include "jit/SplitSupport.h"
+
+#include <llvm-c/Comdat.h>
+
+#include <stdio.h>
+#include <string.h>
+
+static bool isLocalLinkage(LLVMLinkage L) {
+  return L == LLVMInternalLinkage || L == LLVMPrivateLinkage;
+}
+
+static void promote(LLVMValueRef GV, unsigned ModuleIndex, unsigned N) {
+  char Name[512];
+  size_t Len;
+  const char *Old = LLVMGetValueName2(GV, &Len);
+  snprintf(Name, sizeof(Name), "%.*s.__mini_lli.%u.%u", (int)Len,
+           Len ? Old : "anon", ModuleIndex, N);
+  LLVMSetValueName2(GV, Name, strlen(Name));
+  LLVMSetLinkage(GV, LLVMExternalLinkage);
+  LLVMSetVisibility(GV, LLVMDefaultVisibility);
+}
+
+void orc_rt_jit_promoteLocals(LLVMModuleRef M, unsigned ModuleIndex) {
+  unsigned N = 0;
+  for (LLVMValueRef F = LLVMGetFirstFunction(M); F; F = LLVMGetNextFunction(F))
+    if (!LLVMIsDeclaration(F) && isLocalLinkage(LLVMGetLinkage(F)))
+      promote(F, ModuleIndex, N++);
+  for (LLVMValueRef G = LLVMGetFirstGlobal(M); G; G = LLVMGetNextGlobal(G))
+    if (!LLVMIsDeclaration(G) && isLocalLinkage(LLVMGetLinkage(G))) {
+      promote(G, ModuleIndex, N++);
+      /* Another part refers to it by name: it may not be merged away. */
+      LLVMSetUnnamedAddress(G, LLVMNoUnnamedAddr);
+    }
+}
+
+void orc_rt_jit_dropBody(LLVMValueRef F) {
+  /* Values may be used across blocks: detach every use first, then erase. */
+  for (LLVMBasicBlockRef BB = LLVMGetFirstBasicBlock(F); BB;
+       BB = LLVMGetNextBasicBlock(BB))
+    for (LLVMValueRef I = LLVMGetFirstInstruction(BB); I;
+         I = LLVMGetNextInstruction(I))
+      if (LLVMGetTypeKind(LLVMTypeOf(I)) != LLVMVoidTypeKind)
+        LLVMReplaceAllUsesWith(I, LLVMGetPoison(LLVMTypeOf(I)));
+  for (LLVMBasicBlockRef BB = LLVMGetFirstBasicBlock(F); BB;
+       BB = LLVMGetNextBasicBlock(BB))
+    for (LLVMValueRef I; (I = LLVMGetLastInstruction(BB));)
+      LLVMInstructionEraseFromParent(I);
+  for (LLVMBasicBlockRef BB; (BB = LLVMGetFirstBasicBlock(F));)
+    LLVMDeleteBasicBlock(BB);
+  if (LLVMHasPersonalityFn(F))
+    LLVMSetPersonalityFn(F, NULL);
+  LLVMSetLinkage(F, LLVMExternalLinkage);
+  LLVMSetComdat(F, NULL);
+}
+
+void orc_rt_jit_dropInitializer(LLVMValueRef G) {
+  LLVMSetInitializer(G, NULL);
+  LLVMSetLinkage(G, LLVMExternalLinkage);
+  LLVMSetComdat(G, NULL);
+}
+
+bool orc_rt_jit_hasBlockAddress(LLVMValueRef F) {
+  for (LLVMBasicBlockRef BB = LLVMGetFirstBasicBlock(F); BB;
+       BB = LLVMGetNextBasicBlock(BB))
+    for (LLVMUseRef U = LLVMGetFirstUse(LLVMBasicBlockAsValue(BB)); U;
+         U = LLVMGetNextUse(U))
+      if (!LLVMIsAInstruction(LLVMGetUser(U)))
+        return true;
+  return false;
+}

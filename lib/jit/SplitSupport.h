@@ -1,0 +1,29 @@
+/*===- lib/jit/SplitSupport.h - IR edits for cutting a module into parts --===*/
+/* What cutting a module into separately compiled parts needs, whatever the
+ * cut: local symbols made external under unique names (so another part can
+ * refer to them), function bodies and variable initializers dropped (so a
+ * part only declares what another part defines). */
+
+#ifndef ORC_RT_C_LIB_JIT_SPLITSUPPORT_H
+#define ORC_RT_C_LIB_JIT_SPLITSUPPORT_H
+
+#include <llvm-c/Core.h>
+
+#include <stdbool.h>
+
+/* Gives every local function and variable definition of M a unique external
+ * name: NAME.__mini_lli.<ModuleIndex>.<n>. */
+void orc_rt_jit_promoteLocals(LLVMModuleRef M, unsigned ModuleIndex);
+
+/* Turns a function definition into an external declaration
+ * (Function::deleteBody, which the C API lacks). */
+void orc_rt_jit_dropBody(LLVMValueRef F);
+
+/* Turns a variable definition into an external declaration. */
+void orc_rt_jit_dropInitializer(LLVMValueRef G);
+
+/* True if the address of one of F's blocks is taken (blockaddress): F cannot
+ * be moved away from the code or data holding that address. */
+bool orc_rt_jit_hasBlockAddress(LLVMValueRef F);
+
+#endif
