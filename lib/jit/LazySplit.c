@@ -1,9 +1,13 @@
 /*===- lib/jit/LazySplit.c - Cutting a module up for lazy compilation -----===*/
 /* See LazySplit.h for what the parts are. The per-function split is linear in
- * the size of the module: each body's basic blocks are moved (not copied) into
- * a small new module in the same LLVMContext, and the few operands that name a
- * global value of the original module are pointed at a declaration of the same
- * name in the new one. */
+ * the size of the module. When the module is added, each body's basic blocks
+ * are moved (not copied) into one holder module in the same LLVMContext, and
+ * the few operands that name a global value are pointed at a declaration of
+ * the same name there; the JIT never compiles the holder. When a body is first
+ * looked up, the same move takes it from the holder into a small module of its
+ * own, which is compiled. Building every body's module up front instead costs
+ * a module, an IR-layer materialization unit and their teardown per function:
+ * on a 50,000-function module, twice what moving the bodies costs. */
 
 #include "jit/LazySplit.h"
 
@@ -221,6 +225,14 @@ static void PtrSet_free(PtrSet *S) {
 /*===----------------------------------------------------------------------===*/
 /* Which constants refer to a global value, and can they be rebuilt? */
 
+/* True if C is dso_local_equivalent or no_cfi of a function (see
+ * canRebuild). */
+static bool isWrappedFunction(LLVMValueRef C) {
+  return LLVMIsAConstant(C) &&
+         LLVMGetValueKind(C) == LLVMInstructionValueKind &&
+         LLVMGetNumOperands(C) == 1 && LLVMIsAFunction(LLVMGetOperand(C, 0));
+}
+
 /* True if C, a constant that is not a global value, can be rebuilt from its
  * operands with the LLVM-C constant builders (see rebuildConstant). */
 static bool canRebuild(LLVMValueRef C) {
@@ -246,8 +258,12 @@ static bool canRebuild(LLVMValueRef C) {
     default:
       return false;
     }
+  case LLVMInstructionValueKind:
+    /* What LLVMGetValueKind says of the constants the C API does not name:
+     * dso_local_equivalent and no_cfi, each of one function. */
+    return isWrappedFunction(C);
   default:
-    /* blockaddress, dso_local_equivalent, no_cfi, ptrauth, shufflevector. */
+    /* blockaddress, ptrauth. */
     return false;
   }
 }
@@ -336,10 +352,9 @@ static bool findDirtyConstants(LLVMModuleRef M, PtrSet *Dirty,
 /*===----------------------------------------------------------------------===*/
 /* Moving bodies from one module into another. */
 
+/* State for moving bodies from one module (the source) into another. */
 typedef struct {
-  LLVMContextRef Ctx;
-  LLVMModuleRef From;  /* where the bodies are */
-  const PtrSet *Dirty; /* constants of From that name one of its globals */
+  const PtrSet *Dirty; /* source constants that name a source global */
   PtrSet *Record;      /* if set, gets the rebuilt constants that name one */
   LLVMModuleRef Part;  /* where they go */
   char *Buf;           /* a NUL-terminated copy of a name */
@@ -438,6 +453,11 @@ static LLVMValueRef rebuildConstant(LLVMValueRef C, LLVMValueRef *Ops,
   default:
     break;
   }
+  if (isWrappedFunction(C))
+    /* dso_local_equivalent and no_cfi have no C API builder. In code both
+     * may become the function itself: within one JITDylib the function is
+     * local to the program anyway, and no jump table was made for it. */
+    return Ops[0];
   switch (LLVMGetConstOpcode(C)) {
   case LLVMGetElementPtr:
     return LLVMConstGEPWithNoWrapFlags(LLVMGetGEPSourceElementType(C), Ops[0],
@@ -545,7 +565,7 @@ static LLVMModuleRef newModuleLike(LLVMModuleRef From, const char *Name) {
   return P;
 }
 
-/* Moves the body of F (a function of S->From) into S->Part as a function named
+/* Moves the body of F into S->Part as a function named
  * NewName, and leaves F a declaration. The blocks move with their
  * instructions; only the arguments and the operands that name a global value
  * change. */
@@ -663,8 +683,6 @@ typedef struct {
 static LLVMErrorRef extractBodies(void *Ctx, LLVMModuleRef Holder) {
   Extraction *X = Ctx;
   Splitter S = {0};
-  S.Ctx = LLVMGetModuleContext(Holder);
-  S.From = Holder;
   S.Dirty = &X->B->Dirty;
   for (size_t I = 0; I < X->NumNames && !S.OutOfMemory; ++I) {
     LLVMValueRef F = PtrSet_get(&X->B->Functions, X->Names[I]);
@@ -925,8 +943,6 @@ orc_rt_ErrorRef orc_rt_jit_splitForLazy(LLVMModuleRef M, unsigned ModuleIndex,
    * available_externally bodies, which are never emitted). */
   orc_rt_jit_LazyBodies *B = calloc(1, sizeof(*B));
   Splitter S = {0};
-  S.Ctx = LLVMGetModuleContext(M);
-  S.From = M;
   S.Dirty = &Dirty;
   if (B) {
     atomic_init(&B->Refs, 1);

@@ -14,8 +14,8 @@
  * ever called directly get a stub; one whose address escapes is compiled when
  * the code taking its address is linked. Split bodies carry no debug info.
  * Modules with aliases, ifuncs or blockaddress constants, or whose code uses a
- * constant that the LLVM-C API cannot rebuild (dso_local_equivalent, no_cfi,
- * ptrauth, a shufflevector of globals), are added whole, without stubs. */
+ * constant of globals that the LLVM-C API cannot rebuild (ptrauth,
+ * shufflevector), are added whole, without stubs. */
 
 #ifndef ORC_RT_C_LIB_JIT_LAZYSPLIT_H
 #define ORC_RT_C_LIB_JIT_LAZYSPLIT_H

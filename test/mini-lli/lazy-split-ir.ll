@@ -5,8 +5,9 @@
 ; GEPs and casts of globals, a function whose address is taken (own part, own
 ; name), weak and linkonce_odr bodies, a thread_local, an extern_weak function
 ; that exists nowhere (must stay null, not fail to link), a recursive stubbed
-; function, and an uncalled function that refers to a symbol that exists
-; nowhere (must never be compiled or linked in lazy mode).
+; function, a call through dso_local_equivalent (which the LLVM-C API cannot
+; rebuild: it becomes the function), and an uncalled function that refers to a
+; symbol that exists nowhere (must never be compiled or linked in lazy mode).
 ;
 ; RUN: %python %inputs/mini-lli/expect-status.py 3 mini-lli -jit-kind=orc-lazy %s | FileCheck %s
 ; RUN: %python %inputs/mini-lli/expect-status.py 3 mini-lli -jit-kind=orc-lazy -O0 %s | FileCheck %s
@@ -22,6 +23,7 @@
 ; CHECK-NEXT: extern_weak null
 ; CHECK-NEXT: fact 120
 ; CHECK-NEXT: count 3
+; CHECK-NEXT: dso_local_equivalent 7
 ; EAGER: mini-lli: error: {{.*}}Symbols not found: [ {{.*}}no_such_symbol{{.*}} ]
 
 declare i32 @printf(ptr, ...)
@@ -37,6 +39,7 @@ declare extern_weak void @no_such_weak_function()
 @.str.tls = private unnamed_addr constant [4 x i8] c"tls\00"
 @.str.fact = private unnamed_addr constant [5 x i8] c"fact\00"
 @.str.count = private unnamed_addr constant [6 x i8] c"count\00"
+@.str.dle = private unnamed_addr constant [21 x i8] c"dso_local_equivalent\00"
 @.str.ew = private unnamed_addr constant [19 x i8] c"extern_weak %s\0A\00\00\00\00"
 @.str.null = private unnamed_addr constant [5 x i8] c"null\00"
 @.str.nonnull = private unnamed_addr constant [8 x i8] c"nonnull\00"
@@ -86,6 +89,10 @@ define linkonce_odr i32 @odr_two() {
   ret i32 2
 }
 
+define internal i32 @seven() {
+  ret i32 7
+}
+
 define internal i64 @fact(i64 %n) {
   %z = icmp sle i64 %n, 1
   br i1 %z, label %base, label %rec
@@ -131,5 +138,8 @@ define i32 @main() {
   %c = load i32, ptr @counter
   %c64 = sext i32 %c to i64
   call i32 (ptr, ...) @printf(ptr @.fmt.one, ptr @.str.count, i64 %c64)
+  %sv = call i32 dso_local_equivalent @seven()
+  %sv64 = sext i32 %sv to i64
+  call i32 (ptr, ...) @printf(ptr @.fmt.one, ptr @.str.dle, i64 %sv64)
   ret i32 %c
 }
