@@ -296,6 +296,7 @@ orc_rt_ErrorRef orc_rt_jit_compileModule(LLVMModuleRef M, unsigned ModuleIndex,
 
   orc_rt_ErrorRef Err = NULL;
   if (NumParts < 2) {
+    free(Out->Items); /* compileWhole makes its own */
     Err = compileWhole(M, NewTM, TMCtx, Out);
   } else {
     orc_rt_jit_promoteLocals(M, ModuleIndex);
