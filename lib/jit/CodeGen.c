@@ -243,16 +243,12 @@ static void *compilePart(void *Arg) {
   return NULL;
 }
 
-static orc_rt_ErrorRef compileWhole(LLVMModuleRef M,
-                                    orc_rt_jit_TargetMachineFactory NewTM,
-                                    void *TMCtx, orc_rt_jit_ObjectList *Out) {
+static orc_rt_ErrorRef compileWhole(LLVMModuleRef M, LLVMTargetMachineRef TM,
+                                    orc_rt_jit_ObjectList *Out) {
   Out->Items = calloc(1, sizeof(LLVMMemoryBufferRef));
   if (!Out->Items)
     return orc_rt_Error_create("out of memory");
-  LLVMTargetMachineRef TM = NewTM(TMCtx);
   orc_rt_ErrorRef E = emit(TM, M, &Out->Items[0]);
-  if (TM)
-    LLVMDisposeTargetMachine(TM);
   Out->Size = E ? 0 : 1;
   return E;
 }
@@ -261,6 +257,7 @@ static bool splittable(LLVMModuleRef M) { return !LLVMGetFirstGlobalIFunc(M); }
 
 orc_rt_ErrorRef orc_rt_jit_compileModule(LLVMModuleRef M, unsigned ModuleIndex,
                                          unsigned Threads,
+                                         LLVMTargetMachineRef MainTM,
                                          orc_rt_jit_TargetMachineFactory NewTM,
                                          void *TMCtx,
                                          orc_rt_jit_ObjectList *Out) {
@@ -271,7 +268,7 @@ orc_rt_ErrorRef orc_rt_jit_compileModule(LLVMModuleRef M, unsigned ModuleIndex,
     ++NumFns;
   unsigned NumParts = Threads > MAX_PARTS ? MAX_PARTS : Threads;
   if (NumParts < 2 || !splittable(M))
-    return compileWhole(M, NewTM, TMCtx, Out);
+    return compileWhole(M, MainTM, Out);
 
   size_t *Weight = calloc(NumFns ? NumFns : 1, sizeof(*Weight));
   uint8_t *Part = calloc(NumFns ? NumFns : 1, 1), *AliasPart = NULL;
@@ -297,7 +294,7 @@ orc_rt_ErrorRef orc_rt_jit_compileModule(LLVMModuleRef M, unsigned ModuleIndex,
   orc_rt_ErrorRef Err = NULL;
   if (NumParts < 2) {
     free(Out->Items); /* compileWhole makes its own */
-    Err = compileWhole(M, NewTM, TMCtx, Out);
+    Err = compileWhole(M, MainTM, Out);
   } else {
     orc_rt_jit_promoteLocals(M, ModuleIndex);
     LLVMMemoryBufferRef Bitcode =
@@ -315,11 +312,8 @@ orc_rt_ErrorRef orc_rt_jit_compileModule(LLVMModuleRef M, unsigned ModuleIndex,
     /* Whatever did not get a thread of its own is compiled here, after
      * part 0 (the threads read Bitcode, never M). */
     keepPart(M, Part, AliasPart, 0);
-    LLVMTargetMachineRef TM = NewTM(TMCtx);
-    Jobs[0].Err = Bitcode ? emit(TM, M, &Jobs[0].Obj)
+    Jobs[0].Err = Bitcode ? emit(MainTM, M, &Jobs[0].Obj)
                           : orc_rt_Error_create("out of memory");
-    if (TM)
-      LLVMDisposeTargetMachine(TM);
     for (unsigned P = Started; P < NumParts && Bitcode; ++P) {
       Jobs[P] =
           (Job){Bitcode, Part, AliasPart, NumFns, P, NewTM, TMCtx, NULL, NULL};

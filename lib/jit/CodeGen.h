@@ -37,9 +37,11 @@ void orc_rt_jit_ObjectList_dispose(orc_rt_jit_ObjectList *L);
 typedef LLVMTargetMachineRef (*orc_rt_jit_TargetMachineFactory)(void *Ctx);
 
 /* Compiles M into object files (Out, owned by the caller). M is changed (and
- * stays owned by the caller). */
+ * stays owned by the caller). The calling thread compiles with MainTM (lent);
+ * the other threads with target machines from NewTM. */
 orc_rt_ErrorRef orc_rt_jit_compileModule(LLVMModuleRef M, unsigned ModuleIndex,
                                          unsigned Threads,
+                                         LLVMTargetMachineRef MainTM,
                                          orc_rt_jit_TargetMachineFactory NewTM,
                                          void *TMCtx,
                                          orc_rt_jit_ObjectList *Out);

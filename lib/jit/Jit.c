@@ -6,6 +6,7 @@
 #include "jit/Diag.h"
 #include "jit/EmuTLS.h"
 #include "jit/LazySplit.h"
+#include "jit/ThreadInterpose.h"
 
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Orc.h>
@@ -30,6 +31,13 @@ struct orc_rt_jit_Jit {
   /* Lazy mode. */
   LLVMOrcLazyCallThroughManagerRef LCTM;
   LLVMOrcIndirectStubsManagerRef ISM;
+  /* The LLJIT is built on the creator thread (see ready()). */
+  pthread_t Creator;
+  bool Creating;
+  orc_rt_ErrorRef CreateErr;
+  /* This thread's target machine for compiling, and its data layout. */
+  LLVMTargetMachineRef MainTM;
+  char *DataLayout;
   /* Errors the ExecutionSession reported, waiting to be joined to a result. */
   pthread_mutex_t Lock;
   orc_rt_ErrorRef Pending;
@@ -99,6 +107,56 @@ static orc_rt_ErrorRef defineOverrides(orc_rt_jit_Jit *J) {
   return orc_rt_jit_fromLLVMError(E, NULL);
 }
 
+/* Builds the LLJIT and the program's JITDylib. Runs on the creator thread,
+ * which writes only these fields (and LazyJit); every other thread reads them
+ * after ready() has joined it. */
+static orc_rt_ErrorRef buildLLJIT(orc_rt_jit_Jit *J) {
+  LLVMTargetMachineRef TM = makeTM(J);
+  if (!TM)
+    return orc_rt_Error_createf("no JIT target for triple '%s'", J->Triple);
+  LLVMOrcLLJITBuilderRef B = LLVMOrcCreateLLJITBuilder();
+  LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(
+      B, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(TM));
+  orc_rt_ErrorRef Err = orc_rt_jit_fromLLVMError(LLVMOrcCreateLLJIT(&J->J, B),
+                                                 "cannot create the JIT: ");
+  if (Err)
+    return Err;
+  J->ES = LLVMOrcLLJITGetExecutionSession(J->J);
+  LLVMOrcExecutionSessionSetErrorReporter(J->ES, reportSessionError, J);
+  J->GlobalPrefix = LLVMOrcLLJITGetGlobalPrefix(J->J);
+  J->JD = LLVMOrcExecutionSessionCreateBareJITDylib(J->ES, "<program>");
+  Err = defineOverrides(J);
+  if (!Err && J->Opts->Lazy) {
+    J->ISM = LLVMOrcCreateLocalIndirectStubsManager(J->Triple);
+    Err = orc_rt_jit_fromLLVMError(
+        LLVMOrcCreateLocalLazyCallThroughManager(
+            J->Triple, J->ES,
+            (LLVMOrcJITTargetAddress)(uintptr_t)lazyCallFailed, &J->LCTM),
+        "cannot set up lazy compilation: ");
+    LazyJit = J;
+    orc_rt_jit_installCallOnceGuard(J->J);
+  }
+  return Err;
+}
+
+static void *creatorThread(void *Arg) {
+  orc_rt_jit_Jit *J = Arg;
+  J->CreateErr = buildLLJIT(J);
+  return NULL;
+}
+
+/* Waits for the creator thread (pthread_join orders its writes before our
+ * reads); after a NULL return the LLJIT fields may be used. */
+static orc_rt_ErrorRef ready(orc_rt_jit_Jit *J) {
+  if (J->Creating) {
+    pthread_join(J->Creator, NULL);
+    J->Creating = false;
+  }
+  return J->CreateErr
+             ? orc_rt_Error_create(orc_rt_Error_getMessage(J->CreateErr))
+             : NULL;
+}
+
 orc_rt_ErrorRef orc_rt_jit_Jit_create(orc_rt_jit_Jit **Result,
                                       const orc_rt_jit_Options *Opts) {
   LLVMInitializeNativeTarget();
@@ -128,37 +186,24 @@ orc_rt_ErrorRef orc_rt_jit_Jit_create(orc_rt_jit_Jit **Result,
            "triple=%s cpu=%s features=%s level=%d reloc=default code=jit",
            J->Triple, J->CPU, J->Features, Opts->OptLevel);
 
-  LLVMTargetMachineRef TM = makeTM(J);
-  if (!TM) {
-    orc_rt_ErrorRef E =
-        orc_rt_Error_createf("no JIT target for triple '%s'", J->Triple);
-    orc_rt_jit_Jit_dispose(J);
-    return E;
+  /* The LLJIT is built on a thread of its own while this thread goes on to
+   * read and compile the inputs (they need only a target machine): start-up
+   * pays for the longer of the two, not both. */
+  if (!orc_rt_jit_realPthreadCreate(&J->Creator, NULL, creatorThread, J))
+    J->Creating = true;
+  else
+    J->CreateErr = buildLLJIT(J);
+  J->MainTM = makeTM(J);
+  orc_rt_ErrorRef Err = NULL;
+  if (J->MainTM) {
+    LLVMTargetDataRef TD = LLVMCreateTargetDataLayout(J->MainTM);
+    J->DataLayout = LLVMCopyStringRepOfTargetData(TD);
+    LLVMDisposeTargetData(TD);
+  } else {
+    Err = orc_rt_Error_createf("no JIT target for triple '%s'", J->Triple);
   }
-  LLVMOrcLLJITBuilderRef B = LLVMOrcCreateLLJITBuilder();
-  LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(
-      B, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(TM));
-  orc_rt_ErrorRef Err = orc_rt_jit_fromLLVMError(LLVMOrcCreateLLJIT(&J->J, B),
-                                                 "cannot create the JIT: ");
-  if (Err) {
-    orc_rt_jit_Jit_dispose(J);
-    return Err;
-  }
-  J->ES = LLVMOrcLLJITGetExecutionSession(J->J);
-  LLVMOrcExecutionSessionSetErrorReporter(J->ES, reportSessionError, J);
-  J->GlobalPrefix = LLVMOrcLLJITGetGlobalPrefix(J->J);
-  J->JD = LLVMOrcExecutionSessionCreateBareJITDylib(J->ES, "<program>");
-  Err = defineOverrides(J);
-  if (!Err && Opts->Lazy) {
-    J->ISM = LLVMOrcCreateLocalIndirectStubsManager(J->Triple);
-    Err = orc_rt_jit_fromLLVMError(
-        LLVMOrcCreateLocalLazyCallThroughManager(
-            J->Triple, J->ES,
-            (LLVMOrcJITTargetAddress)(uintptr_t)lazyCallFailed, &J->LCTM),
-        "cannot set up lazy compilation: ");
-    LazyJit = J;
-    orc_rt_jit_installCallOnceGuard(J->J);
-  }
+  if (!Err && !J->Creating)
+    Err = ready(J);
   if (Err) {
     orc_rt_jit_Jit_dispose(J);
     return Err;
@@ -225,7 +270,7 @@ static LLVMTargetMachineRef newTM(void *Ctx) { return makeTM(Ctx); }
 orc_rt_ErrorRef orc_rt_jit_Jit_addObjects(orc_rt_jit_Jit *J,
                                           const LLVMMemoryBufferRef *Objects,
                                           size_t NumObjects) {
-  orc_rt_ErrorRef Err = NULL;
+  orc_rt_ErrorRef Err = ready(J);
   for (size_t I = 0; I < NumObjects; ++I) {
     if (Err) {
       LLVMDisposeMemoryBuffer(Objects[I]);
@@ -243,7 +288,7 @@ static orc_rt_ErrorRef addCompiled(orc_rt_jit_Jit *J, LLVMModuleRef M,
                                    void *CallbackCtx) {
   orc_rt_jit_ObjectList Objs;
   orc_rt_ErrorRef Err = orc_rt_jit_compileModule(
-      M, J->NextModule, J->Opts->CompileThreads, newTM, J, &Objs);
+      M, J->NextModule, J->Opts->CompileThreads, J->MainTM, newTM, J, &Objs);
   if (Err)
     return Err;
   if (OnObjects)
@@ -258,9 +303,9 @@ orc_rt_ErrorRef orc_rt_jit_Jit_addModule(orc_rt_jit_Jit *J, LLVMContextRef Ctx,
                                          orc_rt_jit_ObjectsCallback OnObjects,
                                          void *CallbackCtx) {
   /* The module must carry the JIT's data layout and triple. */
-  LLVMSetDataLayout(M, LLVMOrcLLJITGetDataLayoutStr(J->J));
+  LLVMSetDataLayout(M, J->DataLayout);
   if (!*LLVMGetTarget(M))
-    LLVMSetTarget(M, LLVMOrcLLJITGetTripleString(J->J));
+    LLVMSetTarget(M, J->Triple);
   orc_rt_ErrorRef Err = orc_rt_jit_lowerEmulatedTLS(M);
   if (Err) {
     LLVMDisposeModule(M);
@@ -272,6 +317,11 @@ orc_rt_ErrorRef orc_rt_jit_Jit_addModule(orc_rt_jit_Jit *J, LLVMContextRef Ctx,
     LLVMDisposeModule(M);
     LLVMContextDispose(Ctx);
     ++J->NextModule;
+    return Err;
+  }
+  if ((Err = ready(J))) {
+    LLVMDisposeModule(M);
+    LLVMContextDispose(Ctx);
     return Err;
   }
   LLVMOrcThreadSafeContextRef TSC =
@@ -291,6 +341,11 @@ orc_rt_ErrorRef orc_rt_jit_Jit_addObjectFile(orc_rt_jit_Jit *J,
     LLVMDisposeMessage(Msg);
     return E;
   }
+  orc_rt_ErrorRef Err = ready(J);
+  if (Err) {
+    LLVMDisposeMemoryBuffer(Buf);
+    return Err;
+  }
   char Prefix[4096];
   snprintf(Prefix, sizeof(Prefix), "%s: ", Path);
   return orc_rt_jit_fromLLVMError(LLVMOrcLLJITAddObjectFile(J->J, J->JD, Buf),
@@ -298,6 +353,9 @@ orc_rt_ErrorRef orc_rt_jit_Jit_addObjectFile(orc_rt_jit_Jit *J,
 }
 
 orc_rt_ErrorRef orc_rt_jit_Jit_addArchive(orc_rt_jit_Jit *J, const char *Path) {
+  orc_rt_ErrorRef Err = ready(J);
+  if (Err)
+    return Err;
   LLVMOrcDefinitionGeneratorRef G;
   LLVMErrorRef E = LLVMOrcCreateStaticLibrarySearchGeneratorForPath(
       &G, LLVMOrcLLJITGetObjLinkingLayer(J->J), Path);
@@ -309,6 +367,9 @@ orc_rt_ErrorRef orc_rt_jit_Jit_addArchive(orc_rt_jit_Jit *J, const char *Path) {
 
 orc_rt_ErrorRef orc_rt_jit_Jit_addDynamicLibrary(orc_rt_jit_Jit *J,
                                                  const char *Path) {
+  orc_rt_ErrorRef Err = ready(J);
+  if (Err)
+    return Err;
   LLVMOrcDefinitionGeneratorRef G;
   LLVMErrorRef E = LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(
       &G, Path, J->GlobalPrefix, NULL, NULL);
@@ -328,8 +389,9 @@ static int notHostMain(void *Ctx, LLVMOrcSymbolStringPoolEntryRef Sym) {
 }
 
 orc_rt_ErrorRef orc_rt_jit_Jit_addProcessSymbols(orc_rt_jit_Jit *J) {
-  if (J->Opts->NoProcessSyms)
-    return NULL;
+  orc_rt_ErrorRef Err = ready(J);
+  if (Err || J->Opts->NoProcessSyms)
+    return Err;
   LLVMOrcDefinitionGeneratorRef G;
   LLVMErrorRef E = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(
       &G, J->GlobalPrefix, notHostMain, J);
@@ -361,6 +423,9 @@ static void lookupDone(LLVMErrorRef Err, LLVMOrcCSymbolMapPairs Result,
 
 orc_rt_ErrorRef orc_rt_jit_Jit_lookup(orc_rt_jit_Jit *J, const char *Name,
                                       uint64_t *Addr) {
+  orc_rt_ErrorRef Err = ready(J);
+  if (Err)
+    return Err;
   LookupState S = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false,
                    NULL, 0};
   LLVMOrcCJITDylibSearchOrderElement Order = {
@@ -386,6 +451,7 @@ orc_rt_ErrorRef orc_rt_jit_Jit_lookup(orc_rt_jit_Jit *J, const char *Name,
 orc_rt_ErrorRef orc_rt_jit_Jit_dispose(orc_rt_jit_Jit *J) {
   if (!J)
     return NULL;
+  orc_rt_Error_consume(ready(J)); /* J->CreateErr is freed below */
   orc_rt_ErrorRef Err = NULL;
   /* The lazy-call-through manager holds names from the JIT's symbol pool, and
    * the program's JITDylib holds stubs that refer to both managers: clear the
@@ -406,6 +472,10 @@ orc_rt_ErrorRef orc_rt_jit_Jit_dispose(orc_rt_jit_Jit *J) {
   LLVMDisposeMessage(J->CPU);
   LLVMDisposeMessage(J->Features);
   free(J->Settings);
+  if (J->MainTM)
+    LLVMDisposeTargetMachine(J->MainTM);
+  LLVMDisposeMessage(J->DataLayout);
+  orc_rt_Error_consume(J->CreateErr);
   pthread_mutex_destroy(&J->Lock);
   free(J);
   return Err;
