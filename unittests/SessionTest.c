@@ -333,6 +333,83 @@ static void detachLeavesManagedCodeRunnableAndIsNotRepeated(void **State) {
   assert_string_equal(F->Log, "A.detach,detached1,detached2,A.shutdown");
 }
 
+/* A service whose onDetach blocks until released. */
+typedef struct {
+  Fixture *F;
+  Named DetachCb;
+  pthread_mutex_t M;
+  pthread_cond_t C;
+  bool Entered, Release;
+} BlockingDetach;
+
+static void blockingOnDetach(void *Ctx) {
+  BlockingDetach *B = Ctx;
+  logEvent(B->F, "onDetach");
+  pthread_mutex_lock(&B->M);
+  B->Entered = true;
+  pthread_cond_broadcast(&B->C);
+  while (!B->Release)
+    pthread_cond_wait(&B->C, &B->M);
+  pthread_mutex_unlock(&B->M);
+  logEvent(B->F, "onDetach.end");
+}
+
+static void blockingOnShutdown(void *Ctx) {
+  logEvent(((BlockingDetach *)Ctx)->F, "onShutdown");
+}
+
+static const orc_rt_ServiceVTable BlockingDetachService = {blockingOnDetach,
+                                                           blockingOnShutdown};
+
+static void *detachFromThread(void *Arg) {
+  BlockingDetach *B = Arg;
+  assert_null(orc_rt_Session_detach(B->F->S, logNamed, &B->DetachCb));
+  logEvent(B->F, "detach.returned");
+  return NULL;
+}
+
+/* Detach runs on the thread that requested it; shutdown requested by another
+ * thread meanwhile neither waits for it nor starts the drain under it: the
+ * detaching thread closes the group when its detach is done, and (no token
+ * being out) completes the shutdown before its detach call returns. */
+static void shutdownDuringAnotherThreadsDetachCompletesAfterIt(void **State) {
+  Fixture *F = *State;
+  BlockingDetach B = {F,
+                      {F, "detachCb"},
+                      PTHREAD_MUTEX_INITIALIZER,
+                      PTHREAD_COND_INITIALIZER,
+                      false,
+                      false};
+  assert_null(orc_rt_Session_addService(F->S, &BlockingDetachService, &B));
+  pthread_t T;
+  assert_int_equal(pthread_create(&T, NULL, detachFromThread, &B), 0);
+  pthread_mutex_lock(&B.M);
+  while (!B.Entered)
+    pthread_cond_wait(&B.C, &B.M);
+  pthread_mutex_unlock(&B.M);
+
+  Named Done = {F, "shutdownCb"};
+  assert_null(orc_rt_Session_shutdown(F->S, logNamed, &Done)); /* at once */
+  pthread_mutex_lock(&F->LogLock);
+  assert_string_equal(F->Log, "onDetach");
+  pthread_mutex_unlock(&F->LogLock);
+  assert_int_not_equal(orc_rt_Session_getState(F->S),
+                       orc_rt_SessionState_Shutdown);
+
+  pthread_mutex_lock(&B.M);
+  B.Release = true;
+  pthread_cond_broadcast(&B.C);
+  pthread_mutex_unlock(&B.M);
+  assert_int_equal(pthread_join(T, NULL), 0);
+  assert_int_equal(orc_rt_Session_getState(F->S), orc_rt_SessionState_Shutdown);
+  assert_string_equal(F->Log, "onDetach,onDetach.end,detachCb,onShutdown,"
+                              "shutdownCb,detach.returned");
+  int X = 0;
+  assert_false(orc_rt_Session_callManagedCode(F->S, setTo42, &X));
+  pthread_mutex_destroy(&B.M);
+  pthread_cond_destroy(&B.C);
+}
+
 static void registrationsAfterTheEventRunAtOnce(void **State) {
   Fixture *F = *State;
   assert_null(orc_rt_Session_detach(F->S, NULL, NULL));
@@ -488,6 +565,7 @@ int main(void) {
       T(tokenSourceTokensDelayShutdownAndOutliveTheSession),
       T(servicesNotifiedNewestFirstDetachBeforeShutdown),
       T(detachLeavesManagedCodeRunnableAndIsNotRepeated),
+      T(shutdownDuringAnotherThreadsDetachCompletesAfterIt),
       T(registrationsAfterTheEventRunAtOnce),
       T(serviceAddedDuringTheDrainGetsDetachAtOnceAndShutdownAfter),
       T(shutdownIsIdempotentEachCallbackOnce),
