@@ -10,6 +10,7 @@
  * on a 50,000-function module, twice what moving the bodies costs. */
 
 #include "jit/LazySplit.h"
+#include "jit/SplitSupport.h"
 
 #include "jit/Diag.h"
 
@@ -22,41 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool isLocalLinkage(LLVMLinkage L) {
-  return L == LLVMInternalLinkage || L == LLVMPrivateLinkage;
-}
-
 static bool isWeakLinkage(LLVMLinkage L) {
   return L == LLVMLinkOnceAnyLinkage || L == LLVMLinkOnceODRLinkage ||
          L == LLVMWeakAnyLinkage || L == LLVMWeakODRLinkage ||
          L == LLVMCommonLinkage || L == LLVMExternalWeakLinkage;
-}
-
-/* Gives every local global value a unique external name. */
-static void promoteLocals(LLVMModuleRef M, unsigned ModuleIndex) {
-  unsigned I = 0;
-  char Name[512];
-  for (LLVMValueRef F = LLVMGetFirstFunction(M); F; F = LLVMGetNextFunction(F))
-    if (!LLVMIsDeclaration(F) && isLocalLinkage(LLVMGetLinkage(F))) {
-      size_t Len;
-      const char *Old = LLVMGetValueName2(F, &Len);
-      snprintf(Name, sizeof(Name), "%.*s.__mini_lli.%u.%u", (int)Len, Old,
-               ModuleIndex, I++);
-      LLVMSetValueName2(F, Name, strlen(Name));
-      LLVMSetLinkage(F, LLVMExternalLinkage);
-      LLVMSetVisibility(F, LLVMDefaultVisibility);
-    }
-  for (LLVMValueRef G = LLVMGetFirstGlobal(M); G; G = LLVMGetNextGlobal(G))
-    if (!LLVMIsDeclaration(G) && isLocalLinkage(LLVMGetLinkage(G))) {
-      size_t Len;
-      const char *Old = LLVMGetValueName2(G, &Len);
-      snprintf(Name, sizeof(Name), "%.*s.__mini_lli.%u.%u", (int)Len,
-               Len ? Old : "anon", ModuleIndex, I++);
-      LLVMSetValueName2(G, Name, strlen(Name));
-      LLVMSetLinkage(G, LLVMExternalLinkage);
-      LLVMSetVisibility(G, LLVMDefaultVisibility);
-      LLVMSetUnnamedAddress(G, LLVMNoUnnamedAddr);
-    }
 }
 
 /* The linkage of a body behind a stub: a weak body stays weak (a strong one
@@ -97,12 +67,8 @@ static void makeBody(LLVMModuleRef M, LLVMValueRef F) {
  * function cannot be renamed behind a stub or have its body moved. */
 static bool hasBlockAddress(LLVMModuleRef M) {
   for (LLVMValueRef F = LLVMGetFirstFunction(M); F; F = LLVMGetNextFunction(F))
-    for (LLVMBasicBlockRef BB = LLVMGetFirstBasicBlock(F); BB;
-         BB = LLVMGetNextBasicBlock(BB))
-      for (LLVMUseRef U = LLVMGetFirstUse(LLVMBasicBlockAsValue(BB)); U;
-           U = LLVMGetNextUse(U))
-        if (!LLVMIsAInstruction(LLVMGetUser(U)))
-          return true;
+    if (orc_rt_jit_hasBlockAddress(F))
+      return true;
   return false;
 }
 
@@ -887,7 +853,7 @@ orc_rt_ErrorRef orc_rt_jit_splitForLazy(LLVMModuleRef M, unsigned ModuleIndex,
     PtrSet_free(&Dirty);
     return NULL;
   }
-  promoteLocals(M, ModuleIndex);
+  orc_rt_jit_promoteLocals(M, ModuleIndex);
 
   /* Every function with a body is split out (per function); those only ever
    * called directly also get a stub. */
