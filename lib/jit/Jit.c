@@ -221,6 +221,8 @@ addWhole(orc_rt_jit_Jit *J, LLVMOrcThreadSafeContextRef TSC, LLVMModuleRef M) {
 
 /* May take the caller's reference to the context (*TSC becomes NULL), which
  * the function bodies compiled on first lookup need. */
+#define STUB_CHUNK 64
+
 static orc_rt_ErrorRef
 addLazy(orc_rt_jit_Jit *J, LLVMOrcThreadSafeContextRef *TSC, LLVMModuleRef M) {
   orc_rt_jit_LazyParts P;
@@ -249,11 +251,25 @@ addLazy(orc_rt_jit_Jit *J, LLVMOrcThreadSafeContextRef *TSC, LLVMModuleRef M) {
             (P.Stubs[I].Weak ? LLVMJITSymbolGenericFlagsWeak : 0);
         Pairs[I].Entry.Flags.TargetFlags = 0;
       }
-      Err = orc_rt_jit_fromLLVMError(
-          LLVMOrcJITDylibDefine(
-              J->JD,
-              LLVMOrcLazyReexports(J->LCTM, J->ISM, J->JD, Pairs, P.NumStubs)),
-          NULL);
+      /* One lazy-reexports unit per STUB_CHUNK stubs: ORC splits a unit at
+       * each first call (the called stub out, the others into a new unit),
+       * which costs the unit's size, so a single unit made a program that
+       * calls every function quadratic. */
+      for (size_t I = 0; I < P.NumStubs; I += STUB_CHUNK) {
+        size_t N = P.NumStubs - I < STUB_CHUNK ? P.NumStubs - I : STUB_CHUNK;
+        if (!Err) {
+          Err = orc_rt_jit_fromLLVMError(
+              LLVMOrcJITDylibDefine(
+                  J->JD,
+                  LLVMOrcLazyReexports(J->LCTM, J->ISM, J->JD, Pairs + I, N)),
+              NULL);
+          continue;
+        }
+        for (size_t K = I; K < I + N; ++K) { /* not handed to ORC */
+          LLVMOrcReleaseSymbolStringPoolEntry(Pairs[K].Name);
+          LLVMOrcReleaseSymbolStringPoolEntry(Pairs[K].Entry.Name);
+        }
+      }
       free(Pairs);
     }
   }
