@@ -17,6 +17,20 @@ if(NOT LLVM_FOUND OR NOT LLVM_VERSION_MAJOR EQUAL 22)
 endif()
 message(STATUS "orc-rt-c: LLVM ${LLVM_PACKAGE_VERSION} at ${LLVM_TOOLS_BINARY_DIR}")
 
+# mini-lli links LLVM's static component libraries (lib/jit/CMakeLists.txt).
+# Their LLVMSupport names zstd::libzstd_shared, which LLVMConfig defines only if
+# zstd's CMake/dev files are installed; the runtime library (libzstd1, which
+# libLLVM itself needs) is always there, so use it directly if need be.
+if(NOT TARGET zstd::libzstd_shared)
+  find_library(ORC_RT_C_ZSTD NAMES zstd libzstd.so.1)
+  if(NOT ORC_RT_C_ZSTD)
+    orc_rt_c_missing("libzstd (needed by LLVM's static libraries)" "libzstd1")
+  endif()
+  add_library(zstd::libzstd_shared UNKNOWN IMPORTED)
+  set_target_properties(zstd::libzstd_shared PROPERTIES
+    IMPORTED_LOCATION "${ORC_RT_C_ZSTD}")
+endif()
+
 if(ORC_RT_C_BUILD_TESTS)
   foreach(tool FileCheck not count)
     find_program(ORC_RT_C_${tool} ${tool} HINTS ${LLVM_TOOLS_BINARY_DIR} NO_DEFAULT_PATH)
