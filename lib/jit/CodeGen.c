@@ -311,9 +311,12 @@ orc_rt_ErrorRef orc_rt_jit_compileModule(LLVMModuleRef M, unsigned ModuleIndex,
     }
     /* Whatever did not get a thread of its own is compiled here, after
      * part 0 (the threads read Bitcode, never M). */
-    keepPart(M, Part, AliasPart, 0);
-    Jobs[0].Err = Bitcode ? emit(MainTM, M, &Jobs[0].Obj)
-                          : orc_rt_Error_create("out of memory");
+    if (Bitcode) {
+      keepPart(M, Part, AliasPart, 0);
+      Jobs[0].Err = emit(MainTM, M, &Jobs[0].Obj);
+    } else {
+      Jobs[0].Err = orc_rt_Error_create("out of memory");
+    }
     for (unsigned P = Started; P < NumParts && Bitcode; ++P) {
       Jobs[P] =
           (Job){Bitcode, Part, AliasPart, NumFns, P, NewTM, TMCtx, NULL, NULL};
