@@ -157,18 +157,9 @@ static orc_rt_ErrorRef addModuleFile(orc_rt_jit_Program *P, const char *Path,
   bool Cached = P->Opts->ObjectCacheDir && !P->Opts->Lazy;
   CacheStore Store = {P, {0, 0}, P->Ctors.Size, P->Dtors.Size, P->Names.Size};
   if (Cached) {
-    char *Settings = NULL;
-    const char *CG = orc_rt_jit_Jit_codegenSettings(P->Jit);
-    const char *Passes = P->Opts->Passes ? P->Opts->Passes : "";
-    size_t N = strlen(CG) + strlen(Passes) + 16;
-    if (!(Settings = malloc(N))) {
-      LLVMDisposeMemoryBuffer(Buf);
-      return orc_rt_Error_create("out of memory");
-    }
-    snprintf(Settings, N, "%s passes=%s", CG, Passes);
     Store.Key = orc_rt_jit_ObjectCache_key(
-        LLVMGetBufferStart(Buf), LLVMGetBufferSize(Buf), Settings, Index);
-    free(Settings);
+        LLVMGetBufferStart(Buf), LLVMGetBufferSize(Buf),
+        orc_rt_jit_Jit_codegenSettings(P->Jit), P->Opts->Passes, Index);
     bool Hit;
     Err = addFromCache(P, Store.Key, &Hit);
     if (Err || Hit) {

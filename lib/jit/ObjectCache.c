@@ -26,14 +26,18 @@ static const char Magic[16] = "orc-rt-c objcach";
 #define HEADER_SIZE (16 + 4 + 4 + 8 + 8 + 8 + 8)
 
 orc_rt_jit_Digest orc_rt_jit_ObjectCache_key(const void *Input, size_t Size,
-                                             const char *CodegenOptions,
+                                             const char *CodegenSettings,
+                                             const char *Passes,
                                              unsigned ModuleIndex) {
   orc_rt_jit_ContentHash H;
   orc_rt_jit_ContentHash_init(&H);
   orc_rt_jit_ContentHash_updateString(&H, "orc-rt-c object cache");
   orc_rt_jit_ContentHash_updateString(&H, ORC_RT_C_VERSION);
   orc_rt_jit_ContentHash_updateString(&H, ORC_RT_C_LLVM_VERSION);
-  orc_rt_jit_ContentHash_updateString(&H, CodegenOptions);
+  orc_rt_jit_ContentHash_updateString(&H, CodegenSettings);
+  /* "" and no pipeline differ: no -passes runs no pipeline at all. */
+  orc_rt_jit_ContentHash_updateString(&H, Passes ? "passes" : "no passes");
+  orc_rt_jit_ContentHash_updateString(&H, Passes ? Passes : "");
   uint32_t Index = ModuleIndex, Version = FORMAT_VERSION;
   orc_rt_jit_ContentHash_update(&H, &Index, sizeof(Index));
   orc_rt_jit_ContentHash_update(&H, &Version, sizeof(Version));

@@ -36,10 +36,12 @@ typedef struct {
   size_t NumNames;
 } orc_rt_jit_CacheManifest;
 
-/* The key of a module: Input is the module file's bytes, CodegenOptions a
- * string naming every other input to code generation. */
+/* The key of a module: Input is the module file's bytes, CodegenSettings the
+ * target settings (orc_rt_jit_Jit_codegenSettings), Passes the -passes
+ * pipeline (NULL if none). */
 orc_rt_jit_Digest orc_rt_jit_ObjectCache_key(const void *Input, size_t Size,
-                                             const char *CodegenOptions,
+                                             const char *CodegenSettings,
+                                             const char *Passes,
                                              unsigned ModuleIndex);
 
 /* Looks Key up in Dir. On a hit sets *Hit, appends the entry's constructors,
