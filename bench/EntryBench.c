@@ -18,7 +18,7 @@
  */
 
 #include "core/ManagedFrame.h"
-#include "core/TokenRegistry.h"
+#include "core/TaskGroup.h"
 #include "orc-rt-c/Session.h"
 #include "orc-rt-c/TaskGroup.h"
 
@@ -396,7 +396,7 @@ int main(int Argc, char **Argv) {
 
   printf("# membarrier: %s; token mode of the callManagedCode rows: %s\n",
          orc_rt_internal_membarrierAvailable() ? "available" : "unavailable",
-         orc_rt_internal_TaskGroup_getMode(GroupFast) ==
+         orc_rt_internal_TokenCounter_getMode(&GroupFast->Tokens) ==
                  orc_rt_internal_TokenMode_Membarrier
              ? "membarrier"
              : "fallback (membarrier unavailable)");

@@ -4,7 +4,7 @@
  * same test cases run once per mode. The plain binaries run in the default
  * mode (membarrier where the kernel offers it; fallback under TSan). */
 
-#include "core/TokenRegistry.h"
+#include "core/TokenCounter.h"
 
 __attribute__((constructor)) static void forceFallbackTokenMode(void) {
   orc_rt_internal_setTokenMode(orc_rt_internal_TokenMode_Fallback);

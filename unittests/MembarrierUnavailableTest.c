@@ -6,7 +6,7 @@
 
 #include "TestUtil.h"
 
-#include "core/TokenRegistry.h"
+#include "core/TokenCounter.h"
 #include "orc-rt-c/Session.h"
 #include "support/FaultInjection.h"
 

@@ -1,5 +1,5 @@
 /*===- unittests/TokenModeTest.c - Token fast path, both modes ------------===*/
-/* The token implementation has two modes (lib/core/TokenRegistry.h): per-thread
+/* The token implementation has two modes (lib/core/TokenCounter.h): per-thread
  * slots with membarrier on the closing side, and the fallback with a real
  * fence on every token operation. Each test here forces each mode in turn and
  * checks both give the same observable behaviour on the same scenario:
@@ -10,7 +10,7 @@
 
 #include "TestUtil.h"
 
-#include "core/TokenRegistry.h"
+#include "core/TaskGroup.h"
 #include "orc-rt-c/Dispatch.h"
 #include "orc-rt-c/Session.h"
 #include "orc-rt-c/TaskGroup.h"
@@ -46,16 +46,16 @@ static void groupsTakeTheModeInForceAtCreation(void **State) {
   (void)State;
   orc_rt_internal_setTokenMode(orc_rt_internal_TokenMode_Fallback);
   orc_rt_TaskGroupRef F = orc_rt_TaskGroup_create();
-  assert_int_equal(orc_rt_internal_TaskGroup_getMode(F),
+  assert_int_equal(orc_rt_internal_TokenCounter_getMode(&F->Tokens),
                    orc_rt_internal_TokenMode_Fallback);
   orc_rt_internal_TokenMode Got =
       orc_rt_internal_setTokenMode(orc_rt_internal_TokenMode_Membarrier);
   assert_int_equal(Got == orc_rt_internal_TokenMode_Membarrier,
                    orc_rt_internal_membarrierAvailable());
   orc_rt_TaskGroupRef M = orc_rt_TaskGroup_create();
-  assert_int_equal(orc_rt_internal_TaskGroup_getMode(M), Got);
+  assert_int_equal(orc_rt_internal_TokenCounter_getMode(&M->Tokens), Got);
   /* The earlier group keeps its mode. */
-  assert_int_equal(orc_rt_internal_TaskGroup_getMode(F),
+  assert_int_equal(orc_rt_internal_TokenCounter_getMode(&F->Tokens),
                    orc_rt_internal_TokenMode_Fallback);
   printf("# membarrier %s\n",
          orc_rt_internal_membarrierAvailable() ? "available" : "unavailable");
@@ -152,7 +152,7 @@ static void *scenarioWorker(void *Arg) {
 static Outcome runScenario(orc_rt_internal_TokenMode M, long CloseAfter) {
   Scenario Sc = {.G = orc_rt_TaskGroup_create()};
   atomic_init(&Sc.Seed, 1);
-  assert_int_equal(orc_rt_internal_TaskGroup_getMode(Sc.G), M);
+  assert_int_equal(orc_rt_internal_TokenCounter_getMode(&Sc.G->Tokens), M);
   assert_null(orc_rt_TaskGroup_addOnComplete(Sc.G, onScenarioComplete, &Sc));
   pthread_t T[Workers];
   for (int I = 0; I != Workers; ++I)

@@ -25,7 +25,7 @@ for f in orc_rt_Session_callManagedCode callInGroup orc_rt_internal_callInGroup 
   [ "$k" -ne 0 ] && fail=1
   echo "ROW	$f	$n	$k"
 done
-slow=$(grep -o '<acquireSlow[^>]*>:' <<<"$dis" | head -1 | tr -d '<>:')
+slow=$(grep -o '<[^>]*acquireSlow[^>]*>:' <<<"$dis" | head -1 | tr -d '<>:')
 if [ -n "$slow" ]; then
   b=$(body "$slow")
   echo "ROW	control: $slow (fallback mode, seq_cst)	$(grep -c . <<<"$b")	$(bad "$b")"

@@ -16,7 +16,7 @@
 #include "core/ManagedFrame.h"
 #include "core/Session.h"
 #include "core/TaskGroup.h"
-#include "core/TokenFast.h"
+#include "core/TokenCounter.h"
 #include "support/FaultInjection.h"
 
 #include <assert.h>
@@ -380,7 +380,7 @@ static __attribute__((noinline)) bool callInGroupSlow(orc_rt_SessionRef S,
   return true;
 }
 
-/* The entry hot path: the token ops are inlined (core/TokenFast.h) and both
+/* The entry hot path: the token ops are inlined (core/TokenCounter.h) and both
  * thread-local stacks (the token slot, the frame list) get back values carried
  * in registers rather than reloaded after Fn, which keeps loads off the
  * critical path (see docs/TokenFastPath.md). */
@@ -389,7 +389,8 @@ callInGroup(orc_rt_SessionRef S, orc_rt_TaskGroupRef G, orc_rt_ManagedFn Fn,
             void *Ctx) {
   orc_rt_internal_TokenSlot *Slot;
   uintptr_t Expect;
-  int Fast = orc_rt_internal_TokenFast_acquire(G, &Slot, &Expect);
+  int Fast =
+      orc_rt_internal_TokenCounter_acquireFast(&G->Tokens, &Slot, &Expect);
   if (__builtin_expect(Fast < 0, 0))
     return callInGroupSlow(S, G, Fn, Ctx);
   if (!Fast)
@@ -398,8 +399,9 @@ callInGroup(orc_rt_SessionRef S, orc_rt_TaskGroupRef G, orc_rt_ManagedFn Fn,
   orc_rt_internal_ManagedFrame *Outer = orc_rt_internal_pushFrame(&F, S);
   Fn(Ctx);
   orc_rt_internal_popFrameTo(Outer);
-  if (__builtin_expect(!orc_rt_internal_TokenFast_releaseAt(Slot, Expect), 0))
-    orc_rt_internal_TaskGroup_releaseAtSlow(Slot);
+  if (__builtin_expect(!orc_rt_internal_TokenCounter_releaseFast(Slot, Expect),
+                       0))
+    orc_rt_internal_TokenCounter_releaseSlotSlow(Slot);
   return true;
 }
 
