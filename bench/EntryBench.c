@@ -327,8 +327,8 @@ static double closeLatency(orc_rt_internal_TokenMode M, bool Noise,
   return Lat[CloseReps / 2];
 }
 
-/* The reference atomic word: last release's fetch_sub straight into the
- * callback. */
+/* The reference atomic word: last release's fetch_sub straight
+ * into the callback. */
 static double closeLatencyAtomic(void) {
   static double Lat[CloseReps];
   for (int R = 0; R != CloseReps; ++R) {

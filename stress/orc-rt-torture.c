@@ -8,13 +8,14 @@
  *   - no managed function starts after the drain completed (onShutdown ran);
  *   - onShutdown runs exactly once, with no managed function live;
  *   - every registered callback and every stashed continuation is resolved
- * exactly once (run or denied);
- *   - the round finishes: a watchdog prints the live state and fails the run if
- * not. Every run prints its seed; `orc-rt-torture --seed S --rounds 1
+ *     exactly once (run or denied);
+ *   - the round finishes: a watchdog prints the live state and fails the run
+ *     if not.
+ * Every run prints its seed; `orc-rt-torture --seed S --rounds 1
  * --first-round R` replays round R of a failing run.
  *
- *   orc-rt-torture [--rounds N] [--seed S] [--first-round R] [--timeout
- * SECONDS]
+ *   orc-rt-torture [--rounds N] [--seed S] [--first-round R]
+ *                  [--timeout SECONDS]
  */
 
 #include "orc-rt-c/orc-rt.h"

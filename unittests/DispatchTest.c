@@ -143,8 +143,8 @@ static void poolStopRunsQueuedAndCancelsLaterTasks(void **State) {
   latch_init(&B.Release);
   Counts C = {0};
   Item I = {&C, 0};
-  /* The single worker is held inside the first task while two more are queued.
-   */
+  /* The single worker is held inside the first task while two
+   * more are queued. */
   orc_rt_ThreadPool_dispatch(orc_rt_Task_create(blockTask, NULL, &B), P);
   latch_wait(&B.Started);
   orc_rt_ThreadPool_dispatch(orc_rt_Task_create(runItem, cancelItem, &I), P);
@@ -152,8 +152,8 @@ static void poolStopRunsQueuedAndCancelsLaterTasks(void **State) {
   StopCtx S = {P, &B};
   pthread_t Stopper;
   pthread_create(&Stopper, NULL, destroyPool, &S);
-  /* Dispatch until the stop is visible: that task must be cancelled, not run.
-   */
+  /* Dispatch until the stop is visible: that task must be
+   * cancelled, not run. */
   for (;;) {
     int Before = atomic_load(&C.Cancels);
     orc_rt_ThreadPool_dispatch(orc_rt_Task_create(runItem, cancelItem, &I), P);

@@ -1,5 +1,4 @@
-/*===- unittests/FaultInjectionTest.c - Failures come back as errors
- * -------===*/
+/*===- unittests/FaultInjectionTest.c - Failures come back as errors ------===*/
 /* Drives the counter-driven injector in lib/support/FaultInjection.h: every
  * allocation (and thread creation) the runtime makes is failed in turn. Each
  * failure must come back as an error (never a crash), every callback that was

@@ -80,8 +80,8 @@ static void managedThreadStartedAfterShutdownIsDenied(void **State) {
   orc_rt_TaskQueue_destroy(Q);
 }
 
-/* Inside managed code, orc_rt_pthread_create makes a managed thread of that
- * Session. */
+/* Inside managed code, orc_rt_pthread_create makes a managed thread
+ * of that Session. */
 typedef struct {
   Body *B;
   pthread_t T;
@@ -158,8 +158,8 @@ static void thrdCreateFromManagedCodeMakesAManagedThread(void **State) {
   orc_rt_TaskQueue_destroy(Q);
 }
 
-/* Managed code that requests shutdown and then starts threads: they are denied.
- */
+/* Managed code that requests shutdown and then starts threads:
+ * they are denied. */
 typedef struct {
   orc_rt_SessionRef S;
   pthread_t P;

@@ -1,8 +1,8 @@
 /*===- unittests/MembarrierUnavailableTest.c - No membarrier: fallback ----===*/
-/* The kernel refusing membarrier (ENOSYS on old kernels and valgrind, EPERM
- * under seccomp) is simulated before the runtime first looks: tokens must then
- * use the fallback mode, refuse to be switched to membarrier, and keep every
- * rule. */
+/* The kernel refusing membarrier (ENOSYS on old kernels and valgrind,
+ * EPERM under seccomp) is simulated before the runtime first looks: tokens
+ * must then use the fallback mode, refuse to be switched to membarrier,
+ * and keep every rule. */
 
 #include "TestUtil.h"
 
@@ -14,8 +14,8 @@
 
 static int refuseMembarrier(void **State) {
   (void)State;
-  /* Sticky, and before any group exists: registration happens once, at first
-   * use. */
+  /* Sticky, and before any group exists: registration happens once,
+   * at first use. */
   orc_rt_internal_FaultInjector_arm(orc_rt_internal_Fault_Membarrier, 0, true);
   return 0;
 }

@@ -1,8 +1,8 @@
 /*===- unittests/SessionTest.c - orc-rt-c/Session.h -----------------------===*/
-/* Every lifecycle rule of docs/Design.md: calls before and after shutdown,
- * deferred and nested entries, the phase order, services newest first,
- * callbacks after the fact, shutdown and waitForShutdown from inside managed
- * code. */
+/* Every lifecycle rule of docs/Design.md: calls before and after
+ * shutdown, deferred and nested entries, the phase order, services newest
+ * first, callbacks after the fact, shutdown and waitForShutdown from
+ * inside managed code. */
 
 #include "TestUtil.h"
 

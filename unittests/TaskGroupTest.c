@@ -1,7 +1,7 @@
 /*===- unittests/TaskGroupTest.c - orc-rt-c/TaskGroup.h -------------------===*/
 /* The token rules: acquire until close, denial after close (nested too),
- * completion exactly once after close and the last release, callbacks in order,
- * token sources. */
+ * completion exactly once after close and the last release, callbacks in
+ * order, token sources. */
 
 #include "TestUtil.h"
 
@@ -110,8 +110,8 @@ static void callbacksRunInRegistrationOrder(void **State) {
   assert_null(orc_rt_TaskGroup_addOnComplete(G, recordOrder, &C2));
   assert_null(orc_rt_TaskGroup_addOnComplete(G, recordOrder, &C3));
   orc_rt_TaskGroup_close(G);
-  /* 11 was registered by callback 1 while completion ran: it runs after the
-   * others. */
+  /* 11 was registered by callback 1 while completion ran: it runs
+   * after the others. */
   assert_int_equal(R.NumOrder, 4);
   assert_int_equal(R.Order[0], 1);
   assert_int_equal(R.Order[1], 2);

@@ -147,8 +147,7 @@ static void *scenarioWorker(void *Arg) {
   return NULL;
 }
 
-/* Closes once CloseAfter tokens have been granted (or every worker is done).
- */
+/* Closes once CloseAfter tokens have been granted (or every worker is done). */
 static Outcome runScenario(orc_rt_internal_TokenMode M, long CloseAfter) {
   Scenario Sc = {.G = orc_rt_TaskGroup_create()};
   atomic_init(&Sc.Seed, 1);

@@ -47,8 +47,7 @@ ORC_RT_C_API void orc_rt_Task_run(orc_rt_TaskRef T);
 /** Destroys T without running it (calls its Cancel function, if any). */
 ORC_RT_C_API void orc_rt_Task_destroy(orc_rt_TaskRef T);
 
-/*---- Queueing runner: tasks wait in FIFO order until the owner drains them.
- * ----*/
+/*---- Queueing runner: tasks wait in FIFO order until drained ----*/
 
 typedef struct orc_rt_OpaqueTaskQueue *orc_rt_TaskQueueRef;
 
@@ -61,8 +60,8 @@ ORC_RT_C_API orc_rt_TaskQueueRef orc_rt_TaskQueue_create(void);
  */
 ORC_RT_C_API void orc_rt_TaskQueue_dispatch(orc_rt_TaskRef T, void *Ctx);
 
-/** Runs the oldest queued task on the calling thread. False if the queue was
- * empty. */
+/** Runs the oldest queued task on the calling thread. False if the
+ * queue was empty. */
 ORC_RT_C_API bool orc_rt_TaskQueue_runOne(orc_rt_TaskQueueRef Q);
 
 /** Runs tasks until the queue is empty (including ones queued meanwhile);
@@ -72,8 +71,8 @@ ORC_RT_C_API size_t orc_rt_TaskQueue_runAll(orc_rt_TaskQueueRef Q);
 /** Number of queued tasks. */
 ORC_RT_C_API size_t orc_rt_TaskQueue_size(orc_rt_TaskQueueRef Q);
 
-/** Destroys every queued task without running it, then frees Q. Q may be NULL.
- */
+/** Destroys every queued task without running it, then frees Q. Q
+ * may be NULL. */
 ORC_RT_C_API void orc_rt_TaskQueue_destroy(orc_rt_TaskQueueRef Q);
 
 /*---- Thread pool: N worker threads run tasks as they arrive. ----*/

@@ -5,28 +5,29 @@
 \*===----------------------------------------------------------------------===*/
 /*
  * Wire protocol (LLVM 22): 32-byte header {u64 size incl. header, u64 opcode,
- * u64 seqno, u64 tagaddr}, little-endian, then size-32 payload bytes. Opcodes:
- * 0 Setup (executor
- * -> controller, once, first), 1 Hangup, 2 Result, 3 CallWrapper.
+ * u64 seqno, u64 tagaddr}, little-endian, then size-32 payload bytes.
+ * Opcodes: 0 Setup (executor -> controller, once, first), 1 Hangup, 2 Result,
+ * 3 CallWrapper.
  *
  * orc_rt_SimpleRemoteEPCServer_run sends Setup (the services' bootstrap symbols
  * plus the JIT-dispatch pair) and then reads messages on the calling thread:
  *  - each CallWrapper becomes a task given to the Session's dispatcher
  *    (orc_rt_Session_dispatchManagedCall: the call holds a managed-code token
- * while it runs; once shutdown has started it is denied and answered with an
- * empty Result); the reader keeps reading meanwhile, so calls may block on
- * JIT-dispatch results;
+ *    while it runs; once shutdown has started it is denied and answered with
+ *    an empty Result); the reader keeps reading meanwhile, so calls may block
+ *    on JIT-dispatch results;
  *  - each Result wakes the JIT-dispatch caller waiting for that sequence
- * number;
+ *    number;
  *  - EOF at a message boundary or a Hangup ends the session cleanly (returns
- * NULL);
+ *    NULL);
  *  - a protocol error (short size, truncated message, unknown opcode, Setup
- * from the controller, Result for an unknown sequence number, huge size, a call
- * to address 0 or to an address that is not code in this process) returns an
- * error. On return, JIT-dispatch callers have been woken with "disconnecting",
- * and no further message is read. The caller then shuts the Session down
- * (drain, then the services' onShutdown releases memory), waits for the
- * dispatcher's threads, and destroys the server.
+ *    from the controller, Result for an unknown sequence number, huge size, a
+ *    call to address 0 or to an address that is not code in this process)
+ *    returns an error.
+ * On return, JIT-dispatch callers have been woken with "disconnecting", and no
+ * further message is read. The caller then shuts the Session down (drain, then
+ * the services' onShutdown releases memory), waits for the dispatcher's
+ * threads, and destroys the server.
  *
  * The dispatcher must not bound the number of concurrent calls (a call may wait
  * for the controller, which may need another call to answer): use

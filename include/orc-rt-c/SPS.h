@@ -6,9 +6,9 @@
  * SPS in brief: integers are little-endian, bool is one byte (any non-zero is
  * true), a sequence or string is a u64 count then the elements, a tuple is its
  * elements back to back, an optional is a bool then the value. There is no
- * padding and no tag. Error and Expected use OPPOSITE bool polarity: SPSError
- * 00 = success,  01 + string = failure SPSExpected   01 + value     00 + string
- * = failure
+ * padding and no tag. Error and Expected use OPPOSITE bool polarity:
+ *   SPSError      00 = success,  01 + string = failure
+ *   SPSExpected   01 + value     00 + string = failure
  *
  * Reader: every read checks the bytes that remain; the first failing read marks
  * the reader Failed and every later read fails too, so a decoder can read a
@@ -69,8 +69,8 @@ ORC_RT_C_API bool orc_rt_SPSReader_readCount(orc_rt_SPSReader *R, uint64_t *N,
                                              size_t MinElemSize);
 /** True if nothing failed and every byte has been read. */
 ORC_RT_C_API bool orc_rt_SPSReader_atEnd(const orc_rt_SPSReader *R);
-/** An SPSError: *Err = NULL for success, or a new error carrying the message.
- */
+/** An SPSError: *Err = NULL for success, or a new error
+ * carrying the message. */
 ORC_RT_C_API bool orc_rt_SPSReader_readError(orc_rt_SPSReader *R,
                                              orc_rt_ErrorRef *Err);
 /**

@@ -5,15 +5,20 @@
 /*
  * Lifecycle. A Session is Running until detach or shutdown is requested:
  *
- *   detach    services' onDetach, newest first; then addOnDetach callbacks and
- * detach callbacks, in registration order. The Session is now Detached (no more
- *             controller requests) but managed code still runs.
- *   shutdown  detach (if not done yet) -> close the managed-code task group
- * (every later token acquire fails, nested or not) -> wait, without blocking
- * the caller, until every managed-code token is back -> services' onShutdown,
- *             newest first (only now may code memory be freed) -> addOnShutdown
- *             callbacks and shutdown callbacks, in registration order. The
- * Session is then Shutdown.
+ *   detach    services' onDetach, newest first; then addOnDetach callbacks
+ *             and detach callbacks, in registration order. The Session is
+ *             now Detached (no more controller requests) but managed code
+ *             still runs.
+ *   shutdown  detach (if not done yet)
+ *             -> close the managed-code task group (every later token
+ *                acquire fails, nested or not)
+ *             -> wait, without blocking the caller, until every
+ *                managed-code token is back
+ *             -> services' onShutdown, newest first (only now may code
+ *                memory be freed)
+ *             -> addOnShutdown callbacks and shutdown callbacks, in
+ *                registration order.
+ *             The Session is then Shutdown.
  *
  * Every callback and service notification runs exactly once. Something
  * registered after its event has happened runs at once, on the registering
@@ -144,8 +149,8 @@ ORC_RT_C_API orc_rt_ErrorRef orc_rt_Session_shutdown(
 ORC_RT_C_API orc_rt_ErrorRef
 orc_rt_Session_waitForShutdown(orc_rt_SessionRef S);
 
-/** Returns a new token source for S's managed-code group; NULL if out of
- * memory. */
+/** Returns a new token source for S's managed-code group; NULL if
+ * out of memory. */
 ORC_RT_C_API orc_rt_TokenSourceRef
 orc_rt_Session_managedCodeTokenSource(orc_rt_SessionRef S);
 

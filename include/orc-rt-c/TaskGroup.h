@@ -40,8 +40,8 @@ typedef struct orc_rt_OpaqueTokenSource *orc_rt_TokenSourceRef;
 /** A callback with no arguments but its context. */
 typedef void (*orc_rt_CallbackFn)(void *Ctx);
 
-/** Creates an open group with no tokens. Returns NULL if memory is exhausted.
- */
+/** Creates an open group with no tokens. Returns NULL if
+ * memory is exhausted. */
 ORC_RT_C_API orc_rt_TaskGroupRef orc_rt_TaskGroup_create(void);
 
 /**
@@ -77,8 +77,8 @@ ORC_RT_C_API bool orc_rt_TaskGroup_isComplete(orc_rt_TaskGroupRef G);
 ORC_RT_C_API orc_rt_ErrorRef orc_rt_TaskGroup_addOnComplete(
     orc_rt_TaskGroupRef G, orc_rt_CallbackFn Fn, void *Ctx);
 
-/** Returns a new token source for G (its own reference). NULL if out of memory.
- */
+/** Returns a new token source for G (its own reference). NULL if
+ * out of memory. */
 ORC_RT_C_API orc_rt_TokenSourceRef
 orc_rt_TaskGroup_getTokenSource(orc_rt_TaskGroupRef G);
 

@@ -6,13 +6,15 @@
 /*
  * orc_rt_CWrapperFunctionBuffer is layout- and ABI-identical to LLVM's
  * CWrapperFunctionBuffer (returned in RAX:RDX on x86-64 SysV):
- *   Size > 8               the bytes are at Data.ValuePtr, a malloc block the
- * receiver frees (orc_rt_CWrapperFunctionBuffer_dispose); 1 <= Size <= 8 the
- * bytes are inline in Data.Value; Size == 0, Ptr NULL    empty (a void result);
- *   Size == 0, Ptr != NULL an out-of-band error: Ptr is a malloc'd
- * NUL-terminated message. A buffer is owned by exactly one holder and disposed
- * exactly once. No function here blocks; all are thread-safe on distinct
- * buffers.
+ *   Size > 8                the bytes are at Data.ValuePtr, a malloc block
+ *                           the receiver frees
+ *                           (orc_rt_CWrapperFunctionBuffer_dispose);
+ *   1 <= Size <= 8          the bytes are inline in Data.Value;
+ *   Size == 0, Ptr NULL     empty (a void result);
+ *   Size == 0, Ptr != NULL  an out-of-band error: Ptr is a malloc'd
+ *                           NUL-terminated message.
+ * A buffer is owned by exactly one holder and disposed exactly once. No
+ * function here blocks; all are thread-safe on distinct buffers.
  */
 
 #ifndef ORC_RT_C_WRAPPERFUNCTION_H
@@ -34,8 +36,8 @@ typedef struct {
   size_t Size;
 } orc_rt_CWrapperFunctionBuffer;
 
-/** A wrapper function: decodes ArgData, does the work, returns an encoded
- * result. */
+/** A wrapper function: decodes ArgData, does the work, returns
+ * an encoded result. */
 typedef orc_rt_CWrapperFunctionBuffer (*orc_rt_WrapperFunctionFn)(
     const char *ArgData, size_t ArgSize);
 
@@ -51,8 +53,8 @@ ORC_RT_C_API char *
 orc_rt_CWrapperFunctionBuffer_allocate(orc_rt_CWrapperFunctionBuffer *B,
                                        size_t Size);
 
-/** A buffer holding a copy of Size bytes at Data (an OOB error if out of
- * memory). */
+/** A buffer holding a copy of Size bytes at Data (an OOB error if
+ * out of memory). */
 ORC_RT_C_API orc_rt_CWrapperFunctionBuffer
 orc_rt_CWrapperFunctionBuffer_copy(const char *Data, size_t Size);
 
@@ -60,8 +62,8 @@ orc_rt_CWrapperFunctionBuffer_copy(const char *Data, size_t Size);
 ORC_RT_C_API orc_rt_CWrapperFunctionBuffer
 orc_rt_CWrapperFunctionBuffer_fromErrorMessage(const char *Msg);
 
-/** An OOB error buffer carrying Err's message (consumes Err, which must not be
- * NULL). */
+/** An OOB error buffer carrying Err's message (consumes Err, which must
+ * not be NULL). */
 ORC_RT_C_API orc_rt_CWrapperFunctionBuffer
 orc_rt_CWrapperFunctionBuffer_fromError(orc_rt_ErrorRef Err);
 

@@ -110,8 +110,8 @@ void orc_rt_TaskQueue_destroy(orc_rt_TaskQueueRef Q) {
   if (!Q)
     return;
   orc_rt_TaskRef T;
-  /* A Cancel function may dispatch again; keep draining until the queue is
-   * empty. */
+  /* A Cancel function may dispatch again; keep draining until the
+   * queue is empty. */
   for (;;) {
     pthread_mutex_lock(&Q->Lock);
     T = orc_rt_internal_TaskList_pop(&Q->Tasks);

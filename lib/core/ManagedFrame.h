@@ -1,9 +1,9 @@
 /*===- lib/core/ManagedFrame.h - Per-thread stack of managed frames -------===*/
 /* Each callManagedCode pushes a record on a thread-local list for exactly the
- * span its function runs, so the runtime can tell which Sessions' managed code
- * is live on the calling thread (waitForShutdown's deadlock check,
- * orc_rt_Session_current). The list is only ever touched by its own thread: no
- * synchronisation needed. */
+ * span its function runs, so the runtime can tell which Sessions' managed
+ * code is live on the calling thread (waitForShutdown's deadlock check,
+ * orc_rt_Session_current). The list is only ever touched by its own thread:
+ * no synchronisation needed. */
 
 #ifndef ORC_RT_C_LIB_CORE_MANAGEDFRAME_H
 #define ORC_RT_C_LIB_CORE_MANAGEDFRAME_H

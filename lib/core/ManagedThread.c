@@ -32,8 +32,8 @@ static void runStart(void *Ctx) {
 
 /* The new thread's first frame: enter the body through the Session, or report
  * denial. The creator's token may be long gone, and S with it, so the entry
- * goes through the retained group: a granted token proves S is alive while the
- * body runs. */
+ * goes through the retained group: a granted token proves S is alive while
+ * the body runs. */
 static bool enter(ThreadStart *TS) {
   bool Entered = orc_rt_internal_callInGroup(TS->S, TS->G, runStart, TS);
   orc_rt_internal_TaskGroup_drop(TS->G);
@@ -94,8 +94,8 @@ static void *thrdMain(void *Arg) {
   return (void *)(intptr_t)R;
 }
 
-/* Outside managed code: a plain C11 thread, only adapted to the pthread
- * signature. */
+/* Outside managed code: a plain C11 thread, only adapted to
+ * the pthread signature. */
 static void *plainThrdMain(void *Arg) {
   ThreadStart *TS = Arg;
   int (*Start)(void *) = TS->CStart;

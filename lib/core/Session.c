@@ -1,11 +1,13 @@
 /*===- lib/core/Session.c - Session lifecycle and managed-code calls ------===*/
 /*
  * The lifecycle is a chain of one-shot phases, each ending in a callback list:
- *   detach:   services' onDetach (newest first) -> OnDetach list      ->
- * Detached shutdown: detach -> close the managed-code group -> (group completes
- * when the last token is back) -> services' onShutdown (newest first) ->
- * OnShutdown list
+ *
+ *   detach:   services' onDetach (newest first) -> OnDetach list -> Detached
+ *   shutdown: detach -> close the managed-code group
+ *             -> (group completes when the last token is back)
+ *             -> services' onShutdown (newest first) -> OnShutdown list
  *             -> Shutdown
+ *
  * Each phase is run by exactly one thread (the one that started it, or for the
  * part after the drain the one that completed the group). Lock guards every
  * field below except the immutable ones; callbacks always run with Lock
@@ -76,8 +78,8 @@ static void freeList(CallbackList *L) {
   }
 }
 
-/* Adds Fn to phase P's list, or runs it at once if that list has already run.
- */
+/* Adds Fn to phase P's list, or runs it at once if that list
+ * has already run. */
 static orc_rt_ErrorRef addCallback(orc_rt_SessionRef S, Phase P,
                                    orc_rt_CallbackFn Fn, void *Ctx) {
   if (!Fn)
@@ -169,8 +171,8 @@ orc_rt_ErrorRef orc_rt_Session_create(orc_rt_SessionRef *Result,
   S->Report = Report ? Report : printError;
   S->ReportCtx = Report ? ReportCtx : NULL;
   S->Managed = G;
-  /* Registered now so that shutdown has no allocation (and no failure) left to
-   * do. */
+  /* Registered now so that shutdown has no allocation (and no failure)
+   * left to do. */
   orc_rt_ErrorRef Err = orc_rt_TaskGroup_addOnComplete(G, finishShutdown, S);
   if (Err) {
     free(S);
@@ -314,8 +316,8 @@ static void finishShutdown(void *Ctx) {
   pthread_mutex_lock(&S->Lock);
   runPhase(S, Phase_Shutdown);
   S->State = orc_rt_SessionState_Shutdown;
-  /* Pairs with the wait in waitUntilShutdown; after this unlock S may be freed.
-   */
+  /* Pairs with the wait in waitUntilShutdown; after this unlock S
+   * may be freed. */
   pthread_cond_broadcast(&S->StateChanged);
   pthread_mutex_unlock(&S->Lock);
 }
@@ -336,8 +338,8 @@ orc_rt_ErrorRef orc_rt_Session_shutdown(orc_rt_SessionRef S,
     } else if (S->Lists[Phase_Detach].Done) {
       Close = true;
     }
-    /* Otherwise another thread is detaching; runDetach there sees
-     * ShutdownStarted. */
+    /* Otherwise another thread is detaching; runDetach
+     * there sees ShutdownStarted. */
   }
   pthread_mutex_unlock(&S->Lock);
   if (Close)

@@ -11,8 +11,8 @@
 orc_rt_TaskGroupRef orc_rt_internal_Session_retainGroup(orc_rt_SessionRef S);
 
 /* callManagedCode for deferred work: acquires from G (S's group, retained by
- * the caller) and only touches S once the token is granted, which proves S is
- * still alive. */
+ * the caller) and only touches S once the token is granted, which proves S
+ * is still alive. */
 bool orc_rt_internal_callInGroup(orc_rt_SessionRef S, orc_rt_TaskGroupRef G,
                                  orc_rt_ManagedFn Fn, void *Ctx);
 

@@ -93,8 +93,8 @@ void orc_rt_internal_TaskGroup_retain(orc_rt_TaskGroupRef G) {
 }
 
 void orc_rt_internal_TaskGroup_drop(orc_rt_TaskGroupRef G) {
-  /* acq_rel: the last dropper must see every other holder's writes before
-   * freeing. */
+  /* acq_rel: the last dropper must see every other holder's
+   * writes before freeing. */
   if (atomic_fetch_sub_explicit(&G->Refs, 1, memory_order_acq_rel) != 1)
     return;
   /* Exit the counter first: a re-count running concurrently then finds the

@@ -1,4 +1,4 @@
-/*===- lib/core/TaskGroup.h - The task group, for lib/core ----*- C -*-===*/
+/*===- lib/core/TaskGroup.h - The task group, for lib/core --------*- C -*-===*/
 /*
  * The task group's struct, for the code in lib/core that enters a group
  * without a call: the Session's entry wrapper reaches the group's token

@@ -1,7 +1,7 @@
 /*===- lib/core/ThreadPool.c - Fixed-size worker pool ---------------------===*/
-/* N workers take tasks from one locked FIFO. Stopping lets the workers drain
- * what is queued, destroys anything dispatched after the stop began, and joins
- * them. */
+/* N workers take tasks from one locked FIFO. Stopping lets the workers
+ * drain what is queued, destroys anything dispatched after the stop began,
+ * and joins them. */
 
 #include "core/TaskList.h"
 #include "orc-rt-c/Dispatch.h"

@@ -1,4 +1,4 @@
-/*===- lib/core/TokenCounter.c - Token counters: registry and slow paths ---===*/
+/*===- lib/core/TokenCounter.c - Token counters: registry, slow paths -----===*/
 /*
  * Everything of a token counter (TokenCounter.h) that is not inline: which
  * threads own slot arrays, which counter owns which index (with its owner and

@@ -1,4 +1,4 @@
-/*===- lib/core/TokenCounter.h - Tokens counted in per-thread slots -*- C -*-===*/
+/*===- lib/core/TokenCounter.h - Tokens in per-thread slots -------*- C -*-===*/
 /*
  * A token counter counts the live tokens of one owner (a task group) so that
  * taking and returning a token touches only the calling thread's own slot,
@@ -165,10 +165,10 @@ orc_rt_internal_TokenCounter_releaseSlow(const orc_rt_internal_TokenCounter *C);
 void orc_rt_internal_TokenCounter_releaseSlotSlow(orc_rt_internal_TokenSlot *S);
 /* A fast acquire stored Prev + 1 into S, this thread's slot of index I, and
  * then saw Closed: undoes its +1 and re-counts (the undo may be the last
- * change the closer waits for). I is passed although S determines it: keeping
- * I live until the check lets GCC put the entry wrapper's register saves
- * after its fast/slow test (shrink-wrapping), 9 fewer instructions per
- * fallback-mode entry. */
+ * change the closer waits for). I is passed although S determines it:
+ * keeping I live until the check lets GCC put the entry wrapper's register
+ * saves after its fast/slow test (shrink-wrapping), 9 fewer instructions
+ * per fallback-mode entry. */
 ORC_RT_C_TOKEN_COLD void
 orc_rt_internal_TokenCounter_acquirerSawClosed(orc_rt_internal_TokenSlot *S,
                                                uintptr_t Prev, uint32_t I);
@@ -267,8 +267,8 @@ orc_rt_internal_TokenCounter_release(const orc_rt_internal_TokenCounter *C) {
   uintptr_t Count = atomic_load_explicit(&S->Count, memory_order_relaxed);
   /* Release store, as in releaseFast. */
   atomic_store_explicit(&S->Count, Count - 1, memory_order_release);
-  /* Compiler barrier, as in releaseFast: pairs with the membarrier in
-   * TokenCounter_close. */
+  /* Compiler barrier, as in releaseFast: pairs with the
+   * membarrier in TokenCounter_close. */
   atomic_signal_fence(memory_order_seq_cst);
   if (__builtin_expect(
           atomic_load_explicit(&S->Closed, memory_order_relaxed) != 0, 0))

@@ -1,7 +1,7 @@
 /*===- lib/support/Error.c - orc_rt_ErrorRef implementation ---------------===*/
-/* Errors are heap blocks holding their message. Allocation failure while making
- * an error yields a static out-of-memory error, so creating an error never
- * fails. */
+/* Errors are heap blocks holding their message. Allocation failure while
+ * making an error yields a static out-of-memory error, so creating an
+ * error never fails. */
 
 #include "orc-rt-c/Error.h"
 #include "support/FaultInjection.h"

@@ -1,5 +1,4 @@
-/*===- lib/support/FaultInjection.c - Counter-driven fault injection
- * -------===*/
+/*===- lib/support/FaultInjection.c - Counter-driven fault injection ------===*/
 
 #include "support/FaultInjection.h"
 
@@ -25,9 +24,9 @@ void orc_rt_internal_FaultInjector_arm(orc_rt_internal_FaultKind K, long FailAt,
   atomic_store(&I->Calls, 0);
   I->FailAt = FailAt;
   I->Sticky = Sticky;
-  /* seq_cst store: publishes FailAt/Sticky to any thread that sees Armed (pairs
-   * with the load in orc_rt_internal_FaultInjector_fail). Tests arm between
-   * scenarios. */
+  /* seq_cst store: publishes FailAt/Sticky to any thread that sees Armed
+   * (pairs with the load in orc_rt_internal_FaultInjector_fail). Tests
+   * arm between scenarios. */
   atomic_store(&I->Armed, FailAt >= 0);
 }
 

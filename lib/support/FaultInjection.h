@@ -1,11 +1,10 @@
-/*===- lib/support/FaultInjection.h - Counter-driven fault injection
- * -------===*/
+/*===- lib/support/FaultInjection.h - Counter-driven fault injection ------===*/
 /*
  * Every allocation, thread creation and mapping in lib/ goes through these
- * wrappers, so
- * a test can make the Nth one fail and check that the failure comes back as an
- * error, leaks nothing and leaves the Session able to shut down. Disarmed (the
- * default), a wrapper costs one relaxed atomic load before calling libc.
+ * wrappers, so a test can make the Nth one fail and check that the failure
+ * comes back as an error, leaks nothing and leaves the Session able to shut
+ * down. Disarmed (the default), a wrapper costs one relaxed atomic load before
+ * calling libc.
  */
 
 #ifndef ORC_RT_C_LIB_SUPPORT_FAULTINJECTION_H

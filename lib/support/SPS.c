@@ -1,7 +1,7 @@
 /*===- lib/support/SPS.c - SPS readers and writers ------------------------===*/
-/* Bounds-checked little-endian decoding with a sticky failure flag, and a
- * growable encoder whose allocation failures are also sticky (see
- * orc-rt-c/SPS.h). */
+/* Bounds-checked little-endian decoding with a sticky failure
+ * flag, and a growable encoder whose allocation failures are also
+ * sticky (see orc-rt-c/SPS.h). */
 
 #include "orc-rt-c/SPS.h"
 #include "support/FaultInjection.h"

@@ -17,8 +17,8 @@ orc_rt_CWrapperFunctionBuffer orc_rt_CWrapperFunctionBuffer_empty(void) {
 
 /* An OOB error whose message could not be allocated: a heap copy is still
  * needed because the receiver frees it, so fall back to a tiny malloc and,
- * failing that, to an empty buffer (the caller sees "no result", which every
- * decoder rejects). */
+ * failing that, to an empty buffer (the caller sees "no result", which
+ * every decoder rejects). */
 static orc_rt_CWrapperFunctionBuffer outOfMemory(void) {
   orc_rt_CWrapperFunctionBuffer B = orc_rt_CWrapperFunctionBuffer_empty();
   B.Data.ValuePtr = orc_rt_internal_strdup(OutOfMemoryMsg);
