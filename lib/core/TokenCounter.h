@@ -167,7 +167,7 @@ void orc_rt_internal_TokenCounter_releaseSlotSlow(orc_rt_internal_TokenSlot *S);
  * then saw Closed: undoes its +1 and re-counts (the undo may be the last
  * change the closer waits for). I is passed although S determines it:
  * keeping I live until the check lets GCC put the entry wrapper's register
- * saves after its fast/slow test (shrink-wrapping), 9 fewer instructions
+ * saves after its fast/slow test (shrink-wrapping), 7 fewer instructions
  * per fallback-mode entry. */
 ORC_RT_C_TOKEN_COLD void
 orc_rt_internal_TokenCounter_acquirerSawClosed(orc_rt_internal_TokenSlot *S,
