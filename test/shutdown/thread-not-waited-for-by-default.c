@@ -37,7 +37,7 @@ static atomic_int Inside;
 static void *worker(void *Arg) {
   (void)Arg;
   atomic_store(&Inside, 1);
-  usleep(300 * 1000); // long after main returned
+  usleep(1000 * 1000); // long after main returned
   printf("worker done\n");
   fflush(stdout);
   return NULL;
