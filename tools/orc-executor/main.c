@@ -77,7 +77,11 @@ static orc_rt_ErrorRef serve(int InFD, int OutFD, const ExecutorOptions *O,
   if (!Err)
     Err = runOnReaderThread(Srv);
   /* Shutdown: no new entries; once no frame is live (at once, or after the
-   * drain the options ask for), the services free memory. */
+   * drain the options ask for), the services free memory. What JIT'd code
+   * wrote is flushed before a drain waits: a signal that ends the process
+   * meanwhile loses nothing. */
+  if (O->Drain)
+    fflush(NULL);
   if (!shutdownSession(S, O->Drain ? O->ShutdownTimeoutMs : 0)) {
     *Stuck = true;
     if (!O->Drain)
