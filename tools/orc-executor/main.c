@@ -127,17 +127,18 @@ int main(int argc, char **argv) {
   if (!Err)
     Err = serve(InFD, OutFD, &O, &Stuck);
   freeExecutorOptions(&O);
+  if (!Err && O.TestJITLoaderGDB)
+    printLastDebugEntry();
   if (Stuck) {
-    /* JIT'd code still runs: end the process with it, its memory still
-     * mapped, running no exit handlers of ours under it. */
+    /* JIT'd code still runs (or a call is just giving its token back): end
+     * the process with it, its memory still mapped, running no exit handlers
+     * of ours under it. */
     int Status = Err ? fail(Err) : 0;
     fflush(NULL);
     _exit(Status);
   }
   if (Err)
     return fail(Err);
-  if (O.TestJITLoaderGDB)
-    printLastDebugEntry();
   fflush(stdout);
   return 0;
 }
