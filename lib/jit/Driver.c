@@ -428,21 +428,23 @@ static void reportLiveEntries(orc_rt_jit_Program *P) {
   fflush(stdout);
   flockfile(stderr);
   fprintf(stderr,
-          "mini-lli: error: shutdown timed out after %g s with threads still "
+          "mini-lli: warning: shutdown timed out after %g s with threads still "
           "inside JIT'd code; code memory is not freed\n",
           P->Opts->ShutdownTimeout);
   size_t N =
       orc_rt_jit_LiveEntries_report(stderr, T.Addrs ? lookupTable : NULL, &T);
-  fprintf(stderr, "mini-lli: %zu live entr%s; exiting with status %d\n", N,
-          N == 1 ? "y" : "ies", ORC_RT_JIT_SHUTDOWN_TIMEOUT_STATUS);
+  fprintf(stderr,
+          "mini-lli: %zu live entr%s; ending the process with the "
+          "program's status\n",
+          N, N == 1 ? "y" : "ies");
   funlockfile(stderr);
   fflush(stderr);
   free(T.Addrs);
 }
 
-/* Waits for the drain; false if the timeout expired first. */
-static bool waitForDrain(orc_rt_jit_Program *P) {
-  double Timeout = P->Opts->ShutdownTimeout;
+/* Waits for the drain, at most Timeout seconds (negative: without limit);
+ * false if the timeout expired first. */
+static bool waitForDrain(orc_rt_jit_Program *P, double Timeout) {
   struct timespec Deadline;
   clock_gettime(CLOCK_REALTIME, &Deadline);
   if (Timeout >= 0) {
@@ -546,13 +548,27 @@ orc_rt_ErrorRef orc_rt_jit_Program_run(orc_rt_jit_Program *P, char **Envp,
   for (size_t I = 0; I < Started; ++I)
     pthread_join(Tids[I], NULL);
 
-  /* atexit handlers in reverse, then dtors; then shut down and drain. */
+  /* atexit handlers in reverse, then dtors; then shut down. */
   finishProgram(P);
   Err = orc_rt_Error_join(Err, requestShutdown(P));
-  if (!waitForDrain(P)) {
-    reportLiveEntries(P);
-    P->Abandoned = true;
-    *Status = ORC_RT_JIT_SHUTDOWN_TIMEOUT_STATUS;
+  if (!O->Drain) {
+    /* As the native program: it ends now, taking threads still inside JIT'd
+     * code with it. Their code is never freed under them: if the drain did
+     * not complete at once, the caller ends the process with the JIT still
+     * in place. */
+    if (!waitForDrain(P, 0)) {
+      trace(P, "threads are still inside JIT'd code; ending the process "
+               "without waiting for them");
+      P->Abandoned = true;
+    }
+  } else {
+    /* What the program wrote reaches its reader now, not after the drain: a
+     * signal that ends the process while it waits loses nothing. */
+    fflush(NULL);
+    if (!waitForDrain(P, O->ShutdownTimeout)) {
+      reportLiveEntries(P);
+      P->Abandoned = true;
+    }
   }
   free(CtorAddrs);
   free(ThreadAddrs);

@@ -68,9 +68,10 @@ static const OptionInfo Table[] = {
     {"compile-threads", Kind_Value, 0, "<uint>",
      "Choose the number of compile threads (default: one per CPU; 0 or 1 "
      "compiles on the main thread)"},
-    {"shutdown-timeout", Kind_Value, 0, "<seconds>",
-     "Give up waiting for threads inside JIT'd code after this long at "
-     "shutdown (mini-lli only)"},
+    {"shutdown-timeout", Kind_Value, 0, "<seconds|forever>",
+     "Before the process ends, wait this long for threads still inside "
+     "JIT'd code (mini-lli only; default: do not wait, as the native "
+     "program)"},
 };
 
 static const size_t TableSize = sizeof(Table) / sizeof(Table[0]);
@@ -146,7 +147,10 @@ static orc_rt_ErrorRef finish(orc_rt_jit_Options *Opts, RawValues *Raw) {
                                   V);
     Opts->CompileThreads = (unsigned)N;
   }
-  if (Raw->ShutdownTimeout) {
+  if (Raw->ShutdownTimeout && !strcmp(Raw->ShutdownTimeout, "forever")) {
+    Opts->Drain = true;
+    Opts->ShutdownTimeout = -1;
+  } else if (Raw->ShutdownTimeout) {
     /* Plain decimal seconds only (digits and at most one '.'): strtod alone
      * would also take hex floats, "inf" and exponents. */
     const char *V = Raw->ShutdownTimeout;
@@ -157,8 +161,9 @@ static orc_rt_ErrorRef finish(orc_rt_jit_Options *Opts, RawValues *Raw) {
     if (!Decimal || End == V || *End || !isfinite(T) || T < 0)
       return orc_rt_Error_createf("for the --shutdown-timeout option: '%s' "
                                   "value invalid for non-negative number of "
-                                  "seconds!",
+                                  "seconds or 'forever'!",
                                   Raw->ShutdownTimeout);
+    Opts->Drain = true;
     Opts->ShutdownTimeout = T;
   }
   if (!*Opts->EntryFunction)
@@ -305,12 +310,15 @@ void orc_rt_jit_printHelp(FILE *Out) {
           "\nEXIT STATUS:\n"
           "  the entry function's return value (or exit()'s argument), "
           "as lli;\n"
-          "  1    mini-lli could not run the program (an error was printed);\n"
-          "  %d  -shutdown-timeout expired while threads were still inside "
-          "JIT'd code\n"
-          "       (a report naming each live entry was printed to stderr; "
-          "code was not freed).\n",
-          ORC_RT_JIT_SHUTDOWN_TIMEOUT_STATUS);
+          "  1    mini-lli could not run the program (an error was printed).\n"
+          "  Threads still inside JIT'd code do not hold the process back: "
+          "it ends\n"
+          "  as the native program would. With -shutdown-timeout, mini-lli "
+          "first waits\n"
+          "  for them; if they are still inside when it expires, a report "
+          "naming each\n"
+          "  live entry is printed to stderr and the status is still the "
+          "program's.\n");
 }
 
 void orc_rt_jit_printVersion(FILE *Out) {

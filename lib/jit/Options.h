@@ -12,9 +12,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* Exit status when -shutdown-timeout expires before the drain finishes. */
-#define ORC_RT_JIT_SHUTDOWN_TIMEOUT_STATUS 124
-
 typedef struct {
   const char **Items;
   size_t Size, Capacity;
@@ -34,7 +31,8 @@ typedef struct {
   bool PerModuleLazy;      /* -per-module-lazy */
   bool NoProcessSyms;      /* -no-process-syms */
   bool TraceShutdown;      /* -trace-shutdown */
-  double ShutdownTimeout;  /* seconds; negative means wait forever */
+  bool Drain;              /* -shutdown-timeout given: drain at the end */
+  double ShutdownTimeout;  /* seconds; negative means forever ("forever") */
   bool Help, Version;
   int ProgramArgc;    /* argv[0] .. are the input and the program's arguments */
   char **ProgramArgv; /* points into the argv given to parse */

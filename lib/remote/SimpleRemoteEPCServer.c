@@ -13,6 +13,15 @@
  * a Result fills a pending call and when the session disconnects; a waiter
  * re-checks its own Done flag and Disconnected, so the wake-up cannot be lost.
  * Lock and WriteLock are never held together.
+ *  - SendEpoch carries the order the controller creates between our messages
+ * and its replies into the memory model: a sender bumps it (release) before it
+ * writes, the reader loads it (acquire) after each message it reads. A reply
+ * is written by the controller only after it read what it answers, so the
+ * load sees the bump, and everything the sender did before sending (e.g. the
+ * memory manager copying code into place before it answers finalize)
+ * happens-before what the reader then does (e.g. starting the thread that
+ * runs that code). ThreadSanitizer sees no order through inherited pipes;
+ * without this it sometimes reported such code as racing with its copy.
  *
  * Session rules: each incoming CallWrapper runs as
  * orc_rt_Session_dispatchManagedCall, so it holds a managed-code token while it
@@ -28,6 +37,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -58,6 +68,7 @@ struct orc_rt_OpaqueSimpleRemoteEPCServer {
   uint64_t MaxSize;
 
   pthread_mutex_t WriteLock;
+  atomic_uint_least64_t SendEpoch; /* see the comment at the top */
   bool Closed;
   bool SendFailureReported;
 
@@ -87,6 +98,8 @@ static bool sendMessage(orc_rt_SimpleRemoteEPCServerRef Srv, uint64_t Opc,
                         uint64_t SeqNo, uint64_t Tag, const char *Data,
                         size_t Size) {
   pthread_mutex_lock(&Srv->WriteLock);
+  /* Release: pairs with the reader's acquire load after its next read. */
+  atomic_fetch_add_explicit(&Srv->SendEpoch, 1, memory_order_release);
   bool OK = !Srv->Closed && orc_rt_internal_writeMessage(Srv->OutFD, Opc, SeqNo,
                                                          Tag, Data, Size);
   bool Report = !OK && !Srv->SendFailureReported;
@@ -116,6 +129,7 @@ orc_rt_ErrorRef orc_rt_SimpleRemoteEPCServer_create(
   Srv->IdleMs = Opts->IdleTimeoutMs;
   Srv->MaxSize = Opts->MaxMessageSize ? Opts->MaxMessageSize : (1ULL << 32);
   pthread_mutex_init(&Srv->WriteLock, NULL);
+  atomic_init(&Srv->SendEpoch, 0);
   pthread_mutex_init(&Srv->Lock, NULL);
   pthread_cond_init(&Srv->Answered, NULL);
   orc_rt_ErrorRef Err = orc_rt_ExecutorServices_addBootstrapSymbol(
@@ -377,6 +391,9 @@ orc_rt_SimpleRemoteEPCServer_run(orc_rt_SimpleRemoteEPCServerRef Srv) {
       break;
     if (St == orc_rt_internal_Read_Error)
       break;
+    /* Acquire: pairs with the release bump of every message sent before the
+     * controller wrote this one. */
+    (void)atomic_load_explicit(&Srv->SendEpoch, memory_order_acquire);
     touch(Srv);
     switch (Msg.Opcode) {
     case orc_rt_internal_Opc_Setup:

@@ -1,16 +1,26 @@
-// Shutdown with live frames. JIT'd main starts a thread (plain pthread_create) and
-// returns; the controller then releases the memory and disconnects while the thread
-// still runs JIT'd code. orc-executor defers the release until the managed-code drain:
-// the thread finishes and its output appears, a thread it starts after shutdown began
-// is denied (its body never runs), then memory is released and the executor exits 0.
-// The reference executor cuts the worker off.
+// Shutdown with live frames, with --shutdown-timeout (asked to drain). JIT'd main
+// starts a thread (plain pthread_create) and returns; the controller then releases the
+// memory and disconnects while the thread still runs JIT'd code. orc-executor defers
+// the release until the managed-code drain: the thread finishes and its output
+// appears, a thread it starts after shutdown began is denied (its body never runs),
+// then memory is released and the executor exits 0. By default (no option) the
+// executor ends at once with the thread still inside, as the reference executor does,
+// which cuts the worker off (and releases memory under it; ours does not).
 // RUN: %clang -c -O0 %s -o %t.o
 // The argument is how long (ms) the worker waits before its first output.
-// RUN: env ORC_EXECUTOR_REAL=%orc-executor timeout 60 %llvm-jitlink \
+// RUN: env ORC_EXECUTOR_REAL=%orc-executor ORC_EXECUTOR_OPTIONS=--shutdown-timeout=forever \
+// RUN:   timeout 60 %llvm-jitlink \
 // RUN:   -oop-executor=%inputs/executor/status-wrapper.sh %t.o -args 300 2>&1 | FileCheck %s
-// RUN: env ORC_EXECUTOR_REAL=%orc-executor timeout 60 %llvm-jitlink -use-memmgr=shared \
+// RUN: env ORC_EXECUTOR_REAL=%orc-executor ORC_EXECUTOR_OPTIONS=--shutdown-timeout=60 \
+// RUN:   timeout 60 %llvm-jitlink -use-memmgr=shared \
 // RUN:   -oop-executor=%inputs/executor/status-wrapper.sh %t.o -args 300 2>&1 | FileCheck %s
 // RUN: env ORC_EXECUTOR_REAL=%llvm-jitlink-executor timeout 60 %llvm-jitlink \
+// RUN:   -oop-executor=%inputs/executor/status-wrapper.sh %t.o -args 3000 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=REF
+// RUN: env ORC_EXECUTOR_REAL=%orc-executor timeout 60 %llvm-jitlink \
+// RUN:   -oop-executor=%inputs/executor/status-wrapper.sh %t.o -args 3000 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=REF
+// RUN: env ORC_EXECUTOR_REAL=%orc-executor timeout 60 %llvm-jitlink -use-memmgr=shared \
 // RUN:   -oop-executor=%inputs/executor/status-wrapper.sh %t.o -args 3000 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=REF
 // CHECK: main returns
@@ -19,7 +29,7 @@
 // CHECK-NEXT: executor exit status: 0
 // REF: main returns
 // REF-NOT: worker:
-// REF: executor exit status:
+// REF: executor exit status: 0
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>

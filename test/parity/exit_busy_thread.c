@@ -2,8 +2,8 @@
 // running inside JIT'd code and never finishes (a ticker loop): natively the
 // process ends at once with exit's status, atexit handlers run, and the
 // background thread simply stops. The driver must not wait for that thread.
-// (main *returning* with such a thread is where mini-lli deliberately differs
-// from native: it drains; that is tested in test/shutdown, not here.)
+// (main *returning* with such a thread: main_returns_busy_thread.c; the drain
+// mini-lli does on request, with -shutdown-timeout, is tested in test/shutdown.)
 //
 // Stock lli-22 runs neither the JIT'd program's atexit handlers nor its
 // destructors when the program calls exit() (as in exit_nested.c):

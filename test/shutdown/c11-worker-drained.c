@@ -1,10 +1,11 @@
-// Question: main returns while a worker thread (started with C11
-// thrd_create) is still inside JIT'd code. Does the worker finish, then
-// shutdown complete, then code get freed -- with main's status?
+// Question: with -shutdown-timeout (asked to drain), main returns while a
+// worker thread (started with C11 thrd_create) is still inside JIT'd code.
+// Does the worker finish, then shutdown complete, then code get freed -- with
+// main's status?
 //
 // RUN: %clang -S -emit-llvm -O1 -I %orc-rt-include %s -o %t.ll
-// RUN: %python %inputs/mini-lli/expect-status.py 7 mini-lli -trace-shutdown %t.ll 2>&1 | FileCheck %s
-// RUN: %python %inputs/mini-lli/expect-status.py 7 mini-lli -trace-shutdown -jit-kind=orc-lazy %t.ll 2>&1 | FileCheck %s
+// RUN: %python %inputs/mini-lli/expect-status.py 7 mini-lli -shutdown-timeout=forever -trace-shutdown %t.ll 2>&1 | FileCheck %s
+// RUN: %python %inputs/mini-lli/expect-status.py 7 mini-lli -shutdown-timeout=forever -trace-shutdown -jit-kind=orc-lazy %t.ll 2>&1 | FileCheck %s
 //
 // CHECK:      main: returning with the worker inside
 // CHECK-NEXT: mini-lli: shutdown: requested; new entries into JIT'd code are denied

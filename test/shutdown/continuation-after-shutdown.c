@@ -4,7 +4,7 @@
 // instead)?
 //
 // RUN: %clang -S -emit-llvm -O1 -I %orc-rt-include %s -o %t.ll
-// RUN: %python %inputs/mini-lli/expect-status.py 0 mini-lli %t.ll | FileCheck %s
+// RUN: %python %inputs/mini-lli/expect-status.py 0 mini-lli -shutdown-timeout=forever %t.ll | FileCheck %s
 //
 // CHECK:      continuation 1 ran, in managed code: yes
 // CHECK-NEXT: continuation 2 denied

@@ -3,8 +3,8 @@
 // its entries denied, and no entry succeeds once the drain has completed.
 //
 // RUN: %clang -S -emit-llvm -O1 -I %orc-rt-include %s -o %t.ll
-// RUN: %python %inputs/mini-lli/expect-status.py 0 mini-lli -trace-shutdown %t.ll 2>&1 | FileCheck %s
-// RUN: %python %inputs/mini-lli/expect-status.py 0 mini-lli -trace-shutdown -jit-kind=orc-lazy %t.ll 2>&1 | FileCheck %s
+// RUN: %python %inputs/mini-lli/expect-status.py 0 mini-lli -shutdown-timeout=forever -trace-shutdown %t.ll 2>&1 | FileCheck %s
+// RUN: %python %inputs/mini-lli/expect-status.py 0 mini-lli -shutdown-timeout=forever -trace-shutdown -jit-kind=orc-lazy %t.ll 2>&1 | FileCheck %s
 //
 // CHECK:      mini-lli: shutdown: requested
 // CHECK:      all 16 threads saw their entries denied

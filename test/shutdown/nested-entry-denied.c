@@ -3,7 +3,7 @@
 // the frame itself keeps running? And before the request, is it allowed?
 //
 // RUN: %clang -S -emit-llvm -O1 -I %orc-rt-include %s -o %t.ll
-// RUN: %python %inputs/mini-lli/expect-status.py 0 mini-lli %t.ll | FileCheck %s
+// RUN: %python %inputs/mini-lli/expect-status.py 0 mini-lli -shutdown-timeout=forever %t.ll | FileCheck %s
 //
 // CHECK:      main: nested entry allowed, in managed code: yes
 // CHECK-NEXT: worker: nested entry after the request denied

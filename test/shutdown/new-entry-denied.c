@@ -4,8 +4,8 @@
 // threads' bodies must never run, and joining them reports the denial.
 //
 // RUN: %clang -S -emit-llvm -O1 -I %orc-rt-include %s -o %t.ll
-// RUN: %python %inputs/mini-lli/expect-status.py 0 mini-lli %t.ll | FileCheck %s
-// RUN: %python %inputs/mini-lli/expect-status.py 0 mini-lli -jit-kind=orc-lazy %t.ll | FileCheck %s
+// RUN: %python %inputs/mini-lli/expect-status.py 0 mini-lli -shutdown-timeout=forever %t.ll | FileCheck %s
+// RUN: %python %inputs/mini-lli/expect-status.py 0 mini-lli -shutdown-timeout=forever -jit-kind=orc-lazy %t.ll | FileCheck %s
 //
 // CHECK:     before the request: pthread body ran, thrd body ran
 // CHECK-NEXT: after the request: pthread_create returned 0, join says denied

@@ -1,10 +1,11 @@
 // Question: a C++ program leaves a detached std::thread inside JIT'd code when
 // main returns. libstdc++ creates the thread with libc's pthread_create, which
 // mini-lli interposes for the whole process: the thread is a managed thread,
-// so it is drained like one started by JIT'd code directly.
+// so with -shutdown-timeout it is drained like one started by JIT'd code
+// directly.
 //
 // RUN: %clangxx -S -emit-llvm -O1 -I %orc-rt-include %s -o %t.ll
-// RUN: %python %inputs/mini-lli/expect-status.py 3 mini-lli -trace-shutdown %t.ll 2>&1 | FileCheck %s
+// RUN: %python %inputs/mini-lli/expect-status.py 3 mini-lli -shutdown-timeout=forever -trace-shutdown %t.ll 2>&1 | FileCheck %s
 //
 // CHECK:      main: returning with a std::thread inside
 // CHECK-NEXT: mini-lli: shutdown: requested

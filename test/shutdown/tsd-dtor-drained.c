@@ -4,7 +4,7 @@
 // the thread's real end?
 //
 // RUN: %clang -S -emit-llvm -O1 -I %orc-rt-include %s -o %t.ll
-// RUN: %python %inputs/mini-lli/expect-status.py 0 mini-lli -trace-shutdown %t.ll 2>&1 | FileCheck %s
+// RUN: %python %inputs/mini-lli/expect-status.py 0 mini-lli -shutdown-timeout=forever -trace-shutdown %t.ll 2>&1 | FileCheck %s
 //
 // CHECK:      main: returning with the worker inside
 // CHECK-NEXT: mini-lli: shutdown: requested

@@ -16,8 +16,10 @@ const char ExecutorUsage[] =
     "  --idle-close=<s>          close the connection once idle that long "
     "(TCP)\n"
     "  --idle-close-ms=<ms>      the same, in milliseconds\n"
-    "  --shutdown-timeout=<s>    wait at most that long for JIT'd code still\n"
-    "                            running after the controller is gone\n";
+    "  --shutdown-timeout=<s>|forever\n"
+    "                            once the controller is gone, wait that long\n"
+    "                            for JIT'd code still running (default: end\n"
+    "                            at once, as llvm-jitlink-executor)\n";
 
 static bool parseUnsigned(const char *S, unsigned long long Max,
                           unsigned long long *V) {
@@ -97,9 +99,14 @@ static orc_rt_ErrorRef parseOption(const char *A, ExecutorOptions *O) {
     return NULL;
   }
   if (strncmp(A, "--shutdown-timeout=", 19) == 0) {
-    if (!parseUnsigned(A + 19, 4000000, &V))
-      return orc_rt_Error_createf("invalid %s (seconds expected)", A);
-    O->ShutdownTimeoutMs = (unsigned)(V * 1000);
+    if (strcmp(A + 19, "forever") == 0)
+      O->ShutdownTimeoutMs = -1;
+    else if (parseUnsigned(A + 19, 4000000, &V))
+      O->ShutdownTimeoutMs = (long)(V * 1000);
+    else
+      return orc_rt_Error_createf("invalid %s (seconds or 'forever' expected)",
+                                  A);
+    O->Drain = true;
     return NULL;
   }
   return orc_rt_Error_createf("unknown option %s", A);

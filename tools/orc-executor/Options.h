@@ -11,11 +11,12 @@
 #include <stdbool.h>
 
 typedef struct {
-  int InFD, OutFD;            /* pipe mode */
-  bool Listen;                /* listen mode: Host/Port set instead */
-  char *Host, *Port;          /* owned */
-  unsigned IdleCloseMs;       /* --idle-close-ms / --idle-close: 0 = never */
-  unsigned ShutdownTimeoutMs; /* --shutdown-timeout: 0 = wait for ever */
+  int InFD, OutFD;        /* pipe mode */
+  bool Listen;            /* listen mode: Host/Port set instead */
+  char *Host, *Port;      /* owned */
+  unsigned IdleCloseMs;   /* --idle-close-ms / --idle-close: 0 = never */
+  bool Drain;             /* --shutdown-timeout given: wait for JIT'd code */
+  long ShutdownTimeoutMs; /* with Drain: how long; negative = forever */
   bool
       TestJITLoaderGDB; /* test-jitloadergdb: print the GDB list's last entry */
   bool Help;

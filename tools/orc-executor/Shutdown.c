@@ -24,27 +24,32 @@ static void onShutdown(void *Ctx) {
   pthread_mutex_unlock(&Waiter.Lock);
 }
 
-bool shutdownSession(orc_rt_SessionRef S, unsigned TimeoutMs) {
+bool shutdownSession(orc_rt_SessionRef S, long TimeoutMs) {
+  bool Forever = TimeoutMs < 0;
   orc_rt_ErrorRef Err = orc_rt_Session_shutdown(S, onShutdown, NULL);
-  if (Err) { /* out of memory registering the callback: wait without a bound */
+  if (Err) { /* out of memory registering the callback: no bounded wait */
     orc_rt_Error_consume(Err);
+    if (!Forever)
+      return orc_rt_Session_getState(S) == orc_rt_SessionState_Shutdown;
     orc_rt_Error_consume(orc_rt_Session_waitForShutdown(S));
     return true;
   }
   struct timespec Deadline;
   clock_gettime(CLOCK_REALTIME, &Deadline);
-  Deadline.tv_sec += TimeoutMs / 1000;
-  Deadline.tv_nsec += (long)(TimeoutMs % 1000) * 1000000L;
-  if (Deadline.tv_nsec >= 1000000000L) {
-    Deadline.tv_sec += 1;
-    Deadline.tv_nsec -= 1000000000L;
+  if (!Forever) {
+    Deadline.tv_sec += TimeoutMs / 1000;
+    Deadline.tv_nsec += (TimeoutMs % 1000) * 1000000L;
+    if (Deadline.tv_nsec >= 1000000000L) {
+      Deadline.tv_sec += 1;
+      Deadline.tv_nsec -= 1000000000L;
+    }
   }
   pthread_mutex_lock(&Waiter.Lock);
   int RC = 0;
   while (!Waiter.Done && RC == 0)
-    RC = TimeoutMs
-             ? pthread_cond_timedwait(&Waiter.Changed, &Waiter.Lock, &Deadline)
-             : pthread_cond_wait(&Waiter.Changed, &Waiter.Lock);
+    RC = Forever
+             ? pthread_cond_wait(&Waiter.Changed, &Waiter.Lock)
+             : pthread_cond_timedwait(&Waiter.Changed, &Waiter.Lock, &Deadline);
   bool Done = Waiter.Done;
   pthread_mutex_unlock(&Waiter.Lock);
   return Done;

@@ -8,9 +8,10 @@
 #include "orc-rt-c/Session.h"
 
 /* Requests shutdown of S and waits until it is complete (the drain of live
- * frames, then the services' onShutdown). With TimeoutMs > 0, gives up after
- * that long and returns false (S is then still shutting down and must not be
- * destroyed). */
-bool shutdownSession(orc_rt_SessionRef S, unsigned TimeoutMs);
+ * frames, then the services' onShutdown), at most TimeoutMs (negative: without
+ * limit; 0: not at all). Returns false if it is not complete by then: S is
+ * still shutting down, its memory is not released, and it must not be
+ * destroyed. */
+bool shutdownSession(orc_rt_SessionRef S, long TimeoutMs);
 
 #endif

@@ -1,9 +1,11 @@
 /*===- tools/orc-executor/main.c - Out-of-process ORC executor ------------===*/
 /* A drop-in for LLVM 22's llvm-jitlink-executor and lli-child-target: parse the
  * command line, build a Session with the executor services and a
- * SimpleRemoteEPC server, serve until the controller goes away, shut the
- * Session down (drain live frames, then release memory), and report the one
- * error if there was one. */
+ * SimpleRemoteEPC server, serve until the controller goes away, request the
+ * Session's shutdown, and report the one error if there was one. If JIT'd
+ * code is still running then, the process ends at once, as the reference's
+ * does, without releasing its memory; with --shutdown-timeout it first waits
+ * for that code (the drain), and memory is released after it. */
 
 #include "Options.h"
 #include "Shutdown.h"
@@ -51,9 +53,9 @@ static orc_rt_ErrorRef runOnReaderThread(orc_rt_SimpleRemoteEPCServerRef Srv) {
   return R.Err;
 }
 
-/* Serves one controller until it goes away. Sets *Stuck if the shutdown drain
- * did not finish within the --shutdown-timeout (the Session is then left as it
- * is). */
+/* Serves one controller until it goes away. Sets *Stuck if JIT'd code is
+ * still running then (by default), or still after the --shutdown-timeout: the
+ * Session is then left as it is, its memory mapped. */
 static orc_rt_ErrorRef serve(int InFD, int OutFD, const ExecutorOptions *O,
                              bool *Stuck) {
   orc_rt_TaskThreadsRef TT = orc_rt_TaskThreads_create();
@@ -74,13 +76,19 @@ static orc_rt_ErrorRef serve(int InFD, int OutFD, const ExecutorOptions *O,
     Err = orc_rt_SimpleRemoteEPCServer_create(&Srv, S, ES, &SO);
   if (!Err)
     Err = runOnReaderThread(Srv);
-  /* Shutdown: no new entries, wait for live frames, then the services free
-   * memory. */
-  if (!shutdownSession(S, O->ShutdownTimeoutMs)) {
+  /* Shutdown: no new entries; once no frame is live (at once, or after the
+   * drain the options ask for), the services free memory. What JIT'd code
+   * wrote is flushed before a drain waits: a signal that ends the process
+   * meanwhile loses nothing. */
+  if (O->Drain)
+    fflush(NULL);
+  if (!shutdownSession(S, O->Drain ? O->ShutdownTimeoutMs : 0)) {
     *Stuck = true;
+    if (!O->Drain)
+      return Err;
     return orc_rt_Error_join(
         Err,
-        orc_rt_Error_createf("shutdown timed out after %u ms: JIT'd code is "
+        orc_rt_Error_createf("shutdown timed out after %ld ms: JIT'd code is "
                              "still running; exiting without waiting for it",
                              O->ShutdownTimeoutMs));
   }
@@ -119,16 +127,18 @@ int main(int argc, char **argv) {
   if (!Err)
     Err = serve(InFD, OutFD, &O, &Stuck);
   freeExecutorOptions(&O);
+  if (!Err && O.TestJITLoaderGDB)
+    printLastDebugEntry();
   if (Stuck) {
-    /* JIT'd code still runs: do not run exit handlers under it. */
-    fail(Err);
+    /* JIT'd code still runs (or a call is just giving its token back): end
+     * the process with it, its memory still mapped, running no exit handlers
+     * of ours under it. */
+    int Status = Err ? fail(Err) : 0;
     fflush(NULL);
-    _exit(1);
+    _exit(Status);
   }
   if (Err)
     return fail(Err);
-  if (O.TestJITLoaderGDB)
-    printLastDebugEntry();
   fflush(stdout);
   return 0;
 }
