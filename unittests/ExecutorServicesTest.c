@@ -214,7 +214,7 @@ static void releaseWhileJITCodeIsLiveIsDeferredUntilShutdown(void **State) {
   assert_null(initialize(F, Base, Fin, Dealloc, 1, &Key));
   ReleaseInside RI = {F, Base, NULL};
   assert_true(
-      orc_rt_ExecutorServices_callManaged(F->ES, releaseFromManagedCode, &RI));
+      orc_rt_ExecutorServices_callJITCode(F->ES, releaseFromManagedCode, &RI));
   assert_null(RI.Err);
   assert_string_equal(Log, "1");
   orc_rt_Session_destroy(

@@ -212,8 +212,9 @@ orc_rt_ExecutorServices_getSession(orc_rt_ExecutorServicesRef ES) {
 
 /*---- Entering JIT'd code ----*/
 
-bool orc_rt_ExecutorServices_isServiceFunction(orc_rt_ExecutorServicesRef ES,
-                                               uint64_t Addr) {
+/* True if Addr is one of the services' own wrapper functions (not JIT'd
+ * code). */
+static bool isServiceFunction(orc_rt_ExecutorServicesRef ES, uint64_t Addr) {
   for (size_t T = 0; T < ES->NumTables; ++T)
     for (size_t I = 0; I < ES->Tables[T].NumFns; ++I)
       if (fnAddr(ES->Tables[T].Fns[I].Fn) == Addr)
@@ -225,7 +226,7 @@ bool orc_rt_ExecutorServices_isCallable(orc_rt_ExecutorServicesRef ES,
                                         uint64_t Addr) {
   if (Addr == 0)
     return false;
-  if (orc_rt_ExecutorServices_isServiceFunction(ES, Addr))
+  if (isServiceFunction(ES, Addr))
     return true;
   /* Precise where the process map is readable: an executable mapping. */
   bool Known;
@@ -256,11 +257,7 @@ bool orc_rt_internal_ExecutorServices_isCodeInUse(
   return atomic_load(&ES->CodeInUse) > 0;
 }
 
-long orc_rt_ExecutorServices_liveEntries(orc_rt_ExecutorServicesRef ES) {
-  return atomic_load(&ES->CodeInUse);
-}
-
-bool orc_rt_ExecutorServices_callManaged(orc_rt_ExecutorServicesRef ES,
+bool orc_rt_ExecutorServices_callJITCode(orc_rt_ExecutorServicesRef ES,
                                          orc_rt_ManagedFn Fn, void *Ctx) {
   /* Counted before the token is taken and uncounted after it is returned, so a
    * release that finds no code in use knows no entry made here is using JIT'd
@@ -288,7 +285,7 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_ExecutorServices_callWrapper(
     size_t ArgSize, orc_rt_internal_CallMode Mode) {
   WrapperCall C = {(orc_rt_WrapperFunctionFn)(uintptr_t)Fn, Args, ArgSize,
                    orc_rt_CWrapperFunctionBuffer_empty()};
-  if (orc_rt_ExecutorServices_isServiceFunction(ES, Fn)) {
+  if (isServiceFunction(ES, Fn)) {
     runWrapperCall(&C);
     return C.Result;
   }
@@ -302,7 +299,7 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_ExecutorServices_callWrapper(
     runWrapperCall(&C);
     return C.Result;
   }
-  if (!orc_rt_ExecutorServices_callManaged(ES, runWrapperCall, &C))
+  if (!orc_rt_ExecutorServices_callJITCode(ES, runWrapperCall, &C))
     return orc_rt_CWrapperFunctionBuffer_fromErrorMessage(
         "call into JIT'd code denied: the session is shutting down");
   return C.Result;

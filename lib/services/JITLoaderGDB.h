@@ -9,4 +9,9 @@
 
 orc_rt_ErrorRef orc_rt_internal_addJITLoaderGDB(orc_rt_ExecutorServicesRef ES);
 
+/* The alloc action, exported under LLVM's name.
+ * Error(AddrRange DebugObject, bool AutoRegister). */
+ORC_RT_C_API orc_rt_CWrapperFunctionBuffer
+llvm_orc_registerJITLoaderGDBAllocAction(const char *ArgData, size_t ArgSize);
+
 #endif

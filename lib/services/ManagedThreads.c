@@ -118,9 +118,11 @@ static void *countedStart(void *P) {
   return R;
 }
 
-int orc_rt_ExecutorServices_pthread_create(pthread_t *Thread,
-                                           const pthread_attr_t *Attr,
-                                           void *(*Start)(void *), void *Arg) {
+/* pthread_create for JIT'd code: the new thread's body runs as managed code of
+ * the calling thread's Session (orc_rt_pthread_create) and counts as JIT'd
+ * code in use from creation until it returns. */
+static int pthreadCreate(pthread_t *Thread, const pthread_attr_t *Attr,
+                         void *(*Start)(void *), void *Arg) {
   orc_rt_ExecutorServicesRef ES = orc_rt_internal_ExecutorServices_current();
   if (!ES || orc_rt_Session_current() != orc_rt_ExecutorServices_getSession(ES))
     return orc_rt_pthread_create(Thread, Attr, Start, Arg);
@@ -145,7 +147,11 @@ int orc_rt_ExecutorServices_pthread_create(pthread_t *Thread,
   return EC;
 }
 
-void orc_rt_ExecutorServices_pthread_exit(void *Value) {
+/* pthread_exit for JIT'd code: in a thread started through pthreadCreate, the
+ * body ends as if it had returned Value (cleanup handlers and destructors of
+ * the unwound frames run; its token is returned, so the shutdown drain does
+ * not wait for ever). Elsewhere it is pthread_exit. */
+static _Noreturn void pthreadExit(void *Value) {
   BodyExit *BE = CurrentBody;
   if (BE) {
     BE->Value = Value;
@@ -167,14 +173,13 @@ static void *thrdTrampoline(void *P) {
   return (void *)(intptr_t)TS.Start(TS.Arg);
 }
 
-int orc_rt_ExecutorServices_thrd_create(void *Thread, int (*Start)(void *),
-                                        void *Arg) {
+/* thrd_create for JIT'd code (Thread points to a thrd_t): as pthreadCreate. */
+static int thrdCreate(void *Thread, int (*Start)(void *), void *Arg) {
   ThrdStart *TS = orc_rt_internal_malloc(sizeof(*TS));
   if (!TS)
     return thrd_nomem;
   *TS = (ThrdStart){Start, Arg};
-  int EC = orc_rt_ExecutorServices_pthread_create((pthread_t *)Thread, NULL,
-                                                  thrdTrampoline, TS);
+  int EC = pthreadCreate((pthread_t *)Thread, NULL, thrdTrampoline, TS);
   if (EC) {
     free(TS);
     return EC == ENOMEM || EC == EAGAIN ? thrd_nomem : thrd_error;
@@ -182,7 +187,8 @@ int orc_rt_ExecutorServices_thrd_create(void *Thread, int (*Start)(void *),
   return thrd_success;
 }
 
-void orc_rt_ExecutorServices_thrd_exit(int Result) {
+/* thrd_exit for JIT'd code: as pthreadExit. */
+static _Noreturn void thrdExit(int Result) {
   BodyExit *BE = CurrentBody;
   if (BE) {
     BE->Value = (void *)(intptr_t)Result;
@@ -193,7 +199,7 @@ void orc_rt_ExecutorServices_thrd_exit(int Result) {
 
 /* thrd_join / thrd_detach through the pthread functions (glibc's thrd_t is a
  * pthread_t), so that tools intercepting pthreads (TSan) see threads end. */
-int orc_rt_ExecutorServices_thrd_join(unsigned long Thread, int *Result) {
+static int thrdJoin(unsigned long Thread, int *Result) {
   void *V;
   if (pthread_join((pthread_t)Thread, &V) != 0)
     return thrd_error;
@@ -202,7 +208,7 @@ int orc_rt_ExecutorServices_thrd_join(unsigned long Thread, int *Result) {
   return thrd_success;
 }
 
-int orc_rt_ExecutorServices_thrd_detach(unsigned long Thread) {
+static int thrdDetach(unsigned long Thread) {
   return pthread_detach((pthread_t)Thread) == 0 ? thrd_success : thrd_error;
 }
 
@@ -217,13 +223,12 @@ orc_rt_internal_addManagedThreads(orc_rt_ExecutorServicesRef ES) {
     const char *Name;
     void *Fn;
   } Interposers[] = {
-      {"pthread_create",
-       (void *)(uintptr_t)orc_rt_ExecutorServices_pthread_create},
-      {"thrd_create", (void *)(uintptr_t)orc_rt_ExecutorServices_thrd_create},
-      {"pthread_exit", (void *)(uintptr_t)orc_rt_ExecutorServices_pthread_exit},
-      {"thrd_exit", (void *)(uintptr_t)orc_rt_ExecutorServices_thrd_exit},
-      {"thrd_join", (void *)(uintptr_t)orc_rt_ExecutorServices_thrd_join},
-      {"thrd_detach", (void *)(uintptr_t)orc_rt_ExecutorServices_thrd_detach},
+      {"pthread_create", (void *)(uintptr_t)pthreadCreate},
+      {"thrd_create", (void *)(uintptr_t)thrdCreate},
+      {"pthread_exit", (void *)(uintptr_t)pthreadExit},
+      {"thrd_exit", (void *)(uintptr_t)thrdExit},
+      {"thrd_join", (void *)(uintptr_t)thrdJoin},
+      {"thrd_detach", (void *)(uintptr_t)thrdDetach},
   };
   orc_rt_ErrorRef Err = NULL;
   for (size_t I = 0; !Err && I < sizeof(Interposers) / sizeof(Interposers[0]);

@@ -1,7 +1,7 @@
 /*===- lib/services/RunAsMain.c - run_as_main / run_as_void / run_as_int --===*/
 /* The bootstrap wrappers that call JIT'd entry points. They carry no instance:
  * they act on the current services (ExecutorServices.h). Each call enters
- * JIT'd code through orc_rt_ExecutorServices_callManaged; a denied entry
+ * JIT'd code through orc_rt_ExecutorServices_callJITCode; a denied entry
  * (shutdown started) is an OOB error, which the controller sees as a failed
  * call. */
 
@@ -49,7 +49,7 @@ static const char *enter(EntryCall *C, orc_rt_ManagedFn Fn) {
     return "no executor services";
   if (!orc_rt_ExecutorServices_isCallable(ES, C->Fn))
     return "entry point is not an address of code in this process";
-  if (!orc_rt_ExecutorServices_callManaged(ES, Fn, C))
+  if (!orc_rt_ExecutorServices_callJITCode(ES, Fn, C))
     return "call into JIT'd code denied: the session is shutting down";
   return NULL;
 }
