@@ -117,23 +117,20 @@ orc_rt_ErrorRef orc_rt_internal_ExecutorServices_addFunctions(
 orc_rt_ErrorRef orc_rt_internal_ExecutorServices_addInstance(
     orc_rt_ExecutorServicesRef ES, const char *Name,
     const orc_rt_internal_InstanceVTable *VT, void *Instance) {
-  bool Listed = false;
   orc_rt_ErrorRef Err = NULL;
-  if (!grow(&ES->Instances, ES->NumInstances, sizeof(*ES->Instances)) ||
-      (VT->Set &&
-       !(Listed = orc_rt_internal_InstanceSet_add(VT->Set, Instance))))
+  if (!grow(&ES->Instances, ES->NumInstances, sizeof(*ES->Instances)))
     Err = orc_rt_Error_create("out of memory creating executor services");
   else if (Name)
     Err =
         orc_rt_ExecutorServices_addBootstrapSymbol(ES, Name, addrOf(Instance));
-  if (!Err) {
-    ES->Instances[ES->NumInstances++] = (InstanceEntry){VT, Instance};
-    return NULL;
+  if (!Err && VT->Set && !orc_rt_internal_InstanceSet_add(VT->Set, Instance))
+    Err = orc_rt_Error_create("out of memory creating executor services");
+  if (Err) {
+    VT->shutdown(Instance); /* create fails: ES and the symbol go too */
+    return Err;
   }
-  if (Listed)
-    orc_rt_internal_InstanceSet_remove(VT->Set, Instance);
-  VT->shutdown(Instance);
-  return Err;
+  ES->Instances[ES->NumInstances++] = (InstanceEntry){VT, Instance};
+  return NULL;
 }
 
 orc_rt_ErrorRef
