@@ -13,8 +13,9 @@
  *                  manages for JIT'd code
  *   addInterposer  a process symbol JIT'd code gets the runtime's version of
  *
- * Every service enters JIT'd code through this object (callWrapper below), so
- * the count of JIT'd code in use, which gates releases, lives here too. */
+ * Every service enters JIT'd code through this object (callWrapper below, or
+ * the public orc_rt_ExecutorServices_callJITCode), so the count of JIT'd code
+ * in use, which gates releases, lives here too. */
 
 #ifndef ORC_RT_C_LIB_SERVICES_EXECUTORSERVICES_H
 #define ORC_RT_C_LIB_SERVICES_EXECUTORSERVICES_H
