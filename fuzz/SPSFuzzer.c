@@ -23,7 +23,7 @@
  */
 
 #include "orc-rt-c/orc-rt.h"
-#include "services/Services.h"
+#include "services/AllocAction.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -214,7 +214,7 @@ static void releaseWhileJITCodeIsLiveIsDeferredUntilShutdown(void **State) {
   assert_null(initialize(F, Base, Fin, Dealloc, 1, &Key));
   ReleaseInside RI = {F, Base, NULL};
   assert_true(
-      orc_rt_ExecutorServices_callManaged(F->ES, releaseFromManagedCode, &RI));
+      orc_rt_ExecutorServices_callJITCode(F->ES, releaseFromManagedCode, &RI));
   assert_null(RI.Err);
   assert_string_equal(Log, "1");
   orc_rt_Session_destroy(
@@ -248,6 +248,48 @@ static void deniedEntryIsAnError(void **State) {
   Fixture *F = *State;
   assert_true(orc_rt_Session_callManagedCode(F->S, shutdownThenEnter, F));
   assert_string_equal(Log, "");
+}
+
+/* reserve(Inst, 0x1000) through F's services: the OOB error message, or NULL
+ * if it succeeded. */
+static const char *reserveOn(Fixture *F, uint64_t Inst, char *Msg,
+                             size_t MsgSize) {
+  orc_rt_SPSWriter W;
+  orc_rt_SPSWriter_init(&W);
+  orc_rt_SPSWriter_appendAddr(&W, Inst);
+  orc_rt_SPSWriter_appendU64(&W, 0x1000);
+  orc_rt_CWrapperFunctionBuffer B = call(F, MM "reserve_wrapper", &W);
+  const char *E = orc_rt_CWrapperFunctionBuffer_getOutOfBandError(&B);
+  if (E)
+    snprintf(Msg, MsgSize, "%s", E);
+  orc_rt_CWrapperFunctionBuffer_dispose(&B);
+  return E ? Msg : NULL;
+}
+
+/* A request is served by the live instance it names, whichever services it
+ * belongs to; an address that names no live instance (never one, or one whose
+ * Session has shut down) is rejected as undecodable arguments. */
+static void requestIsServedByTheLiveInstanceItNames(void **State) {
+  Fixture *F = *State;
+  char Msg[128];
+  uint64_t Own = sym(F, MM "Instance");
+  assert_null(reserveOn(F, Own, Msg, sizeof(Msg)));
+  assert_string_equal(reserveOn(F, Own + 8, Msg, sizeof(Msg)),
+                      "Could not deserialize arguments for wrapper function "
+                      "call");
+
+  Fixture G = {orc_rt_TaskQueue_create(), NULL, NULL};
+  assert_null(
+      orc_rt_Session_create(&G.S, orc_rt_TaskQueue_dispatch, G.Q, NULL, NULL));
+  assert_null(orc_rt_ExecutorServices_create(&G.ES, G.S));
+  uint64_t Other = sym(&G, MM "Instance");
+  assert_int_not_equal(Other, Own);
+  assert_null(reserveOn(F, Own, Msg, sizeof(Msg)));   /* the older one */
+  assert_null(reserveOn(F, Other, Msg, sizeof(Msg))); /* the newer one */
+  orc_rt_Session_destroy(G.S);
+  orc_rt_TaskQueue_destroy(G.Q);
+  assert_non_null(reserveOn(F, Other, Msg, sizeof(Msg)));
+  assert_null(reserveOn(F, Own, Msg, sizeof(Msg)));
 }
 
 /*---- Injected faults (lib/support/FaultInjection.h) ----*/
@@ -394,6 +436,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(shutdownReleasesRemainingSlabs, setUp,
                                       tearDown),
       cmocka_unit_test_setup_teardown(deniedEntryIsAnError, setUp, tearDown),
+      cmocka_unit_test_setup_teardown(requestIsServedByTheLiveInstanceItNames,
+                                      setUp, tearDown),
       cmocka_unit_test_setup_teardown(mmapFailureInReserveIsAnError, setUp,
                                       tearDown),
       cmocka_unit_test_setup_teardown(

@@ -14,18 +14,20 @@
  *
  * Session rules:
  *  - every entry into JIT'd code (run_as_main/void/int, a call to a JIT'd
- * wrapper, an alloc action in JIT'd memory, a thread JIT'd code starts with
- * pthread_create) holds a managed-code token of the Session
- * (orc_rt_ExecutorServices_callManaged); a denied entry yields an error result
- * and never runs;
+ *    wrapper, an alloc action in JIT'd memory, a thread JIT'd code starts with
+ *    pthread_create) holds a managed-code token of the Session
+ *    (orc_rt_ExecutorServices_callJITCode); a denied entry yields an error
+ *    result and never runs;
  *  - a release (memory manager or shared-memory mapper) that arrives while any
- * such entry is live only forgets the slab: its dealloc actions and unmap are
- * deferred until the Session's onShutdown, which runs after the managed-code
- * drain;
+ *    such entry is live only forgets the slab: its dealloc actions and unmap
+ *    are deferred until the Session's onShutdown, which runs after the
+ *    managed-code drain;
  *  - onShutdown releases every remaining slab, running its dealloc actions
- * (outside managed code: the drain has completed). The instance-less bootstrap
- * wrappers (run_as_*, mem read/write) act on the most recently created, still
- * live ExecutorServices of the process.
+ *    (outside managed code: the drain has completed).
+ * A wrapper that takes an instance acts on the live instance it names. The
+ * instance-less ones (run_as_*) and the thread functions the dylib manager
+ * hands JIT'd code act on the most recently created, still live
+ * ExecutorServices of the process.
  *
  * Thread safety: every wrapper may be called concurrently from any thread.
  */
@@ -38,7 +40,6 @@
 #include "orc-rt-c/Session.h"
 #include "orc-rt-c/WrapperFunction.h"
 
-#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -78,12 +79,6 @@ orc_rt_ExecutorServices_getBootstrapSymbols(orc_rt_ExecutorServicesRef ES,
 ORC_RT_C_API orc_rt_ErrorRef orc_rt_ExecutorServices_addBootstrapSymbol(
     orc_rt_ExecutorServicesRef ES, const char *Name, uint64_t Addr);
 
-/** True if Addr is one of the services' own wrapper functions (not JIT'd code).
- */
-ORC_RT_C_API bool
-orc_rt_ExecutorServices_isServiceFunction(orc_rt_ExecutorServicesRef ES,
-                                          uint64_t Addr);
-
 /**
  * True if Addr may be called as code: a service function, or an address in an
  * executable mapping of the process (/proc/self/maps; if that cannot be read:
@@ -97,7 +92,7 @@ orc_rt_ExecutorServices_isCallable(orc_rt_ExecutorServicesRef ES,
 /**
  * Calls the wrapper function at Fn with the given argument bytes. A service
  * function is called directly; anything else is JIT'd code and is entered
- * through orc_rt_ExecutorServices_callManaged (a denied entry or an uncallable
+ * through orc_rt_ExecutorServices_callJITCode (a denied entry or an uncallable
  * address yields an OOB error buffer).
  */
 ORC_RT_C_API orc_rt_CWrapperFunctionBuffer
@@ -105,55 +100,16 @@ orc_rt_ExecutorServices_callWrapper(orc_rt_ExecutorServicesRef ES, uint64_t Fn,
                                     const char *ArgData, size_t ArgSize);
 
 /**
- * Enters managed code: counts the entry as live, then runs Fn(Ctx) under a
- * managed-code token of the Session. False (Fn not called) if the token is
- * denied.
+ * Runs Fn(Ctx) as JIT'd code of these services: under a managed-code token of
+ * the Session (orc_rt_Session_callManagedCode), and counted as JIT'd code in
+ * use for as long as it runs, so that a memory release arriving meanwhile keeps
+ * the memory mapped until the shutdown drain. Use it, not the Session's call,
+ * to enter code in memory these services manage. False (Fn not called) if the
+ * token is denied.
  */
 ORC_RT_C_API bool
-orc_rt_ExecutorServices_callManaged(orc_rt_ExecutorServicesRef ES,
+orc_rt_ExecutorServices_callJITCode(orc_rt_ExecutorServicesRef ES,
                                     orc_rt_ManagedFn Fn, void *Ctx);
-
-/** Number of live entries into JIT'd code made through these services. */
-ORC_RT_C_API long
-orc_rt_ExecutorServices_liveEntries(orc_rt_ExecutorServicesRef ES);
-
-/**
- * pthread_create as handed to JIT'd code by the dylib manager: the new thread's
- * body runs as managed code of the calling thread's Session
- * (orc_rt_pthread_create) and is counted as a live entry from creation until it
- * returns.
- */
-ORC_RT_C_API int
-orc_rt_ExecutorServices_pthread_create(pthread_t *Thread,
-                                       const pthread_attr_t *Attr,
-                                       void *(*Start)(void *), void *Arg);
-
-/**
- * pthread_exit for JIT'd code: in a thread started through
- * orc_rt_ExecutorServices_pthread_create, the body ends as if it had returned
- * Value (cleanup handlers and destructors of the unwound frames run; its token
- * is returned, so the shutdown drain does not wait for ever). Elsewhere it is
- * pthread_exit.
- */
-ORC_RT_C_API __attribute__((noreturn)) void
-orc_rt_ExecutorServices_pthread_exit(void *Value);
-
-/** thrd_create for JIT'd code (Thread points to a thrd_t): as pthread_create
- * above. */
-ORC_RT_C_API int orc_rt_ExecutorServices_thrd_create(void *Thread,
-                                                     int (*Start)(void *),
-                                                     void *Arg);
-
-/** thrd_exit for JIT'd code: as orc_rt_ExecutorServices_pthread_exit. */
-ORC_RT_C_API __attribute__((noreturn)) void
-orc_rt_ExecutorServices_thrd_exit(int Result);
-
-/** thrd_join / thrd_detach for JIT'd code (Thread is a thrd_t), via
- * pthread_join / pthread_detach so that pthread-intercepting tools see C11
- * threads end. */
-ORC_RT_C_API int orc_rt_ExecutorServices_thrd_join(unsigned long Thread,
-                                                   int *Result);
-ORC_RT_C_API int orc_rt_ExecutorServices_thrd_detach(unsigned long Thread);
 
 /**
  * The address of the last (oldest) entry in the GDB JIT interface's list
@@ -161,17 +117,6 @@ ORC_RT_C_API int orc_rt_ExecutorServices_thrd_detach(unsigned long Thread);
  * test-jitloadergdb prints.
  */
 ORC_RT_C_API uint64_t orc_rt_JITLoaderGDB_lastEntry(void);
-
-/*---- Alloc actions exported under LLVM's names (called by JIT'd memory setup).
- * ----*/
-
-ORC_RT_C_API orc_rt_CWrapperFunctionBuffer
-llvm_orc_registerEHFrameSectionAllocAction(const char *ArgData, size_t ArgSize);
-ORC_RT_C_API orc_rt_CWrapperFunctionBuffer
-llvm_orc_deregisterEHFrameSectionAllocAction(const char *ArgData,
-                                             size_t ArgSize);
-ORC_RT_C_API orc_rt_CWrapperFunctionBuffer
-llvm_orc_registerJITLoaderGDBAllocAction(const char *ArgData, size_t ArgSize);
 
 ORC_RT_C_EXTERN_C_END
 

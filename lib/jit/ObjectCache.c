@@ -1,6 +1,6 @@
 /*===- lib/jit/ObjectCache.c - Compiled modules kept across runs ----------===*/
 /* File layout (host byte order; the key already pins the host's triple):
- *   header:  "orc-rt-c objcache" magic (16 bytes), u32 format version,
+ *   header:  "orc-rt-c objcach" magic (16 bytes, no NUL), u32 format version,
  *            u32 zero, u64 key hi, u64 key lo, u64 payload size,
  *            u64 payload checksum
  *   payload: u32 n, n x (u32 priority, string)         constructors

@@ -1,9 +1,6 @@
 /*===- lib/services/AllocAction.c - Finalize and dealloc actions ----------===*/
-/* Decoding of AllocActionCallPair lists and the finalize / rollback / dealloc
- * rules the memory services share (LLVM's runFinalizeActions /
- * runDeallocActions). */
 
-#include "services/Services.h"
+#include "services/AllocAction.h"
 #include "support/FaultInjection.h"
 
 #include <stdlib.h>
@@ -88,19 +85,21 @@ bool orc_rt_internal_appendCall(orc_rt_internal_WFCallList *L,
 /* Runs one action and decodes its SPSError result. */
 static orc_rt_ErrorRef runAction(orc_rt_ExecutorServicesRef ES,
                                  const orc_rt_internal_WFCall *C,
-                                 bool Managed) {
+                                 orc_rt_internal_CallMode Mode) {
   orc_rt_CWrapperFunctionBuffer B =
-      orc_rt_internal_callWrapper(ES, C->Fn, C->Args, C->ArgSize, Managed);
+      orc_rt_internal_ExecutorServices_callWrapper(ES, C->Fn, C->Args,
+                                                   C->ArgSize, Mode);
   return orc_rt_SPS_takeErrorResult(&B);
 }
 
-orc_rt_ErrorRef orc_rt_internal_runDeallocActions(orc_rt_ExecutorServicesRef ES,
-                                                  orc_rt_internal_WFCallList *L,
-                                                  bool Managed) {
+orc_rt_ErrorRef
+orc_rt_internal_runDeallocActions(orc_rt_ExecutorServicesRef ES,
+                                  orc_rt_internal_WFCallList *L,
+                                  orc_rt_internal_CallMode Mode) {
   orc_rt_ErrorRef Err = NULL;
   for (size_t I = L->Size; I-- > 0;)
     if (L->Calls[I].Fn)
-      Err = orc_rt_Error_join(Err, runAction(ES, &L->Calls[I], Managed));
+      Err = orc_rt_Error_join(Err, runAction(ES, &L->Calls[I], Mode));
   orc_rt_internal_freeCallList(L);
   return Err;
 }
@@ -114,7 +113,7 @@ orc_rt_internal_runFinalizeActions(orc_rt_ExecutorServicesRef ES,
   for (size_t I = 0; I < Fin->Size; ++I) {
     orc_rt_ErrorRef Err = NULL;
     if (Fin->Calls[I].Fn)
-      Err = runAction(ES, &Fin->Calls[I], true);
+      Err = runAction(ES, &Fin->Calls[I], orc_rt_internal_CallMode_UnderToken);
     if (!Err && Dealloc->Calls[I].Fn &&
         !orc_rt_internal_appendCall(&Kept, &Dealloc->Calls[I]))
       /* Action I ran but its dealloc could not be recorded: run it now, before
@@ -122,10 +121,12 @@ orc_rt_internal_runFinalizeActions(orc_rt_ExecutorServicesRef ES,
        * without its undo. */
       Err = orc_rt_Error_join(
           orc_rt_Error_create("out of memory recording a dealloc action"),
-          runAction(ES, &Dealloc->Calls[I], true));
+          runAction(ES, &Dealloc->Calls[I],
+                    orc_rt_internal_CallMode_UnderToken));
     if (Err)
       return orc_rt_Error_join(
-          Err, orc_rt_internal_runDeallocActions(ES, &Kept, true));
+          Err, orc_rt_internal_runDeallocActions(
+                   ES, &Kept, orc_rt_internal_CallMode_UnderToken));
   }
   *Out = Kept;
   return NULL;

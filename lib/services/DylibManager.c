@@ -2,73 +2,73 @@
 /*
  * open(Inst, path, mode) hands out a handle: a heap "resolver" owned by the
  * manager; resolve(handle, symbols) looks names up through it. The handle for
- * "" is the process itself; there, names the runtime must interpose on
- * (pthread_create, thrd_create, pthread_exit, thrd_exit, thrd_join,
- * thrd_detach: threads JIT'd code starts enter and leave through the Session,
- * see ManagedThreads.c) resolve to the runtime's versions, and names the
- * process lacks are looked for in the C++ runtime libraries a C++ executor
- * would have loaded (libstdc++, libgcc_s, libm), opened on first need.
+ * "" is the process itself; there, names a service interposes on (the thread
+ * functions of ManagedThreads.c, through the services object's interposer
+ * table) resolve to the runtime's versions, and names the process lacks are
+ * looked for in the C++ runtime libraries a C++ executor would have loaded
+ * (libstdc++, libgcc_s, libm), opened on first need. A handle names its
+ * manager, so resolve needs no instance.
  *
  * Lock guards the handle list and the fallback-library state.
  */
 
-#include "services/Services.h"
+#include "services/DylibManager.h"
+#include "services/ServiceWire.h"
 #include "support/FaultInjection.h"
 
-#include "orc-rt-c/ManagedThread.h"
-
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+typedef struct DylibManager DylibManager;
+
 typedef struct Handle {
+  DylibManager *DM;
   void *DL;
   bool IsProcess;
   struct Handle *Next;
 } Handle;
 
-struct orc_rt_internal_DylibManager {
+struct DylibManager {
+  orc_rt_ExecutorServicesRef ES;
   pthread_mutex_t Lock;
   Handle *Handles;
   bool FallbacksOpened;
   void *Fallbacks[3];
 };
 
+/* The live managers, for the instance open names, and the handles they handed
+ * out, for the handle resolve names. */
+static orc_rt_internal_InstanceSet Instances =
+    ORC_RT_INTERNAL_INSTANCE_SET_INIT;
+static orc_rt_internal_InstanceSet LiveHandles =
+    ORC_RT_INTERNAL_INSTANCE_SET_INIT;
+
 static const char *const FallbackLibs[] = {"libstdc++.so.6", "libgcc_s.so.1",
                                            "libm.so.6"};
 
-orc_rt_internal_DylibManager *orc_rt_internal_DylibManager_create(void) {
-  orc_rt_internal_DylibManager *DM = orc_rt_internal_calloc(1, sizeof(*DM));
-  if (DM)
-    pthread_mutex_init(&DM->Lock, NULL);
-  return DM;
-}
-
-void orc_rt_internal_DylibManager_destroy(orc_rt_internal_DylibManager *DM) {
-  if (!DM)
-    return;
+/* Instance shutdown. */
+static void shutdownInstance(void *Instance) {
+  DylibManager *DM = Instance;
   /* Libraries stay loaded (as the reference's permanent libraries do). */
   for (Handle *H = DM->Handles, *N; H; H = N) {
     N = H->Next;
+    orc_rt_internal_InstanceSet_remove(&LiveHandles, H);
     free(H);
   }
   pthread_mutex_destroy(&DM->Lock);
   free(DM);
 }
 
-static orc_rt_internal_DylibManager *readInstance(orc_rt_SPSReader *R) {
-  orc_rt_ExecutorServicesRef ES = orc_rt_internal_currentServices();
-  return orc_rt_internal_readInstance(R, ES ? ES->DM : NULL);
-}
-
 /*---- open: Expected<Addr>(Addr Inst, String Path, u64 Mode) ----*/
 
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_DM_open(const char *Data,
-                                                      size_t Size) {
+static orc_rt_CWrapperFunctionBuffer openWrapper(const char *Data,
+                                                 size_t Size) {
   orc_rt_SPSReader R;
   orc_rt_SPSReader_init(&R, Data, Size);
-  orc_rt_internal_DylibManager *DM = readInstance(&R);
+  DylibManager *DM = orc_rt_internal_readInstance(&R, &Instances);
   const char *Path;
   size_t Len;
   uint64_t Mode;
@@ -90,6 +90,7 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_DM_open(const char *Data,
   }
   memcpy(CPath, Path, Len);
   CPath[Len] = 0;
+  H->DM = DM;
   H->IsProcess = Len == 0;
   H->DL = dlopen(Len ? CPath : NULL, RTLD_LAZY | RTLD_GLOBAL);
   free(CPath);
@@ -99,6 +100,10 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_DM_open(const char *Data,
     return orc_rt_SPS_expectedErrorResult(
         orc_rt_Error_create(Msg ? Msg : "dlopen failed"));
   }
+  if (!orc_rt_internal_InstanceSet_add(&LiveHandles, H)) {
+    free(H); /* the library stays loaded, as every opened one does */
+    return orc_rt_SPS_expectedErrorResult(orc_rt_Error_create("out of memory"));
+  }
   pthread_mutex_lock(&DM->Lock);
   H->Next = DM->Handles;
   DM->Handles = H;
@@ -106,26 +111,8 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_DM_open(const char *Data,
   return orc_rt_SPS_expectedAddrResult((uint64_t)(uintptr_t)H);
 }
 
-/*---- resolve: Expected<Seq<Optional<ExecutorSymbolDef>>>(Addr H, LookupSet)
- * ----*/
-
-/* The runtime's replacements for process symbols JIT'd code must not use
- * directly. */
-static void *interposed(const char *Name) {
-  if (strcmp(Name, "pthread_create") == 0)
-    return (void *)(uintptr_t)orc_rt_ExecutorServices_pthread_create;
-  if (strcmp(Name, "thrd_create") == 0)
-    return (void *)(uintptr_t)orc_rt_ExecutorServices_thrd_create;
-  if (strcmp(Name, "pthread_exit") == 0)
-    return (void *)(uintptr_t)orc_rt_ExecutorServices_pthread_exit;
-  if (strcmp(Name, "thrd_exit") == 0)
-    return (void *)(uintptr_t)orc_rt_ExecutorServices_thrd_exit;
-  if (strcmp(Name, "thrd_join") == 0)
-    return (void *)(uintptr_t)orc_rt_ExecutorServices_thrd_join;
-  if (strcmp(Name, "thrd_detach") == 0)
-    return (void *)(uintptr_t)orc_rt_ExecutorServices_thrd_detach;
-  return NULL;
-}
+/*---- resolve: Expected<Seq<Optional<ExecutorSymbolDef>>>(Addr H, ----*/
+/*----          LookupSet)                                        ----*/
 
 /* A C++ executor has std::cout & co. constructed before any JIT'd code runs
  * (some translation unit of it includes <iostream>); JIT'd code relies on that,
@@ -143,7 +130,7 @@ static void initStandardStreams(void *LibStdCxx) {
 }
 
 /* Opens the C++ runtime libraries once (and sets up the standard streams). */
-static void openFallbacks(orc_rt_internal_DylibManager *DM) {
+static void openFallbacks(DylibManager *DM) {
   pthread_mutex_lock(&DM->Lock);
   if (!DM->FallbacksOpened) {
     DM->FallbacksOpened = true;
@@ -154,10 +141,9 @@ static void openFallbacks(orc_rt_internal_DylibManager *DM) {
   pthread_mutex_unlock(&DM->Lock);
 }
 
-static void *lookup(orc_rt_internal_DylibManager *DM, Handle *H,
-                    const char *Name) {
+static void *lookup(DylibManager *DM, Handle *H, const char *Name) {
   if (H->IsProcess) {
-    void *P = interposed(Name);
+    void *P = orc_rt_internal_ExecutorServices_findInterposer(DM->ES, Name);
     if (P)
       return P;
     /* C++ code (mangled names) expects the C++ runtime as a C++ executor has
@@ -177,22 +163,16 @@ static void *lookup(orc_rt_internal_DylibManager *DM, Handle *H,
   return P;
 }
 
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_DM_resolve(const char *Data,
-                                                         size_t Size) {
+static orc_rt_CWrapperFunctionBuffer resolveWrapper(const char *Data,
+                                                    size_t Size) {
   orc_rt_SPSReader R;
   orc_rt_SPSReader_init(&R, Data, Size);
   uint64_t HAddr, N;
-  orc_rt_ExecutorServicesRef ES = orc_rt_internal_currentServices();
   /* Each element is at least an empty name (8) and a bool (1). */
-  if (!ES || !orc_rt_SPSReader_readAddr(&R, &HAddr) ||
+  if (!orc_rt_SPSReader_readAddr(&R, &HAddr) ||
       !orc_rt_SPSReader_readCount(&R, &N, 9))
     return orc_rt_internal_badArgs();
-  orc_rt_internal_DylibManager *DM = ES->DM;
-  pthread_mutex_lock(&DM->Lock);
-  Handle *H = DM->Handles;
-  while (H && (uint64_t)(uintptr_t)H != HAddr)
-    H = H->Next;
-  pthread_mutex_unlock(&DM->Lock);
+  Handle *H = orc_rt_internal_InstanceSet_find(&LiveHandles, HAddr);
   if (!H)
     return orc_rt_SPS_expectedErrorResult(
         orc_rt_Error_createf("resolve: 0x%llx is not a handle returned by open",
@@ -228,7 +208,7 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_DM_resolve(const char *Data,
       if (CName) {
         memcpy(CName, Str, Len);
         CName[Len] = 0;
-        P = lookup(DM, H, CName);
+        P = lookup(H->DM, H, CName);
         if (CName != Name)
           free(CName);
       }
@@ -243,4 +223,27 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_DM_resolve(const char *Data,
     orc_rt_SPSWriter_appendU8(&W, 0);
   }
   return orc_rt_SPSWriter_finish(&W);
+}
+
+/*---- The service ----*/
+
+static const orc_rt_internal_ServiceFn Functions[] = {
+    {"__llvm_orc_SimpleExecutorDylibManager_open_wrapper", openWrapper},
+    {"__llvm_orc_SimpleExecutorDylibManager_resolve_wrapper", resolveWrapper},
+};
+
+static const orc_rt_internal_InstanceVTable InstanceVT = {
+    &Instances, shutdownInstance, NULL};
+
+orc_rt_ErrorRef orc_rt_internal_addDylibManager(orc_rt_ExecutorServicesRef ES) {
+  DylibManager *DM = orc_rt_internal_calloc(1, sizeof(*DM));
+  if (!DM)
+    return orc_rt_Error_create("out of memory creating executor services");
+  DM->ES = ES;
+  pthread_mutex_init(&DM->Lock, NULL);
+  orc_rt_ErrorRef Err = orc_rt_internal_ExecutorServices_addInstance(
+      ES, "__llvm_orc_SimpleExecutorDylibManager_Instance", &InstanceVT, DM);
+  return Err ? Err
+             : orc_rt_internal_ExecutorServices_addFunctions(
+                   ES, Functions, sizeof(Functions) / sizeof(Functions[0]));
 }

@@ -1,12 +1,12 @@
 /*===- lib/services/EHFrame.c - EH-frame registration alloc actions -------===*/
 /* Registers JIT'd .eh_frame sections with the unwinder C++ exceptions use:
- * libgcc_s's
- * __register_frame (one call with the section start, as under libgcc). The
- * unwinder is found at run time (dlsym, loading libgcc_s.so.1 if the process
- * has none yet), so the runtime itself links no unwinder. */
+ * libgcc_s's __register_frame (one call with the section start, as under
+ * libgcc). The unwinder is found at run time (dlsym, loading libgcc_s.so.1 if
+ * the process has none yet), so the runtime itself links no unwinder. */
 
+#include "services/EHFrame.h"
 #include "services/SafeCopy.h"
-#include "services/Services.h"
+#include "services/ServiceWire.h"
 
 #include <dlfcn.h>
 
@@ -53,4 +53,18 @@ llvm_orc_registerEHFrameSectionAllocAction(const char *Data, size_t Size) {
 orc_rt_CWrapperFunctionBuffer
 llvm_orc_deregisterEHFrameSectionAllocAction(const char *Data, size_t Size) {
   return frameAction(Data, Size, "__deregister_frame");
+}
+
+/*---- The service ----*/
+
+static const orc_rt_internal_ServiceFn Functions[] = {
+    {"llvm_orc_registerEHFrameAllocAction",
+     llvm_orc_registerEHFrameSectionAllocAction},
+    {"llvm_orc_deregisterEHFrameAllocAction",
+     llvm_orc_deregisterEHFrameSectionAllocAction},
+};
+
+orc_rt_ErrorRef orc_rt_internal_addEHFrame(orc_rt_ExecutorServicesRef ES) {
+  return orc_rt_internal_ExecutorServices_addFunctions(
+      ES, Functions, sizeof(Functions) / sizeof(Functions[0]));
 }

@@ -1,10 +1,11 @@
 /*===- lib/services/JITLoaderGDB.c - GDB JIT interface registration -------===*/
 /* The GDB JIT interface: debuggers read __jit_debug_descriptor and break on
  * __jit_debug_register_code. The alloc action prepends an entry for a JIT'd
- * debug object and, if asked, notifies the debugger. Lock serialises descriptor
- * updates. */
+ * debug object and, if asked, notifies the debugger. Lock serialises
+ * descriptor updates. */
 
-#include "services/Services.h"
+#include "services/JITLoaderGDB.h"
+#include "services/ServiceWire.h"
 #include "support/FaultInjection.h"
 
 #include <pthread.h>
@@ -68,4 +69,16 @@ uint64_t orc_rt_JITLoaderGDB_lastEntry(void) {
     E = E->next_entry;
   pthread_mutex_unlock(&Lock);
   return (uint64_t)(uintptr_t)E;
+}
+
+/*---- The service ----*/
+
+static const orc_rt_internal_ServiceFn Functions[] = {
+    {"llvm_orc_registerJITLoaderGDBAllocAction",
+     llvm_orc_registerJITLoaderGDBAllocAction},
+};
+
+orc_rt_ErrorRef orc_rt_internal_addJITLoaderGDB(orc_rt_ExecutorServicesRef ES) {
+  return orc_rt_internal_ExecutorServices_addFunctions(
+      ES, Functions, sizeof(Functions) / sizeof(Functions[0]));
 }

@@ -1,22 +1,23 @@
 /*===- lib/services/ManagedThreads.c - Threads JIT'd code starts and ends -===*/
 /*
- * The dylib manager hands JIT'd code these for pthread_create, thrd_create,
- * pthread_exit, thrd_exit, thrd_join and thrd_detach:
- *  - a thread's body runs as managed code of the Session (orc_rt_Session_
- *    createManagedThread) and counts as a live entry from creation until it
- * ends;
+ * The runtime's versions of pthread_create, thrd_create, pthread_exit,
+ * thrd_exit, thrd_join and thrd_detach, which the dylib manager hands JIT'd code
+ * (added as interposers of the services object):
+ *  - a thread's body runs as managed code of the Session
+ *    (orc_rt_Session_createManagedThread) and counts as JIT'd code in use from
+ *    creation until it ends;
  *  - a body that leaves by pthread_exit / thrd_exit (or is cancelled) instead
- * of returning must still give its token back, or the shutdown drain would wait
- * for ever. glibc's pthread_exit unwinds the thread's stack (running the
- * program's cleanup handlers and C++ destructors); this file is compiled with
- * -fexceptions so that the unwind runs the cleanup of bodyFrame, which longjmps
- * back into bodyFrame: the unwind stops there, the body "returns" the exit
- * value through the runtime's frames (releasing the token), and the thread then
- * ends normally (thread-specific data destructors run as usual). ES->SymLock
- * guards the list of start records (ES->Starts).
+ *    of returning must still give its token back, or the shutdown drain would
+ *    wait for ever. glibc's pthread_exit unwinds the thread's stack (running
+ *    the program's cleanup handlers and C++ destructors) and, on reaching
+ *    bodyFrame, jumps to the cancellation buffer bodyFrame registered: the
+ *    unwind stops there, the body "returns" the exit value through the
+ *    runtime's frames (releasing the token), and the thread then ends normally
+ *    (thread-specific data destructors run as usual).
+ * StartsLock guards the list of start records (Starts).
  */
 
-#include "services/Services.h"
+#include "services/ManagedThreads.h"
 #include "support/FaultInjection.h"
 
 #include "orc-rt-c/ManagedThread.h"
@@ -30,9 +31,14 @@ typedef struct CountedStart {
   orc_rt_ExecutorServicesRef ES;
   void *(*Start)(void *);
   void *Arg;
-  /* In ES->Starts until the thread has entered. */
+  /* In Starts until the thread has entered. */
   struct CountedStart *Prev, *Next;
 } CountedStart;
+
+/* Threads JIT'd code created that have not entered yet, of every live
+ * ExecutorServices. */
+static pthread_mutex_t StartsLock = PTHREAD_MUTEX_INITIALIZER;
+static CountedStart *Starts;
 
 /* How the body running on this thread left, if by pthread_exit / thrd_exit. */
 typedef struct {
@@ -42,26 +48,35 @@ typedef struct {
 
 static _Thread_local BodyExit *CurrentBody;
 
-static void unlinkStart(CountedStart *CS) {
-  orc_rt_ExecutorServicesRef ES = CS->ES;
-  pthread_mutex_lock(&ES->SymLock);
+/* StartsLock held. */
+static void unlinkStartLocked(CountedStart *CS) {
   if (CS->Prev)
     CS->Prev->Next = CS->Next;
   else
-    ES->Starts = CS->Next;
+    Starts = CS->Next;
   if (CS->Next)
     CS->Next->Prev = CS->Prev;
-  pthread_mutex_unlock(&ES->SymLock);
 }
 
-/* A thread whose entry is denied never runs countedStart; its record is freed
- * here, at onShutdown, when no thread can still enter. */
-void orc_rt_internal_freeUnstartedThreads(orc_rt_ExecutorServicesRef ES) {
-  for (CountedStart *CS = ES->Starts, *N; CS; CS = N) {
+static void unlinkStart(CountedStart *CS) {
+  pthread_mutex_lock(&StartsLock);
+  unlinkStartLocked(CS);
+  pthread_mutex_unlock(&StartsLock);
+}
+
+/* Instance shutdown (the instance is ES itself). A thread whose entry is
+ * denied never runs countedStart; its record is freed here, after the drain,
+ * when no thread of ES can still enter. */
+static void freeUnstartedThreads(void *Instance) {
+  pthread_mutex_lock(&StartsLock);
+  for (CountedStart *CS = Starts, *N; CS; CS = N) {
     N = CS->Next;
-    free(CS);
+    if (CS->ES == Instance) {
+      unlinkStartLocked(CS);
+      free(CS);
+    }
   }
-  ES->Starts = NULL;
+  pthread_mutex_unlock(&StartsLock);
 }
 
 /* The body's frame. It registers a cancellation buffer, the way the C version
@@ -99,38 +114,44 @@ static void *countedStart(void *P) {
   CountedStart CS = *(CountedStart *)P;
   free(P);
   void *R = bodyFrame(CS.Start, CS.Arg);
-  atomic_fetch_sub(&CS.ES->LiveEntries, 1);
+  orc_rt_internal_ExecutorServices_endCodeUse(CS.ES);
   return R;
 }
 
-int orc_rt_ExecutorServices_pthread_create(pthread_t *Thread,
-                                           const pthread_attr_t *Attr,
-                                           void *(*Start)(void *), void *Arg) {
-  orc_rt_ExecutorServicesRef ES = orc_rt_internal_currentServices();
-  if (!ES || orc_rt_Session_current() != ES->S)
+/* pthread_create for JIT'd code: the new thread's body runs as managed code of
+ * the calling thread's Session (orc_rt_pthread_create) and counts as JIT'd
+ * code in use from creation until it returns. */
+static int pthreadCreate(pthread_t *Thread, const pthread_attr_t *Attr,
+                         void *(*Start)(void *), void *Arg) {
+  orc_rt_ExecutorServicesRef ES = orc_rt_internal_ExecutorServices_current();
+  if (!ES || orc_rt_Session_current() != orc_rt_ExecutorServices_getSession(ES))
     return orc_rt_pthread_create(Thread, Attr, Start, Arg);
   CountedStart *CS = orc_rt_internal_malloc(sizeof(*CS));
   if (!CS)
     return EAGAIN;
   *CS = (CountedStart){ES, Start, Arg, NULL, NULL};
-  pthread_mutex_lock(&ES->SymLock);
-  CS->Next = ES->Starts;
+  pthread_mutex_lock(&StartsLock);
+  CS->Next = Starts;
   if (CS->Next)
     CS->Next->Prev = CS;
-  ES->Starts = CS;
-  pthread_mutex_unlock(&ES->SymLock);
-  atomic_fetch_add(&ES->LiveEntries, 1);
-  int EC =
-      orc_rt_Session_createManagedThread(ES->S, Thread, Attr, countedStart, CS);
+  Starts = CS;
+  pthread_mutex_unlock(&StartsLock);
+  orc_rt_internal_ExecutorServices_beginCodeUse(ES);
+  int EC = orc_rt_Session_createManagedThread(
+      orc_rt_ExecutorServices_getSession(ES), Thread, Attr, countedStart, CS);
   if (EC) {
-    atomic_fetch_sub(&ES->LiveEntries, 1);
+    orc_rt_internal_ExecutorServices_endCodeUse(ES);
     unlinkStart(CS);
     free(CS);
   }
   return EC;
 }
 
-void orc_rt_ExecutorServices_pthread_exit(void *Value) {
+/* pthread_exit for JIT'd code: in a thread started through pthreadCreate, the
+ * body ends as if it had returned Value (cleanup handlers and destructors of
+ * the unwound frames run; its token is returned, so the shutdown drain does
+ * not wait for ever). Elsewhere it is pthread_exit. */
+static _Noreturn void pthreadExit(void *Value) {
   BodyExit *BE = CurrentBody;
   if (BE) {
     BE->Value = Value;
@@ -139,8 +160,7 @@ void orc_rt_ExecutorServices_pthread_exit(void *Value) {
   pthread_exit(Value);
 }
 
-/*---- C11 threads: glibc's thrd_t is a pthread_t and thrd_exit is pthread_exit.
- * ----*/
+/*---- C11 threads (glibc: thrd_t is a pthread_t, thrd_exit is pthread_exit) ----*/
 
 typedef struct {
   int (*Start)(void *);
@@ -153,14 +173,13 @@ static void *thrdTrampoline(void *P) {
   return (void *)(intptr_t)TS.Start(TS.Arg);
 }
 
-int orc_rt_ExecutorServices_thrd_create(void *Thread, int (*Start)(void *),
-                                        void *Arg) {
+/* thrd_create for JIT'd code (Thread points to a thrd_t): as pthreadCreate. */
+static int thrdCreate(void *Thread, int (*Start)(void *), void *Arg) {
   ThrdStart *TS = orc_rt_internal_malloc(sizeof(*TS));
   if (!TS)
     return thrd_nomem;
   *TS = (ThrdStart){Start, Arg};
-  int EC = orc_rt_ExecutorServices_pthread_create((pthread_t *)Thread, NULL,
-                                                  thrdTrampoline, TS);
+  int EC = pthreadCreate((pthread_t *)Thread, NULL, thrdTrampoline, TS);
   if (EC) {
     free(TS);
     return EC == ENOMEM || EC == EAGAIN ? thrd_nomem : thrd_error;
@@ -168,7 +187,8 @@ int orc_rt_ExecutorServices_thrd_create(void *Thread, int (*Start)(void *),
   return thrd_success;
 }
 
-void orc_rt_ExecutorServices_thrd_exit(int Result) {
+/* thrd_exit for JIT'd code: as pthreadExit. */
+static _Noreturn void thrdExit(int Result) {
   BodyExit *BE = CurrentBody;
   if (BE) {
     BE->Value = (void *)(intptr_t)Result;
@@ -178,9 +198,8 @@ void orc_rt_ExecutorServices_thrd_exit(int Result) {
 }
 
 /* thrd_join / thrd_detach through the pthread functions (glibc's thrd_t is a
- * pthread_t), so that tools intercepting pthreads (TSan) see C11 threads end.
- */
-int orc_rt_ExecutorServices_thrd_join(unsigned long Thread, int *Result) {
+ * pthread_t), so that tools intercepting pthreads (TSan) see threads end. */
+static int thrdJoin(unsigned long Thread, int *Result) {
   void *V;
   if (pthread_join((pthread_t)Thread, &V) != 0)
     return thrd_error;
@@ -189,6 +208,34 @@ int orc_rt_ExecutorServices_thrd_join(unsigned long Thread, int *Result) {
   return thrd_success;
 }
 
-int orc_rt_ExecutorServices_thrd_detach(unsigned long Thread) {
+static int thrdDetach(unsigned long Thread) {
   return pthread_detach((pthread_t)Thread) == 0 ? thrd_success : thrd_error;
+}
+
+/*---- The service ----*/
+
+static const orc_rt_internal_InstanceVTable InstanceVT = {
+    NULL, freeUnstartedThreads, NULL};
+
+orc_rt_ErrorRef
+orc_rt_internal_addManagedThreads(orc_rt_ExecutorServicesRef ES) {
+  static const struct {
+    const char *Name;
+    void *Fn;
+  } Interposers[] = {
+      {"pthread_create", (void *)(uintptr_t)pthreadCreate},
+      {"thrd_create", (void *)(uintptr_t)thrdCreate},
+      {"pthread_exit", (void *)(uintptr_t)pthreadExit},
+      {"thrd_exit", (void *)(uintptr_t)thrdExit},
+      {"thrd_join", (void *)(uintptr_t)thrdJoin},
+      {"thrd_detach", (void *)(uintptr_t)thrdDetach},
+  };
+  orc_rt_ErrorRef Err = NULL;
+  for (size_t I = 0; !Err && I < sizeof(Interposers) / sizeof(Interposers[0]);
+       ++I)
+    Err = orc_rt_internal_ExecutorServices_addInterposer(
+        ES, Interposers[I].Name, Interposers[I].Fn);
+  return Err ? Err
+             : orc_rt_internal_ExecutorServices_addInstance(ES, NULL,
+                                                            &InstanceVT, ES);
 }

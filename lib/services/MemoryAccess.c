@@ -4,8 +4,9 @@
  * (SafeCopy.h), so an unmapped or protected address becomes an OOB error (an
  * empty Result on the wire) instead of a crash. */
 
+#include "services/MemoryAccess.h"
 #include "services/SafeCopy.h"
-#include "services/Services.h"
+#include "services/ServiceWire.h"
 #include "support/FaultInjection.h"
 
 #include <stdlib.h>
@@ -34,39 +35,34 @@ static orc_rt_CWrapperFunctionBuffer writeInts(const char *Data, size_t Size,
     uint64_t Addr;
     const char *V;
     orc_rt_SPSReader_readAddr(&R, &Addr);
-    orc_rt_SPSReader_readRaw(&R, Bytes,
-                             &V); /* little-endian wire = host order */
+    /* Little-endian wire = host order. */
+    orc_rt_SPSReader_readRaw(&R, Bytes, &V);
     if (!orc_rt_internal_safeWrite((void *)(uintptr_t)Addr, V, Bytes))
       return badAddress("mem_write", Addr);
   }
   return orc_rt_CWrapperFunctionBuffer_empty();
 }
 
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_memWriteU8s(const char *D,
-                                                          size_t S) {
+static orc_rt_CWrapperFunctionBuffer memWriteU8s(const char *D, size_t S) {
   return writeInts(D, S, 1);
 }
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_memWriteU16s(const char *D,
-                                                           size_t S) {
+static orc_rt_CWrapperFunctionBuffer memWriteU16s(const char *D, size_t S) {
   return writeInts(D, S, 2);
 }
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_memWriteU32s(const char *D,
-                                                           size_t S) {
+static orc_rt_CWrapperFunctionBuffer memWriteU32s(const char *D, size_t S) {
   return writeInts(D, S, 4);
 }
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_memWriteU64s(const char *D,
-                                                           size_t S) {
+static orc_rt_CWrapperFunctionBuffer memWriteU64s(const char *D, size_t S) {
   return writeInts(D, S, 8);
 }
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_memWritePointers(const char *D,
-                                                               size_t S) {
+static orc_rt_CWrapperFunctionBuffer memWritePointers(const char *D, size_t S) {
   return writeInts(D, S, 8);
 }
 
 /* void(Sequence<Tuple<Addr, Sequence<char>>>): validated completely before
  * writing. */
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_memWriteBuffers(const char *Data,
-                                                              size_t Size) {
+static orc_rt_CWrapperFunctionBuffer memWriteBuffers(const char *Data,
+                                                     size_t Size) {
   orc_rt_SPSReader R;
   orc_rt_SPSReader_init(&R, Data, Size);
   uint64_t N;
@@ -117,30 +113,25 @@ static orc_rt_CWrapperFunctionBuffer readInts(const char *Data, size_t Size,
   return orc_rt_SPSWriter_finish(&W);
 }
 
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_memReadU8s(const char *D,
-                                                         size_t S) {
+static orc_rt_CWrapperFunctionBuffer memReadU8s(const char *D, size_t S) {
   return readInts(D, S, 1);
 }
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_memReadU16s(const char *D,
-                                                          size_t S) {
+static orc_rt_CWrapperFunctionBuffer memReadU16s(const char *D, size_t S) {
   return readInts(D, S, 2);
 }
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_memReadU32s(const char *D,
-                                                          size_t S) {
+static orc_rt_CWrapperFunctionBuffer memReadU32s(const char *D, size_t S) {
   return readInts(D, S, 4);
 }
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_memReadU64s(const char *D,
-                                                          size_t S) {
+static orc_rt_CWrapperFunctionBuffer memReadU64s(const char *D, size_t S) {
   return readInts(D, S, 8);
 }
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_memReadPointers(const char *D,
-                                                              size_t S) {
+static orc_rt_CWrapperFunctionBuffer memReadPointers(const char *D, size_t S) {
   return readInts(D, S, 8);
 }
 
 /* Sequence<Sequence<uint8>>(Sequence<AddrRange>). */
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_memReadBuffers(const char *Data,
-                                                             size_t Size) {
+static orc_rt_CWrapperFunctionBuffer memReadBuffers(const char *Data,
+                                                    size_t Size) {
   orc_rt_SPSReader R;
   orc_rt_SPSReader_init(&R, Data, Size);
   uint64_t N;
@@ -174,8 +165,8 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_memReadBuffers(const char *Data,
 }
 
 /* Sequence<String>(Sequence<Addr>): C strings, without the NUL. */
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_memReadStrings(const char *Data,
-                                                             size_t Size) {
+static orc_rt_CWrapperFunctionBuffer memReadStrings(const char *Data,
+                                                    size_t Size) {
   orc_rt_SPSReader R;
   orc_rt_SPSReader_init(&R, Data, Size);
   uint64_t N;
@@ -201,4 +192,27 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_memReadStrings(const char *Data,
     free(Tmp);
   }
   return orc_rt_SPSWriter_finish(&W);
+}
+
+/*---- The service ----*/
+
+static const orc_rt_internal_ServiceFn Functions[] = {
+    {"__llvm_orc_bootstrap_mem_write_uint8s_wrapper", memWriteU8s},
+    {"__llvm_orc_bootstrap_mem_write_uint16s_wrapper", memWriteU16s},
+    {"__llvm_orc_bootstrap_mem_write_uint32s_wrapper", memWriteU32s},
+    {"__llvm_orc_bootstrap_mem_write_uint64s_wrapper", memWriteU64s},
+    {"__llvm_orc_bootstrap_mem_write_pointers_wrapper", memWritePointers},
+    {"__llvm_orc_bootstrap_mem_write_buffers_wrapper", memWriteBuffers},
+    {"__llvm_orc_bootstrap_mem_read_uint8s_wrapper", memReadU8s},
+    {"__llvm_orc_bootstrap_mem_read_uint16s_wrapper", memReadU16s},
+    {"__llvm_orc_bootstrap_mem_read_uint32s_wrapper", memReadU32s},
+    {"__llvm_orc_bootstrap_mem_read_uint64s_wrapper", memReadU64s},
+    {"__llvm_orc_bootstrap_mem_read_pointers_wrapper", memReadPointers},
+    {"__llvm_orc_bootstrap_mem_read_buffers_wrapper", memReadBuffers},
+    {"__llvm_orc_bootstrap_mem_read_strings_wrapper", memReadStrings},
+};
+
+orc_rt_ErrorRef orc_rt_internal_addMemoryAccess(orc_rt_ExecutorServicesRef ES) {
+  return orc_rt_internal_ExecutorServices_addFunctions(
+      ES, Functions, sizeof(Functions) / sizeof(Functions[0]));
 }

@@ -3,8 +3,8 @@
  * Slabs (reserve) hold regions (initialize). A region records the dealloc
  * actions of its finalize actions; deinitialize runs them, release runs those
  * of every region of a slab and unmaps it. A release that arrives while any
- * entry into JIT'd code is live (orc_rt_ExecutorServices_liveEntries) moves the
- * slab to a deferred list instead; the Session's onShutdown (after the
+ * JIT'd code is in use (orc_rt_internal_ExecutorServices_isCodeInUse) moves
+ * the slab to a deferred list instead; the instance's shutdown (after the
  * managed-code drain) releases those and every slab left.
  *
  * Lock guards the slab lists and region tables; it is never held while running
@@ -14,10 +14,13 @@
  * region is committed.
  */
 
-#include "services/Services.h"
+#include "services/MemoryManager.h"
+#include "services/AllocAction.h"
+#include "services/ServiceWire.h"
 #include "support/FaultInjection.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -37,22 +40,17 @@ typedef struct Slab {
   struct Slab *Next;
 } Slab;
 
-struct orc_rt_internal_MemoryManager {
+typedef struct {
   orc_rt_ExecutorServicesRef ES;
   pthread_mutex_t Lock;
-  Slab *Slabs;    /* reserved, not released */
-  Slab *Deferred; /* released while JIT'd code was live: unmapped at shutdown */
-};
+  Slab *Slabs; /* reserved, not released */
+  Slab *
+      Deferred; /* released while JIT'd code was in use: unmapped at shutdown */
+} MemoryManager;
 
-orc_rt_internal_MemoryManager *
-orc_rt_internal_MemoryManager_create(orc_rt_ExecutorServicesRef ES) {
-  orc_rt_internal_MemoryManager *MM = orc_rt_internal_calloc(1, sizeof(*MM));
-  if (!MM)
-    return NULL;
-  MM->ES = ES;
-  pthread_mutex_init(&MM->Lock, NULL);
-  return MM;
-}
+/* The live memory managers, for the instance a request names. */
+static orc_rt_internal_InstanceSet Instances =
+    ORC_RT_INTERNAL_INSTANCE_SET_INIT;
 
 static size_t pageSize(void) {
   long P = sysconf(_SC_PAGESIZE);
@@ -62,14 +60,14 @@ static size_t pageSize(void) {
 /* Runs the dealloc actions of every region of Sl (in reverse order overall),
  * unmaps it and frees it. */
 static orc_rt_ErrorRef destroySlab(orc_rt_ExecutorServicesRef ES, Slab *Sl,
-                                   bool Managed) {
+                                   orc_rt_internal_CallMode Mode) {
   /* Newest region first, each region's actions newest first: the reverse of
    * the order they were finalized in. Nothing is allocated on the way, so
    * running out of memory cannot skip a dealloc action. */
   orc_rt_ErrorRef Err = NULL;
   for (size_t I = Sl->NumRegions; I-- > 0;)
     Err = orc_rt_Error_join(Err, orc_rt_internal_runDeallocActions(
-                                     ES, &Sl->Regions[I].Deallocs, Managed));
+                                     ES, &Sl->Regions[I].Deallocs, Mode));
   if (munmap((void *)(uintptr_t)Sl->Base, Sl->MappedSize) != 0)
     Err = orc_rt_Error_join(Err, orc_rt_Error_create(strerror(errno)));
   free(Sl->Regions);
@@ -77,24 +75,28 @@ static orc_rt_ErrorRef destroySlab(orc_rt_ExecutorServicesRef ES, Slab *Sl,
   return Err;
 }
 
-void orc_rt_internal_MemoryManager_shutdown(orc_rt_internal_MemoryManager *MM) {
+/* Instance shutdown (after the drain, or when create fails). */
+static void shutdownInstance(void *Instance) {
+  MemoryManager *MM = Instance;
   pthread_mutex_lock(&MM->Lock);
   Slab *L[2] = {MM->Deferred, MM->Slabs};
   MM->Deferred = MM->Slabs = NULL;
   pthread_mutex_unlock(&MM->Lock);
   /* After the drain: no JIT'd code runs, and tokens are no longer granted, so
-   * the dealloc actions run unmanaged. */
+   * the dealloc actions run directly. */
   for (int K = 0; K < 2; ++K)
     for (Slab *Sl = L[K], *N; Sl; Sl = N) {
       N = Sl->Next;
-      orc_rt_Session_reportError(MM->ES->S, destroySlab(MM->ES, Sl, false));
+      orc_rt_Session_reportError(
+          orc_rt_ExecutorServices_getSession(MM->ES),
+          destroySlab(MM->ES, Sl, orc_rt_internal_CallMode_AfterDrain));
     }
   pthread_mutex_destroy(&MM->Lock);
   free(MM);
 }
 
-bool orc_rt_internal_MemoryManager_contains(orc_rt_internal_MemoryManager *MM,
-                                            uint64_t Addr) {
+static bool contains(void *Instance, uint64_t Addr) {
+  MemoryManager *MM = Instance;
   bool Found = false;
   pthread_mutex_lock(&MM->Lock);
   for (int K = 0; K < 2 && !Found; ++K)
@@ -105,8 +107,7 @@ bool orc_rt_internal_MemoryManager_contains(orc_rt_internal_MemoryManager *MM,
 }
 
 /* Lock held. The live slab containing [Start, End), or NULL. */
-static Slab *findSlab(orc_rt_internal_MemoryManager *MM, uint64_t Start,
-                      uint64_t End) {
+static Slab *findSlab(MemoryManager *MM, uint64_t Start, uint64_t End) {
   for (Slab *Sl = MM->Slabs; Sl; Sl = Sl->Next)
     if (Start >= Sl->Base && End >= Start && End - Sl->Base <= Sl->Size &&
         Start - Sl->Base < Sl->Size)
@@ -114,18 +115,17 @@ static Slab *findSlab(orc_rt_internal_MemoryManager *MM, uint64_t Start,
   return NULL;
 }
 
-static orc_rt_internal_MemoryManager *readInstance(orc_rt_SPSReader *R) {
-  orc_rt_ExecutorServicesRef ES = orc_rt_internal_currentServices();
-  return orc_rt_internal_readInstance(R, ES ? ES->MM : NULL);
+static MemoryManager *readInstance(orc_rt_SPSReader *R) {
+  return orc_rt_internal_readInstance(R, &Instances);
 }
 
 /*---- reserve: Expected<Addr>(Addr Inst, u64 Size) ----*/
 
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_MM_reserve(const char *Data,
-                                                         size_t Size) {
+static orc_rt_CWrapperFunctionBuffer reserveWrapper(const char *Data,
+                                                    size_t Size) {
   orc_rt_SPSReader R;
   orc_rt_SPSReader_init(&R, Data, Size);
-  orc_rt_internal_MemoryManager *MM = readInstance(&R);
+  MemoryManager *MM = readInstance(&R);
   uint64_t Bytes;
   if (!MM || !orc_rt_SPSReader_readU64(&R, &Bytes))
     return orc_rt_internal_badArgs();
@@ -202,10 +202,9 @@ static orc_rt_ErrorRef claimRegion(Slab *Sl, uint64_t Start, uint64_t End) {
   return NULL;
 }
 
-/* Lock held. The region of the live slab containing Start that starts at Start.
- */
-static Region *findRegion(orc_rt_internal_MemoryManager *MM, uint64_t Start,
-                          Slab **Out) {
+/* Lock held. The region of the live slab containing Start that starts at
+ * Start. */
+static Region *findRegion(MemoryManager *MM, uint64_t Start, Slab **Out) {
   Slab *Sl = findSlab(MM, Start, Start);
   if (Out)
     *Out = Sl;
@@ -217,7 +216,7 @@ static Region *findRegion(orc_rt_internal_MemoryManager *MM, uint64_t Start,
   return NULL;
 }
 
-static void dropRegion(orc_rt_internal_MemoryManager *MM, uint64_t Start) {
+static void dropRegion(MemoryManager *MM, uint64_t Start) {
   pthread_mutex_lock(&MM->Lock);
   Slab *Sl;
   Region *Rg = findRegion(MM, Start, &Sl);
@@ -227,8 +226,8 @@ static void dropRegion(orc_rt_internal_MemoryManager *MM, uint64_t Start) {
   pthread_mutex_unlock(&MM->Lock);
 }
 
-static orc_rt_ErrorRef initialize(orc_rt_internal_MemoryManager *MM,
-                                  Segment *Segs, size_t NumSegs,
+static orc_rt_ErrorRef initialize(MemoryManager *MM, Segment *Segs,
+                                  size_t NumSegs,
                                   orc_rt_internal_WFCallList *Fin,
                                   orc_rt_internal_WFCallList *DeallocViews,
                                   uint64_t *Key) {
@@ -308,16 +307,17 @@ static orc_rt_ErrorRef initialize(orc_rt_internal_MemoryManager *MM,
             "In initialize, range 0x%llx -- 0x%llx was released while "
             "being initialized",
             (unsigned long long)Start, (unsigned long long)End),
-        orc_rt_internal_runDeallocActions(MM->ES, &Deallocs, true));
+        orc_rt_internal_runDeallocActions(MM->ES, &Deallocs,
+                                          orc_rt_internal_CallMode_UnderToken));
   *Key = Start;
   return NULL;
 }
 
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_MM_initialize(const char *Data,
-                                                            size_t Size) {
+static orc_rt_CWrapperFunctionBuffer initializeWrapper(const char *Data,
+                                                       size_t Size) {
   orc_rt_SPSReader R;
   orc_rt_SPSReader_init(&R, Data, Size);
-  orc_rt_internal_MemoryManager *MM = readInstance(&R);
+  MemoryManager *MM = readInstance(&R);
   uint64_t N;
   /* A segment is at least u8 + addr + size + empty content = 25 bytes. */
   if (!MM || !orc_rt_SPSReader_readCount(&R, &N, 25))
@@ -347,29 +347,15 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_MM_initialize(const char *Data,
 
 /*---- deinitialize / release: Error(Addr Inst, Sequence<Addr>) ----*/
 
-static bool readAddrs(orc_rt_SPSReader *R, uint64_t **Addrs, size_t *Num) {
-  uint64_t N;
-  *Addrs = NULL;
-  if (!orc_rt_SPSReader_readCount(R, &N, 8))
-    return false;
-  *Addrs = malloc((N ? (size_t)N : 1) * sizeof(uint64_t));
-  if (!*Addrs)
-    return false;
-  for (uint64_t I = 0; I < N; ++I)
-    orc_rt_SPSReader_readAddr(R, &(*Addrs)[I]);
-  *Num = (size_t)N;
-  return !R->Failed;
-}
-
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_MM_deinitialize(const char *Data,
-                                                              size_t Size) {
+static orc_rt_CWrapperFunctionBuffer deinitializeWrapper(const char *Data,
+                                                         size_t Size) {
   orc_rt_SPSReader R;
   orc_rt_SPSReader_init(&R, Data, Size);
-  orc_rt_internal_MemoryManager *MM = readInstance(&R);
-  uint64_t *Keys;
+  MemoryManager *MM = readInstance(&R);
+  uint64_t *Keys = NULL;
   size_t N;
-  if (!MM || !readAddrs(&R, &Keys, &N)) {
-    free(MM ? Keys : NULL);
+  if (!MM || !orc_rt_internal_readAddrs(&R, &Keys, &N)) {
+    free(Keys);
     return orc_rt_internal_badArgs();
   }
   orc_rt_ErrorRef Err = NULL;
@@ -390,28 +376,29 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_MM_deinitialize(const char *Data,
           "the start of any initialized region",
           (unsigned long long)Keys[I]);
     else {
-      D = Rg->Deallocs; /* the region stays; a second deinitialize finds nothing
-                           to run */
+      /* The region stays; a second deinitialize finds nothing to run. */
+      D = Rg->Deallocs;
       Rg->Deallocs = (orc_rt_internal_WFCallList){NULL, 0};
     }
     pthread_mutex_unlock(&MM->Lock);
     if (!E)
-      E = orc_rt_internal_runDeallocActions(MM->ES, &D, true);
+      E = orc_rt_internal_runDeallocActions(
+          MM->ES, &D, orc_rt_internal_CallMode_UnderToken);
     Err = orc_rt_Error_join(Err, E);
   }
   free(Keys);
   return orc_rt_SPS_errorResult(Err);
 }
 
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_MM_release(const char *Data,
-                                                         size_t Size) {
+static orc_rt_CWrapperFunctionBuffer releaseWrapper(const char *Data,
+                                                    size_t Size) {
   orc_rt_SPSReader R;
   orc_rt_SPSReader_init(&R, Data, Size);
-  orc_rt_internal_MemoryManager *MM = readInstance(&R);
-  uint64_t *Bases;
+  MemoryManager *MM = readInstance(&R);
+  uint64_t *Bases = NULL;
   size_t N;
-  if (!MM || !readAddrs(&R, &Bases, &N)) {
-    free(MM ? Bases : NULL);
+  if (!MM || !orc_rt_internal_readAddrs(&R, &Bases, &N)) {
+    free(Bases);
     return orc_rt_internal_badArgs();
   }
   orc_rt_ErrorRef Err = NULL;
@@ -426,7 +413,7 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_MM_release(const char *Data,
       *P = Sl->Next;
       /* JIT'd code may still run from this slab: keep it mapped until the
        * drain. */
-      Defer = orc_rt_ExecutorServices_liveEntries(MM->ES) > 0;
+      Defer = orc_rt_internal_ExecutorServices_isCodeInUse(MM->ES);
       if (Defer) {
         Sl->Next = MM->Deferred;
         MM->Deferred = Sl;
@@ -440,8 +427,37 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_MM_release(const char *Data,
                                "address range",
                                (unsigned long long)Bases[I]));
     else if (!Defer)
-      Err = orc_rt_Error_join(Err, destroySlab(MM->ES, Sl, true));
+      Err = orc_rt_Error_join(
+          Err, destroySlab(MM->ES, Sl, orc_rt_internal_CallMode_UnderToken));
   }
   free(Bases);
   return orc_rt_SPS_errorResult(Err);
+}
+
+/*---- The service ----*/
+
+static const orc_rt_internal_ServiceFn Functions[] = {
+    {"__llvm_orc_SimpleExecutorMemoryManager_reserve_wrapper", reserveWrapper},
+    {"__llvm_orc_SimpleExecutorMemoryManager_initialize_wrapper",
+     initializeWrapper},
+    {"__llvm_orc_SimpleExecutorMemoryManager_deinitialize_wrapper",
+     deinitializeWrapper},
+    {"__llvm_orc_SimpleExecutorMemoryManager_release_wrapper", releaseWrapper},
+};
+
+static const orc_rt_internal_InstanceVTable InstanceVT = {
+    &Instances, shutdownInstance, contains};
+
+orc_rt_ErrorRef
+orc_rt_internal_addMemoryManager(orc_rt_ExecutorServicesRef ES) {
+  MemoryManager *MM = orc_rt_internal_calloc(1, sizeof(*MM));
+  if (!MM)
+    return orc_rt_Error_create("out of memory creating executor services");
+  MM->ES = ES;
+  pthread_mutex_init(&MM->Lock, NULL);
+  orc_rt_ErrorRef Err = orc_rt_internal_ExecutorServices_addInstance(
+      ES, "__llvm_orc_SimpleExecutorMemoryManager_Instance", &InstanceVT, MM);
+  return Err ? Err
+             : orc_rt_internal_ExecutorServices_addFunctions(
+                   ES, Functions, sizeof(Functions) / sizeof(Functions[0]));
 }

@@ -1,9 +1,12 @@
 /*===- lib/services/RunAsMain.c - run_as_main / run_as_void / run_as_int --===*/
-/* The bootstrap wrappers that call JIT'd entry points. Each call enters JIT'd
- * code through orc_rt_ExecutorServices_callManaged; a denied entry (shutdown
- * started) is an OOB error, which the controller sees as a failed call. */
+/* The bootstrap wrappers that call JIT'd entry points. They carry no instance:
+ * they act on the current services (ExecutorServices.h). Each call enters
+ * JIT'd code through orc_rt_ExecutorServices_callJITCode; a denied entry
+ * (shutdown started) is an OOB error, which the controller sees as a failed
+ * call. */
 
-#include "services/Services.h"
+#include "services/RunAsMain.h"
+#include "services/ServiceWire.h"
 #include "support/FaultInjection.h"
 
 #include <stdlib.h>
@@ -39,15 +42,14 @@ static void callInt(void *Ctx) {
   C->Result = ((int (*)(int))(uintptr_t)C->Fn)(C->IntArg);
 }
 
-/* Enters Fn through the Session; on success returns NULL and C->Result is set.
- */
+/* Enters Fn through the Session; on success returns NULL (C->Result set). */
 static const char *enter(EntryCall *C, orc_rt_ManagedFn Fn) {
-  orc_rt_ExecutorServicesRef ES = orc_rt_internal_currentServices();
+  orc_rt_ExecutorServicesRef ES = orc_rt_internal_ExecutorServices_current();
   if (!ES)
     return "no executor services";
   if (!orc_rt_ExecutorServices_isCallable(ES, C->Fn))
     return "entry point is not an address of code in this process";
-  if (!orc_rt_ExecutorServices_callManaged(ES, Fn, C))
+  if (!orc_rt_ExecutorServices_callJITCode(ES, Fn, C))
     return "call into JIT'd code denied: the session is shutting down";
   return NULL;
 }
@@ -62,10 +64,8 @@ static orc_rt_CWrapperFunctionBuffer intResult(uint64_t V, unsigned Bytes) {
   return orc_rt_SPSWriter_finish(&W);
 }
 
-/* int64(Addr Main, Sequence<String> Args): argv has no program name prepended.
- */
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_runAsMain(const char *Data,
-                                                        size_t Size) {
+/* int64(Addr Main, Sequence<String> Args): no program name is prepended. */
+static orc_rt_CWrapperFunctionBuffer runAsMain(const char *Data, size_t Size) {
   orc_rt_SPSReader R;
   orc_rt_SPSReader_init(&R, Data, Size);
   EntryCall C = {0};
@@ -107,8 +107,7 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_runAsMain(const char *Data,
 }
 
 /* int32(Addr Fn): calls int Fn(void). */
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_runAsVoid(const char *Data,
-                                                        size_t Size) {
+static orc_rt_CWrapperFunctionBuffer runAsVoid(const char *Data, size_t Size) {
   orc_rt_SPSReader R;
   orc_rt_SPSReader_init(&R, Data, Size);
   EntryCall C = {0};
@@ -121,8 +120,7 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_runAsVoid(const char *Data,
 }
 
 /* int32(Addr Fn, int32 Arg): calls int Fn(int). */
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_runAsInt(const char *Data,
-                                                       size_t Size) {
+static orc_rt_CWrapperFunctionBuffer runAsInt(const char *Data, size_t Size) {
   orc_rt_SPSReader R;
   orc_rt_SPSReader_init(&R, Data, Size);
   EntryCall C = {0};
@@ -133,4 +131,17 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_runAsInt(const char *Data,
   if (Err)
     return orc_rt_CWrapperFunctionBuffer_fromErrorMessage(Err);
   return intResult((uint32_t)C.Result, 4);
+}
+
+/*---- The service ----*/
+
+static const orc_rt_internal_ServiceFn Functions[] = {
+    {"__llvm_orc_bootstrap_run_as_main_wrapper", runAsMain},
+    {"__llvm_orc_bootstrap_run_as_void_function_wrapper", runAsVoid},
+    {"__llvm_orc_bootstrap_run_as_int_function_wrapper", runAsInt},
+};
+
+orc_rt_ErrorRef orc_rt_internal_addRunAsMain(orc_rt_ExecutorServicesRef ES) {
+  return orc_rt_internal_ExecutorServices_addFunctions(
+      ES, Functions, sizeof(Functions) / sizeof(Functions[0]));
 }

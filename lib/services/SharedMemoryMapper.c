@@ -1,22 +1,24 @@
-/*===- lib/services/SharedMemoryMapper.c - ExecutorSharedMemoryMapperService
- * ===*/
+/*===- lib/services/SharedMemoryMapper.c - Shared-memory mapper -----------===*/
 /*
  * The executor half of llvm-jitlink -use-memmgr=shared: reserve creates a POSIX
  * shared-memory object, maps it here (PROT_NONE until initialize) and returns
  * its name; the controller maps the same object, writes the content, then asks
  * initialize to set protections and run the finalize actions. Deinitialize runs
  * an allocation's dealloc actions; release deinitializes a reservation's
- * allocations and unmaps it (deferred to shutdown while entries into JIT'd code
- * are live, as in MemoryManager.c).
+ * allocations and unmaps it (deferred to shutdown while JIT'd code is in use,
+ * as in MemoryManager.c).
  *
  * Lock guards the reservation lists; never held while running actions.
  */
 
-#include "services/Services.h"
+#include "services/SharedMemoryMapper.h"
+#include "services/AllocAction.h"
+#include "services/ServiceWire.h"
 #include "support/FaultInjection.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,30 +37,24 @@ typedef struct Reservation {
   struct Reservation *Next;
 } Reservation;
 
-struct orc_rt_internal_SharedMemoryMapper {
+typedef struct {
   orc_rt_ExecutorServicesRef ES;
   pthread_mutex_t Lock;
   unsigned long Count; /* names created so far */
   Reservation *Live, *Deferred;
-};
+} SharedMemoryMapper;
 
-orc_rt_internal_SharedMemoryMapper *
-orc_rt_internal_SharedMemoryMapper_create(orc_rt_ExecutorServicesRef ES) {
-  orc_rt_internal_SharedMemoryMapper *SM =
-      orc_rt_internal_calloc(1, sizeof(*SM));
-  if (!SM)
-    return NULL;
-  SM->ES = ES;
-  pthread_mutex_init(&SM->Lock, NULL);
-  return SM;
-}
+/* The live mappers, for the instance a request names. */
+static orc_rt_internal_InstanceSet Instances =
+    ORC_RT_INTERNAL_INSTANCE_SET_INIT;
 
 static orc_rt_ErrorRef destroyReservation(orc_rt_ExecutorServicesRef ES,
-                                          Reservation *Rv, bool Managed) {
+                                          Reservation *Rv,
+                                          orc_rt_internal_CallMode Mode) {
   orc_rt_ErrorRef Err = NULL;
   for (size_t I = Rv->NumAllocs; I-- > 0;)
     Err = orc_rt_Error_join(Err, orc_rt_internal_runDeallocActions(
-                                     ES, &Rv->Allocs[I].Deallocs, Managed));
+                                     ES, &Rv->Allocs[I].Deallocs, Mode));
   if (munmap((void *)(uintptr_t)Rv->Base, (size_t)Rv->Size) != 0)
     Err = orc_rt_Error_join(Err, orc_rt_Error_create(strerror(errno)));
   free(Rv->Allocs);
@@ -66,8 +62,10 @@ static orc_rt_ErrorRef destroyReservation(orc_rt_ExecutorServicesRef ES,
   return Err;
 }
 
-void orc_rt_internal_SharedMemoryMapper_shutdown(
-    orc_rt_internal_SharedMemoryMapper *SM) {
+/* Instance shutdown (after the drain, or when create fails): the dealloc
+ * actions run directly. */
+static void shutdownInstance(void *Instance) {
+  SharedMemoryMapper *SM = Instance;
   pthread_mutex_lock(&SM->Lock);
   Reservation *L[2] = {SM->Deferred, SM->Live};
   SM->Deferred = SM->Live = NULL;
@@ -75,15 +73,16 @@ void orc_rt_internal_SharedMemoryMapper_shutdown(
   for (int K = 0; K < 2; ++K)
     for (Reservation *Rv = L[K], *N; Rv; Rv = N) {
       N = Rv->Next;
-      orc_rt_Session_reportError(SM->ES->S,
-                                 destroyReservation(SM->ES, Rv, false));
+      orc_rt_Session_reportError(
+          orc_rt_ExecutorServices_getSession(SM->ES),
+          destroyReservation(SM->ES, Rv, orc_rt_internal_CallMode_AfterDrain));
     }
   pthread_mutex_destroy(&SM->Lock);
   free(SM);
 }
 
-bool orc_rt_internal_SharedMemoryMapper_contains(
-    orc_rt_internal_SharedMemoryMapper *SM, uint64_t Addr) {
+static bool contains(void *Instance, uint64_t Addr) {
+  SharedMemoryMapper *SM = Instance;
   bool Found = false;
   pthread_mutex_lock(&SM->Lock);
   for (int K = 0; K < 2 && !Found; ++K)
@@ -94,18 +93,17 @@ bool orc_rt_internal_SharedMemoryMapper_contains(
   return Found;
 }
 
-static orc_rt_internal_SharedMemoryMapper *readInstance(orc_rt_SPSReader *R) {
-  orc_rt_ExecutorServicesRef ES = orc_rt_internal_currentServices();
-  return orc_rt_internal_readInstance(R, ES ? ES->SM : NULL);
+static SharedMemoryMapper *readInstance(orc_rt_SPSReader *R) {
+  return orc_rt_internal_readInstance(R, &Instances);
 }
 
 /*---- Reserve: Expected<Tuple<Addr, String>>(Addr Inst, u64 Size) ----*/
 
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_SM_reserve(const char *Data,
-                                                         size_t Size) {
+static orc_rt_CWrapperFunctionBuffer reserveWrapper(const char *Data,
+                                                    size_t Size) {
   orc_rt_SPSReader R;
   orc_rt_SPSReader_init(&R, Data, Size);
-  orc_rt_internal_SharedMemoryMapper *SM = readInstance(&R);
+  SharedMemoryMapper *SM = readInstance(&R);
   uint64_t Bytes;
   if (!SM || !orc_rt_SPSReader_readU64(&R, &Bytes))
     return orc_rt_internal_badArgs();
@@ -151,22 +149,21 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_SM_reserve(const char *Data,
   return orc_rt_SPSWriter_finish(&W);
 }
 
-/*---- Initialize: Expected<Addr>(Addr Inst, Addr Reservation,
- * SharedMemoryFinalizeRequest) */
+/*---- Initialize: Expected<Addr>(Addr Inst, Addr Reservation, ----*/
+/*----             SharedMemoryFinalizeRequest)                ----*/
 
-static Reservation *findLive(orc_rt_internal_SharedMemoryMapper *SM,
-                             uint64_t Base) {
+static Reservation *findLive(SharedMemoryMapper *SM, uint64_t Base) {
   for (Reservation *Rv = SM->Live; Rv; Rv = Rv->Next)
     if (Rv->Base == Base)
       return Rv;
   return NULL;
 }
 
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_SM_initialize(const char *Data,
-                                                            size_t Size) {
+static orc_rt_CWrapperFunctionBuffer initializeWrapper(const char *Data,
+                                                       size_t Size) {
   orc_rt_SPSReader R;
   orc_rt_SPSReader_init(&R, Data, Size);
-  orc_rt_internal_SharedMemoryMapper *SM = readInstance(&R);
+  SharedMemoryMapper *SM = readInstance(&R);
   uint64_t Base, N;
   /* A segment is u8 + addr + size = 17 bytes. */
   if (!SM || !orc_rt_SPSReader_readAddr(&R, &Base) ||
@@ -237,34 +234,21 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_SM_initialize(const char *Data,
     return orc_rt_SPS_expectedErrorResult(orc_rt_Error_join(
         orc_rt_Error_create(
             "Initialize: reservation released or out of memory"),
-        orc_rt_internal_runDeallocActions(SM->ES, &Deallocs, true)));
+        orc_rt_internal_runDeallocActions(
+            SM->ES, &Deallocs, orc_rt_internal_CallMode_UnderToken)));
   return orc_rt_SPS_expectedAddrResult(MinAddr);
 }
 
 /*---- Deinitialize / Release: Error(Addr Inst, Sequence<Addr>) ----*/
 
-static bool readAddrs(orc_rt_SPSReader *R, uint64_t **Addrs, size_t *Num) {
-  uint64_t N;
-  *Addrs = NULL;
-  if (!orc_rt_SPSReader_readCount(R, &N, 8))
-    return false;
-  *Addrs = malloc((N ? (size_t)N : 1) * sizeof(uint64_t));
-  if (!*Addrs)
-    return false;
-  for (uint64_t I = 0; I < N; ++I)
-    orc_rt_SPSReader_readAddr(R, &(*Addrs)[I]);
-  *Num = (size_t)N;
-  return !R->Failed;
-}
-
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_SM_deinitialize(const char *Data,
-                                                              size_t Size) {
+static orc_rt_CWrapperFunctionBuffer deinitializeWrapper(const char *Data,
+                                                         size_t Size) {
   orc_rt_SPSReader R;
   orc_rt_SPSReader_init(&R, Data, Size);
-  orc_rt_internal_SharedMemoryMapper *SM = readInstance(&R);
+  SharedMemoryMapper *SM = readInstance(&R);
   uint64_t *Bases = NULL;
   size_t N;
-  if (!SM || !readAddrs(&R, &Bases, &N)) {
+  if (!SM || !orc_rt_internal_readAddrs(&R, &Bases, &N)) {
     free(Bases);
     return orc_rt_internal_badArgs();
   }
@@ -281,20 +265,21 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_SM_deinitialize(const char *Data,
         }
     pthread_mutex_unlock(&SM->Lock);
     Err = orc_rt_Error_join(
-        Err, orc_rt_internal_runDeallocActions(SM->ES, &D, true));
+        Err, orc_rt_internal_runDeallocActions(
+                 SM->ES, &D, orc_rt_internal_CallMode_UnderToken));
   }
   free(Bases);
   return orc_rt_SPS_errorResult(Err);
 }
 
-orc_rt_CWrapperFunctionBuffer orc_rt_internal_SM_release(const char *Data,
-                                                         size_t Size) {
+static orc_rt_CWrapperFunctionBuffer releaseWrapper(const char *Data,
+                                                    size_t Size) {
   orc_rt_SPSReader R;
   orc_rt_SPSReader_init(&R, Data, Size);
-  orc_rt_internal_SharedMemoryMapper *SM = readInstance(&R);
+  SharedMemoryMapper *SM = readInstance(&R);
   uint64_t *Bases = NULL;
   size_t N;
-  if (!SM || !readAddrs(&R, &Bases, &N)) {
+  if (!SM || !orc_rt_internal_readAddrs(&R, &Bases, &N)) {
     free(Bases);
     return orc_rt_internal_badArgs();
   }
@@ -308,7 +293,7 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_SM_release(const char *Data,
     bool Defer = false;
     if (Rv) {
       *P = Rv->Next;
-      Defer = orc_rt_ExecutorServices_liveEntries(SM->ES) > 0;
+      Defer = orc_rt_internal_ExecutorServices_isCodeInUse(SM->ES);
       if (Defer) {
         Rv->Next = SM->Deferred;
         SM->Deferred = Rv;
@@ -320,8 +305,39 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_SM_release(const char *Data,
           Err, orc_rt_Error_createf("Release: 0x%llx is not a reservation",
                                     (unsigned long long)Bases[I]));
     else if (!Defer)
-      Err = orc_rt_Error_join(Err, destroyReservation(SM->ES, Rv, true));
+      Err = orc_rt_Error_join(
+          Err,
+          destroyReservation(SM->ES, Rv, orc_rt_internal_CallMode_UnderToken));
   }
   free(Bases);
   return orc_rt_SPS_errorResult(Err);
+}
+
+/*---- The service ----*/
+
+static const orc_rt_internal_ServiceFn Functions[] = {
+    {"__llvm_orc_ExecutorSharedMemoryMapperService_Reserve", reserveWrapper},
+    {"__llvm_orc_ExecutorSharedMemoryMapperService_Initialize",
+     initializeWrapper},
+    {"__llvm_orc_ExecutorSharedMemoryMapperService_Deinitialize",
+     deinitializeWrapper},
+    {"__llvm_orc_ExecutorSharedMemoryMapperService_Release", releaseWrapper},
+};
+
+static const orc_rt_internal_InstanceVTable InstanceVT = {
+    &Instances, shutdownInstance, contains};
+
+orc_rt_ErrorRef
+orc_rt_internal_addSharedMemoryMapper(orc_rt_ExecutorServicesRef ES) {
+  SharedMemoryMapper *SM = orc_rt_internal_calloc(1, sizeof(*SM));
+  if (!SM)
+    return orc_rt_Error_create("out of memory creating executor services");
+  SM->ES = ES;
+  pthread_mutex_init(&SM->Lock, NULL);
+  orc_rt_ErrorRef Err = orc_rt_internal_ExecutorServices_addInstance(
+      ES, "__llvm_orc_ExecutorSharedMemoryMapperService_Instance", &InstanceVT,
+      SM);
+  return Err ? Err
+             : orc_rt_internal_ExecutorServices_addFunctions(
+                   ES, Functions, sizeof(Functions) / sizeof(Functions[0]));
 }

@@ -1,0 +1,120 @@
+/*===- lib/services/ExecutorServices.h - The services object, for services ===*/
+/* What a service needs from the ExecutorServices object it belongs to, and
+ * nothing about any one service. ServiceList.c builds the object from a list of
+ * adders; each adder (one per service, declared in the service's own header)
+ * gives the object what the controller must see and what must happen at
+ * shutdown:
+ *
+ *   addFunctions   the service's wrapper functions, advertised as bootstrap
+ *                  symbols (and known as service functions, not JIT'd code)
+ *   addInstance    an instance object: advertised under its name, shut down
+ *                  after the managed-code drain (newest first, as Session
+ *                  services are), asked whether an address is memory it
+ *                  manages for JIT'd code
+ *   addInterposer  a process symbol JIT'd code gets the runtime's version of
+ *
+ * Every service enters JIT'd code through this object (callWrapper below, or
+ * the public orc_rt_ExecutorServices_callJITCode), so the count of JIT'd code
+ * in use, which gates releases, lives here too. */
+
+#ifndef ORC_RT_C_LIB_SERVICES_EXECUTORSERVICES_H
+#define ORC_RT_C_LIB_SERVICES_EXECUTORSERVICES_H
+
+#include "services/ServiceWire.h"
+
+#include "orc-rt-c/ExecutorServices.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*---- Building the object ----*/
+
+/* Adds one service to ES. On error the service has freed whatever it did not
+ * hand to ES; what it did hand over is shut down with ES. */
+typedef orc_rt_ErrorRef (*orc_rt_internal_ServiceAdder)(
+    orc_rt_ExecutorServicesRef ES);
+
+/* Creates the object, runs Adders in order and registers the object on S (one
+ * Session service). On error nothing is registered and everything added is shut
+ * down again. */
+orc_rt_ErrorRef orc_rt_internal_ExecutorServices_create(
+    orc_rt_ExecutorServicesRef *Result, orc_rt_SessionRef S,
+    const orc_rt_internal_ServiceAdder *Adders, size_t NumAdders);
+
+/* A wrapper function under its bootstrap name. */
+typedef struct {
+  const char *Name;
+  orc_rt_WrapperFunctionFn Fn;
+} orc_rt_internal_ServiceFn;
+
+/* Advertises Fns (a static table: kept, not copied) as bootstrap symbols. */
+orc_rt_ErrorRef orc_rt_internal_ExecutorServices_addFunctions(
+    orc_rt_ExecutorServicesRef ES, const orc_rt_internal_ServiceFn *Fns,
+    size_t NumFns);
+
+typedef struct {
+  /* The set the instance is listed in while it is live (what readInstance
+   * checks a request's instance against). May be NULL. */
+  orc_rt_internal_InstanceSet *Set;
+  /* After the managed-code drain (no JIT'd code runs, no token is granted), or
+   * when create fails: release everything and free the instance. */
+  void (*shutdown)(void *Instance);
+  /* True if Addr lies in memory the instance manages for JIT'd code (what
+   * isCallable falls back on when the process map cannot be read). May be
+   * NULL. */
+  bool (*contains)(void *Instance, uint64_t Addr);
+} orc_rt_internal_InstanceVTable;
+
+/* Hands Instance to ES, lists it in VT->Set and advertises its address as the
+ * bootstrap symbol Name (if not NULL). ES owns Instance from here on: on error
+ * it has already been shut down. */
+orc_rt_ErrorRef orc_rt_internal_ExecutorServices_addInstance(
+    orc_rt_ExecutorServicesRef ES, const char *Name,
+    const orc_rt_internal_InstanceVTable *VT, void *Instance);
+
+/* JIT'd code that looks up Name in the process gets Fn instead. Name must
+ * outlive ES (a string literal). */
+orc_rt_ErrorRef
+orc_rt_internal_ExecutorServices_addInterposer(orc_rt_ExecutorServicesRef ES,
+                                               const char *Name, void *Fn);
+
+/* The interposer added for Name, or NULL. */
+void *
+orc_rt_internal_ExecutorServices_findInterposer(orc_rt_ExecutorServicesRef ES,
+                                                const char *Name);
+
+/* The services the instance-less wrappers (run_as_*, the thread interposers)
+ * act on: the most recently created, still live ones (NULL if none). */
+orc_rt_ExecutorServicesRef orc_rt_internal_ExecutorServices_current(void);
+
+/*---- Entering JIT'd code ----*/
+
+typedef enum {
+  /* Under a managed-code token of the Session, counted as JIT'd code in use;
+   * denied (an error result) once shutdown has been requested. */
+  orc_rt_internal_CallMode_UnderToken,
+  /* Directly: only after the managed-code drain, when tokens are no longer
+   * granted but no JIT'd code can run either (the instances' shutdown). */
+  orc_rt_internal_CallMode_AfterDrain,
+} orc_rt_internal_CallMode;
+
+/* Calls one wrapper: a service function directly, JIT'd code as Mode says.
+ * An address that is not code in this process is an error result. */
+orc_rt_CWrapperFunctionBuffer orc_rt_internal_ExecutorServices_callWrapper(
+    orc_rt_ExecutorServicesRef ES, uint64_t Fn, const char *Args,
+    size_t ArgSize, orc_rt_internal_CallMode Mode);
+
+/*---- JIT'd code in use: the release gate ----*/
+
+/* Counts JIT'd code entered through these services that may still be running:
+ * raised before an entry takes its token, dropped after the token is returned.
+ * A memory release that finds the count raised must keep the memory mapped
+ * until the drain (the code may be running from it). */
+void orc_rt_internal_ExecutorServices_beginCodeUse(
+    orc_rt_ExecutorServicesRef ES);
+void orc_rt_internal_ExecutorServices_endCodeUse(orc_rt_ExecutorServicesRef ES);
+bool orc_rt_internal_ExecutorServices_isCodeInUse(
+    orc_rt_ExecutorServicesRef ES);
+
+#endif
