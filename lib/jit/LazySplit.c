@@ -191,8 +191,8 @@ static void PtrSet_free(PtrSet *S) {
 /*===----------------------------------------------------------------------===*/
 /* Which constants refer to a global value, and can they be rebuilt? */
 
-/* True if C is dso_local_equivalent or no_cfi of a function (see
- * canRebuild). */
+/* True if C is dso_local_equivalent or no_cfi of a function: the two
+ * constants of one function that the C API does not name (see canRebuild). */
 static bool isWrappedFunction(LLVMValueRef C) {
   return LLVMIsAConstant(C) &&
          LLVMGetValueKind(C) == LLVMInstructionValueKind &&
@@ -367,12 +367,12 @@ static void copyAttributes(LLVMValueRef From, LLVMValueRef To) {
   }
 }
 
-/* The counterpart in the part of G, a global value of From: whatever the part
- * already has under G's name (a body moved there), or else a new declaration.
- * Declarations keep what code generation needs to reach G: type, calling
- * convention, attributes (signext, returns_twice, ...), thread-local mode,
- * extern_weak. Visibility is left default, so nothing assumes G is within
- * reach of a PC-relative access. */
+/* The counterpart in the part of G, a global value of the source: whatever
+ * the part already has under G's name (a body moved there), or else a new
+ * declaration. Declarations keep what code generation needs to reach G: type,
+ * calling convention, attributes (signext, returns_twice, ...), thread-local
+ * mode, extern_weak. Visibility is left default, so nothing assumes G is
+ * within reach of a PC-relative access. */
 static LLVMValueRef declFor(Splitter *S, LLVMValueRef G) {
   size_t Len;
   const char *Name = LLVMGetValueName2(G, &Len);
@@ -454,9 +454,9 @@ static LLVMValueRef rebuildConstant(LLVMValueRef C, LLVMValueRef *Ops,
   }
 }
 
-/* Adds to Set every constant in C's operand tree (C included) that names a
- * global value; true if C does. The constant builders may fold, so what a
- * rebuilt constant contains is found by looking, not assumed. */
+/* Adds to S->Record every constant in C's operand tree (C included) that
+ * names a global value; true if C does. The constant builders may fold, so
+ * what a rebuilt constant contains is found by looking, not assumed. */
 static bool recordDirty(Splitter *S, LLVMValueRef C) {
   if (LLVMIsAGlobalValue(C))
     return true;
@@ -531,10 +531,9 @@ static LLVMModuleRef newModuleLike(LLVMModuleRef From, const char *Name) {
   return P;
 }
 
-/* Moves the body of F into S->Part as a function named
- * NewName, and leaves F a declaration. The blocks move with their
- * instructions; only the arguments and the operands that name a global value
- * change. */
+/* Moves the body of F into S->Part as a function named NewName, and leaves F
+ * a declaration. The blocks move with their instructions; only the arguments
+ * and the operands that name a global value change. */
 static void moveBody(Splitter *S, LLVMValueRef F, const char *NewName,
                      LLVMLinkage Linkage, LLVMVisibility Visibility) {
   /* A declaration of NewName may be there already, made for a call from a

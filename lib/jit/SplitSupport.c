@@ -1,4 +1,6 @@
 /*===- lib/jit/SplitSupport.c - IR edits for cutting a module into parts --===*/
+/* The edits every cut needs (see SplitSupport.h), shared by the lazy split
+ * (LazySplit.c) and the parallel-compile cut (CodeGen.c). */
 
 #include "jit/SplitSupport.h"
 
