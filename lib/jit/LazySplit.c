@@ -10,6 +10,8 @@
  * on a 50,000-function module, twice what moving the bodies costs. */
 
 #include "jit/LazySplit.h"
+#include "jit/PtrSet.h"
+#include "jit/PtrStack.h"
 #include "jit/SplitSupport.h"
 
 #include "jit/Diag.h"
@@ -106,89 +108,6 @@ static bool nameTaken(LLVMModuleRef M, const char *Name, size_t Len) {
 }
 
 /*===----------------------------------------------------------------------===*/
-/* A set of pointers, or a map from pointers to pointers (open addressing). */
-
-typedef struct {
-  const void **Keys;
-  void **Values; /* NULL in a set */
-  size_t Mask;   /* capacity - 1; the capacity is a power of two */
-  size_t Count;
-} PtrSet;
-
-static size_t hashPtr(const void *P) {
-  uint64_t X = (uint64_t)(uintptr_t)P;
-  X ^= X >> 33;
-  X *= 0xff51afd7ed558ccdULL;
-  X ^= X >> 33;
-  return (size_t)X;
-}
-
-/* The slot of P, or of the empty slot where it would go. */
-static size_t PtrSet_slot(const PtrSet *S, const void *P) {
-  size_t I = hashPtr(P) & S->Mask;
-  while (S->Keys[I] && S->Keys[I] != P)
-    I = (I + 1) & S->Mask;
-  return I;
-}
-
-static bool PtrSet_has(const PtrSet *S, const void *P) {
-  return S->Count && S->Keys[PtrSet_slot(S, P)] == P;
-}
-
-static void *PtrSet_get(const PtrSet *S, const void *P) {
-  if (!S->Count)
-    return NULL;
-  size_t I = PtrSet_slot(S, P);
-  return S->Keys[I] == P ? S->Values[I] : NULL;
-}
-
-/* Adds P (with value V in a map): 1 if added, 0 if it was there already, -1
- * if out of memory. */
-static int PtrSet_add(PtrSet *S, const void *P, void *V, bool IsMap) {
-  if ((S->Count + 1) * 2 > (S->Keys ? S->Mask + 1 : 0)) {
-    PtrSet N = {0};
-    size_t Cap = S->Keys ? (S->Mask + 1) * 2 : 64;
-    N.Keys = calloc(Cap, sizeof(*N.Keys));
-    N.Values = IsMap ? calloc(Cap, sizeof(*N.Values)) : NULL;
-    if (!N.Keys || (IsMap && !N.Values)) {
-      free(N.Keys);
-      free(N.Values);
-      return -1;
-    }
-    N.Mask = Cap - 1;
-    for (size_t I = 0; S->Keys && I <= S->Mask; ++I)
-      if (S->Keys[I]) {
-        size_t J = PtrSet_slot(&N, S->Keys[I]);
-        N.Keys[J] = S->Keys[I];
-        if (IsMap)
-          N.Values[J] = S->Values[I];
-      }
-    N.Count = S->Count;
-    free(S->Keys);
-    free(S->Values);
-    *S = N;
-  }
-  size_t I = PtrSet_slot(S, P);
-  if (S->Keys[I])
-    return 0;
-  S->Keys[I] = P;
-  if (IsMap)
-    S->Values[I] = V;
-  ++S->Count;
-  return 1;
-}
-
-static int PtrSet_insert(PtrSet *S, const void *P) {
-  return PtrSet_add(S, P, NULL, false);
-}
-
-static void PtrSet_free(PtrSet *S) {
-  free(S->Keys);
-  free(S->Values);
-  memset(S, 0, sizeof(*S));
-}
-
-/*===----------------------------------------------------------------------===*/
 /* Which constants refer to a global value, and can they be rebuilt? */
 
 /* True if C is dso_local_equivalent or no_cfi of a function: the two
@@ -234,31 +153,13 @@ static bool canRebuild(LLVMValueRef C) {
   }
 }
 
-typedef struct {
-  LLVMValueRef *Items;
-  size_t Len, Cap;
-} ValueStack;
-
-static bool ValueStack_push(ValueStack *S, LLVMValueRef V) {
-  if (S->Len == S->Cap) {
-    size_t Cap = S->Cap ? S->Cap * 2 : 64;
-    LLVMValueRef *Items = realloc(S->Items, Cap * sizeof(*Items));
-    if (!Items)
-      return false;
-    S->Items = Items;
-    S->Cap = Cap;
-  }
-  S->Items[S->Len++] = V;
-  return true;
-}
-
 /* Pushes every user of V that is a constant but not a global value (a
  * global variable "uses" its initializer, which stays where it is). */
-static bool pushConstantUsers(ValueStack *S, LLVMValueRef V) {
+static bool pushConstantUsers(orc_rt_jit_PtrStack *S, LLVMValueRef V) {
   for (LLVMUseRef U = LLVMGetFirstUse(V); U; U = LLVMGetNextUse(U)) {
     LLVMValueRef User = LLVMGetUser(U);
     if (LLVMIsAConstant(User) && !LLVMIsAGlobalValue(User) &&
-        !ValueStack_push(S, User))
+        !orc_rt_jit_PtrStack_push(S, User))
       return false;
   }
   return true;
@@ -267,13 +168,13 @@ static bool pushConstantUsers(ValueStack *S, LLVMValueRef V) {
 /* True if code (an instruction, or a function's personality, prefix or
  * prologue) uses C, directly or through other constants. Constants used only
  * by global initializers stay in the original module and need no rebuilding. */
-static bool usedByCode(LLVMValueRef C, PtrSet *Seen) {
+static bool usedByCode(LLVMValueRef C, orc_rt_jit_PtrSet *Seen) {
   for (LLVMUseRef U = LLVMGetFirstUse(C); U; U = LLVMGetNextUse(U)) {
     LLVMValueRef User = LLVMGetUser(U);
     if (LLVMIsAInstruction(User) || LLVMIsAFunction(User))
       return true;
     if (LLVMIsAConstant(User) && !LLVMIsAGlobalValue(User) &&
-        PtrSet_insert(Seen, User) != 0 && usedByCode(User, Seen))
+        orc_rt_jit_PtrSet_insert(Seen, User) != 0 && usedByCode(User, Seen))
       return true;
   }
   return false;
@@ -285,9 +186,9 @@ static bool usedByCode(LLVMValueRef C, PtrSet *Seen) {
  * *Rebuildable false, if code uses one that cannot be rebuilt; false with
  * *Rebuildable true if out of memory. Linear: it walks the uses of the global
  * values and of the constants found. */
-static bool findDirtyConstants(LLVMModuleRef M, PtrSet *Dirty,
+static bool findDirtyConstants(LLVMModuleRef M, orc_rt_jit_PtrSet *Dirty,
                                bool *Rebuildable) {
-  ValueStack Work = {0}, Bad = {0};
+  orc_rt_jit_PtrStack Work = {0}, Bad = {0};
   bool OK = true;
   *Rebuildable = true;
   for (LLVMValueRef F = LLVMGetFirstFunction(M); F && OK;
@@ -297,21 +198,21 @@ static bool findDirtyConstants(LLVMModuleRef M, PtrSet *Dirty,
        G = LLVMGetNextGlobal(G))
     OK = pushConstantUsers(&Work, G);
   while (OK && Work.Len) {
-    LLVMValueRef C = Work.Items[--Work.Len];
-    int Added = PtrSet_insert(Dirty, C);
+    LLVMValueRef C = orc_rt_jit_PtrStack_pop(&Work);
+    int Added = orc_rt_jit_PtrSet_insert(Dirty, C);
     if (Added < 0)
       OK = false;
     else if (Added)
-      OK = (canRebuild(C) || ValueStack_push(&Bad, C)) &&
+      OK = (canRebuild(C) || orc_rt_jit_PtrStack_push(&Bad, C)) &&
            pushConstantUsers(&Work, C);
   }
-  PtrSet Seen = {0};
+  orc_rt_jit_PtrSet Seen = {0};
   for (size_t I = 0; OK && I < Bad.Len; ++I)
     if (usedByCode(Bad.Items[I], &Seen))
       OK = *Rebuildable = false;
-  PtrSet_free(&Seen);
-  free(Work.Items);
-  free(Bad.Items);
+  orc_rt_jit_PtrSet_free(&Seen);
+  orc_rt_jit_PtrStack_free(&Work);
+  orc_rt_jit_PtrStack_free(&Bad);
   return OK;
 }
 
@@ -320,10 +221,12 @@ static bool findDirtyConstants(LLVMModuleRef M, PtrSet *Dirty,
 
 /* State for moving bodies from one module (the source) into another. */
 typedef struct {
-  const PtrSet *Dirty; /* source constants that name a source global */
-  PtrSet *Record;      /* if set, gets the rebuilt constants that name one */
-  LLVMModuleRef Part;  /* where they go */
-  char *Buf;           /* a NUL-terminated copy of a name */
+  const orc_rt_jit_PtrSet
+      *Dirty; /* source constants that name a source global */
+  orc_rt_jit_PtrSet
+      *Record;        /* if set, gets the rebuilt constants that name one */
+  LLVMModuleRef Part; /* where they go */
+  char *Buf;          /* a NUL-terminated copy of a name */
   size_t BufCap;
   bool OutOfMemory;
 } Splitter;
@@ -463,14 +366,14 @@ static bool recordDirty(Splitter *S, LLVMValueRef C) {
   int N = LLVMGetNumOperands(C);
   if (N <= 0)
     return false;
-  if (PtrSet_has(S->Record, C))
+  if (orc_rt_jit_PtrSet_has(S->Record, C))
     return true;
   bool Dirty = false;
   for (int I = 0; I < N; ++I) {
     LLVMValueRef Op = LLVMGetOperand(C, (unsigned)I);
     Dirty |= Op && LLVMIsAConstant(Op) && recordDirty(S, Op);
   }
-  if (Dirty && PtrSet_insert(S->Record, C) < 0)
+  if (Dirty && orc_rt_jit_PtrSet_insert(S->Record, C) < 0)
     S->OutOfMemory = true;
   return Dirty;
 }
@@ -480,7 +383,7 @@ static bool recordDirty(Splitter *S, LLVMValueRef C) {
 static LLVMValueRef remapValue(Splitter *S, LLVMValueRef V) {
   if (LLVMIsAGlobalValue(V))
     return declFor(S, V);
-  if (!LLVMIsAConstant(V) || !PtrSet_has(S->Dirty, V))
+  if (!LLVMIsAConstant(V) || !orc_rt_jit_PtrSet_has(S->Dirty, V))
     return V;
   unsigned N = (unsigned)LLVMGetNumOperands(V);
   LLVMValueRef Small[8];
@@ -610,12 +513,13 @@ static void moveBody(Splitter *S, LLVMValueRef F, const char *NewName,
 
 struct orc_rt_jit_LazyBodies {
   LLVMModuleRef Holder; /* every body, until defined; then in HolderTSM */
-  PtrSet Dirty;         /* constants of Holder that name one of its globals */
+  orc_rt_jit_PtrSet
+      Dirty; /* constants of Holder that name one of its globals */
   /* Set by orc_rt_jit_defineLazyBodies. */
   LLVMOrcThreadSafeModuleRef HolderTSM; /* its lock guards all of the above */
   LLVMOrcThreadSafeContextRef TSC;
   LLVMOrcIRTransformLayerRef Layer;
-  PtrSet Functions;   /* symbol-pool entry -> the function in Holder */
+  orc_rt_jit_PtrSet Functions; /* symbol-pool entry -> the function in Holder */
   atomic_size_t Refs; /* one per materialization unit, plus the definer's */
 };
 
@@ -630,8 +534,8 @@ static void LazyBodies_release(orc_rt_jit_LazyBodies *B) {
     if (B->Functions.Keys[I])
       LLVMOrcReleaseSymbolStringPoolEntry(
           (LLVMOrcSymbolStringPoolEntryRef)B->Functions.Keys[I]);
-  PtrSet_free(&B->Functions);
-  PtrSet_free(&B->Dirty);
+  orc_rt_jit_PtrSet_free(&B->Functions);
+  orc_rt_jit_PtrSet_free(&B->Dirty);
   LLVMOrcDisposeThreadSafeContext(B->TSC);
   free(B);
 }
@@ -650,7 +554,7 @@ static LLVMErrorRef extractBodies(void *Ctx, LLVMModuleRef Holder) {
   Splitter S = {0};
   S.Dirty = &X->B->Dirty;
   for (size_t I = 0; I < X->NumNames && !S.OutOfMemory; ++I) {
-    LLVMValueRef F = PtrSet_get(&X->B->Functions, X->Names[I]);
+    LLVMValueRef F = orc_rt_jit_PtrSet_get(&X->B->Functions, X->Names[I]);
     if (!F || LLVMIsDeclaration(F)) {
       S.OutOfMemory = true; /* cannot happen: each is materialized once */
       break;
@@ -799,7 +703,7 @@ orc_rt_ErrorRef orc_rt_jit_defineLazyBodies(orc_rt_jit_LazyParts *P,
     LLVMOrcSymbolStringPoolEntryRef Sym =
         Name ? LLVMOrcLLJITMangleAndIntern(J, Name) : NULL;
     free(Name);
-    if (!Sym || PtrSet_add(&B->Functions, Sym, F, true) < 0) {
+    if (!Sym || orc_rt_jit_PtrSet_put(&B->Functions, Sym, F) < 0) {
       if (Sym)
         LLVMOrcReleaseSymbolStringPoolEntry(Sym);
       Err = orc_rt_Error_create("out of memory");
@@ -831,25 +735,25 @@ orc_rt_ErrorRef orc_rt_jit_splitForLazy(LLVMModuleRef M, unsigned ModuleIndex,
                                         bool PerFunction,
                                         orc_rt_jit_LazyParts *Out) {
   memset(Out, 0, sizeof(*Out));
-  PtrSet Dirty = {0};
+  orc_rt_jit_PtrSet Dirty = {0};
   bool Splittable = !LLVMGetFirstGlobalAlias(M) &&
                     !LLVMGetFirstGlobalIFunc(M) && !hasBlockAddress(M);
   if (Splittable && PerFunction &&
       !findDirtyConstants(M, &Dirty, &Splittable) && Splittable) {
-    PtrSet_free(&Dirty);
+    orc_rt_jit_PtrSet_free(&Dirty);
     LLVMDisposeModule(M);
     return orc_rt_Error_create("out of memory");
   }
   Out->Modules = malloc(sizeof(LLVMModuleRef));
   if (!Out->Modules) {
-    PtrSet_free(&Dirty);
+    orc_rt_jit_PtrSet_free(&Dirty);
     LLVMDisposeModule(M);
     return orc_rt_Error_create("out of memory");
   }
   Out->Modules[Out->NumModules++] = M;
   if (!Splittable) {
     /* Added whole and compiled when first needed; no stubs. */
-    PtrSet_free(&Dirty);
+    orc_rt_jit_PtrSet_free(&Dirty);
     return NULL;
   }
   orc_rt_jit_promoteLocals(M, ModuleIndex);
@@ -896,7 +800,7 @@ orc_rt_ErrorRef orc_rt_jit_splitForLazy(LLVMModuleRef M, unsigned ModuleIndex,
     for (size_t I = 0; I < Out->NumStubs && !Err; ++I)
       makeBody(M, LLVMGetNamedFunction(M, Out->Stubs[I].Name));
     free(IsStub);
-    PtrSet_free(&Dirty);
+    orc_rt_jit_PtrSet_free(&Dirty);
     if (Err)
       orc_rt_jit_LazyParts_dispose(Out);
     return Err;
@@ -939,7 +843,7 @@ orc_rt_ErrorRef orc_rt_jit_splitForLazy(LLVMModuleRef M, unsigned ModuleIndex,
     LLVMStripModuleDebugInfo(S.Part);
   free(S.Buf);
   free(IsStub);
-  PtrSet_free(&Dirty);
+  orc_rt_jit_PtrSet_free(&Dirty);
   Out->Bodies = B;
   if (!B || !S.Part || S.OutOfMemory) {
     orc_rt_jit_LazyParts_dispose(Out);
