@@ -7,20 +7,23 @@
  * looked up, the same move takes it from the holder into a small module of its
  * own, which is compiled. Building every body's module up front instead costs
  * a module, an IR-layer materialization unit and their teardown per function:
- * on a 50,000-function module, twice what moving the bodies costs. */
+ * on a 50,000-function module, twice what moving the bodies costs.
+ *
+ * This file decides the cut (which module is split, which function gets a
+ * stub) and makes it; the move itself is BodyMover.c (with ConstantRebuild.c
+ * for the constants that name globals), and the ORC units that move bodies
+ * out of the holder on first lookup are LazyMaterialize.c. */
 
 #include "jit/LazySplit.h"
 #include "jit/BodyMover.h"
 #include "jit/ConstantRebuild.h"
+#include "jit/LazyMaterialize.h"
 #include "jit/PtrSet.h"
 #include "jit/SplitSupport.h"
-
-#include "jit/Diag.h"
 
 #include <llvm-c/Comdat.h>
 #include <llvm-c/DebugInfo.h>
 
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,172 +105,6 @@ static bool nameTaken(LLVMModuleRef M, const char *Name, size_t Len) {
          LLVMGetNamedGlobalWithLength(M, Name, Len);
 }
 
-/*===----------------------------------------------------------------------===*/
-/* The bodies, kept until first looked up. */
-
-struct orc_rt_jit_LazyBodies {
-  LLVMModuleRef Holder; /* every body, until defined; then in HolderTSM */
-  orc_rt_jit_PtrSet
-      Dirty; /* constants of Holder that name one of its globals */
-  /* Set by orc_rt_jit_defineLazyBodies. */
-  LLVMOrcThreadSafeModuleRef HolderTSM; /* its lock guards all of the above */
-  LLVMOrcThreadSafeContextRef TSC;
-  LLVMOrcIRTransformLayerRef Layer;
-  orc_rt_jit_PtrSet Functions; /* symbol-pool entry -> the function in Holder */
-  atomic_size_t Refs; /* one per materialization unit, plus the definer's */
-};
-
-static void LazyBodies_release(orc_rt_jit_LazyBodies *B) {
-  if (atomic_fetch_sub(&B->Refs, 1) != 1)
-    return;
-  if (B->HolderTSM)
-    LLVMOrcDisposeThreadSafeModule(B->HolderTSM); /* under the context lock */
-  else if (B->Holder)
-    LLVMDisposeModule(B->Holder);
-  for (size_t I = 0; B->Functions.Keys && I <= B->Functions.Mask; ++I)
-    if (B->Functions.Keys[I])
-      LLVMOrcReleaseSymbolStringPoolEntry(
-          (LLVMOrcSymbolStringPoolEntryRef)B->Functions.Keys[I]);
-  orc_rt_jit_PtrSet_free(&B->Functions);
-  orc_rt_jit_PtrSet_free(&B->Dirty);
-  LLVMOrcDisposeThreadSafeContext(B->TSC);
-  free(B);
-}
-
-typedef struct {
-  orc_rt_jit_LazyBodies *B;
-  LLVMOrcSymbolStringPoolEntryRef *Names;
-  size_t NumNames;
-  LLVMModuleRef Part;
-} Extraction;
-
-/* Moves the requested bodies from the holder into a new module (called with
- * the context locked). */
-static LLVMErrorRef extractBodies(void *Ctx, LLVMModuleRef Holder) {
-  Extraction *X = Ctx;
-  orc_rt_jit_BodyMover S = {0};
-  S.Dirty = &X->B->Dirty;
-  for (size_t I = 0; I < X->NumNames && !S.OutOfMemory; ++I) {
-    LLVMValueRef F = orc_rt_jit_PtrSet_get(&X->B->Functions, X->Names[I]);
-    if (!F || LLVMIsDeclaration(F)) {
-      S.OutOfMemory = true; /* cannot happen: each is materialized once */
-      break;
-    }
-    size_t Len;
-    const char *Name = LLVMGetValueName2(F, &Len);
-    char *Copy = strndup(Name, Len);
-    if (!Copy) {
-      S.OutOfMemory = true;
-      break;
-    }
-    if (!S.Part)
-      S.Part = orc_rt_jit_newModuleLike(Holder, Copy);
-    orc_rt_jit_BodyMover_move(&S, F, Copy, LLVMGetLinkage(F),
-                              LLVMGetVisibility(F));
-    free(Copy);
-  }
-  orc_rt_jit_BodyMover_dispose(&S);
-  if (S.OutOfMemory && S.Part) {
-    LLVMDisposeModule(S.Part);
-    S.Part = NULL;
-  }
-  X->Part = S.Part;
-  return NULL;
-}
-
-static void materializeBodies(void *Ctx,
-                              LLVMOrcMaterializationResponsibilityRef MR);
-static void discardBody(void *Ctx, LLVMOrcJITDylibRef JD,
-                        LLVMOrcSymbolStringPoolEntryRef Symbol) {
-  /* A strong definition elsewhere won: the body stays unused in the holder. */
-  (void)Ctx;
-  (void)JD;
-  (void)Symbol;
-}
-static void destroyBodies(void *Ctx) { LazyBodies_release(Ctx); }
-
-/* A materialization unit for Syms (names retained for it), which it takes. */
-static LLVMOrcMaterializationUnitRef
-bodiesUnit(orc_rt_jit_LazyBodies *B, LLVMOrcCSymbolFlagsMapPairs Syms,
-           size_t NumSyms) {
-  atomic_fetch_add(&B->Refs, 1);
-  return LLVMOrcCreateCustomMaterializationUnit(
-      "mini-lli lazy bodies", B, Syms, NumSyms, NULL, materializeBodies,
-      discardBody, destroyBodies);
-}
-
-/* Called when some of MR's bodies are looked up: those are compiled, in one
- * new module; the others go back to the JITDylib in a new unit. */
-static void materializeBodies(void *Ctx,
-                              LLVMOrcMaterializationResponsibilityRef MR) {
-  orc_rt_jit_LazyBodies *B = Ctx;
-  size_t NumSyms, NumReq;
-  LLVMOrcCSymbolFlagsMapPairs Syms =
-      LLVMOrcMaterializationResponsibilityGetSymbols(MR, &NumSyms);
-  LLVMOrcSymbolStringPoolEntryRef *Req =
-      LLVMOrcMaterializationResponsibilityGetRequestedSymbols(MR, &NumReq);
-  bool Failed = !Syms || !Req;
-  if (!Failed && NumReq < NumSyms) {
-    LLVMOrcCSymbolFlagsMapPairs Rest =
-        malloc((NumSyms - NumReq) * sizeof(*Rest));
-    size_t NumRest = 0;
-    Failed = !Rest;
-    for (size_t I = 0; I < NumSyms && !Failed; ++I) {
-      bool Requested = false;
-      for (size_t J = 0; J < NumReq && !Requested; ++J)
-        Requested = Req[J] == Syms[I].Name;
-      if (Requested || NumRest == NumSyms - NumReq)
-        continue;
-      LLVMOrcRetainSymbolStringPoolEntry(Syms[I].Name);
-      Rest[NumRest++] = Syms[I];
-    }
-    if (!Failed) {
-      LLVMErrorRef E = LLVMOrcMaterializationResponsibilityReplace(
-          MR, bodiesUnit(B, Rest, NumRest));
-      if (E) {
-        LLVMConsumeError(E);
-        Failed = true;
-      }
-    }
-    free(Rest);
-  }
-  Extraction X = {B, Req, NumReq, NULL};
-  if (!Failed) {
-    LLVMErrorRef E =
-        LLVMOrcThreadSafeModuleWithModuleDo(B->HolderTSM, extractBodies, &X);
-    if (E)
-      LLVMConsumeError(E);
-    Failed = E || !X.Part;
-  }
-  if (Failed) {
-    LLVMOrcMaterializationResponsibilityFailMaterialization(MR);
-    LLVMOrcDisposeMaterializationResponsibility(MR);
-  } else {
-    LLVMOrcIRTransformLayerEmit(
-        B->Layer, MR, LLVMOrcCreateNewThreadSafeModule(X.Part, B->TSC));
-  }
-  LLVMOrcDisposeCSymbolFlagsMap(Syms);
-  LLVMOrcDisposeSymbols(Req);
-  LazyBodies_release(B); /* this unit's reference */
-}
-
-/* Defines a unit for Syms in JD; the unit takes the array's names. */
-static orc_rt_ErrorRef defineUnit(orc_rt_jit_LazyBodies *B,
-                                  LLVMOrcJITDylibRef JD,
-                                  LLVMOrcCSymbolFlagsMapPairs Syms,
-                                  size_t NumSyms) {
-  LLVMOrcMaterializationUnitRef MU = bodiesUnit(B, Syms, NumSyms);
-  LLVMErrorRef E = LLVMOrcJITDylibDefine(JD, MU);
-  if (E)
-    LLVMOrcDisposeMaterializationUnit(MU); /* still ours if not defined */
-  return orc_rt_jit_fromLLVMError(E, NULL);
-}
-
-/* How many bodies a unit starts with: a lookup of one hands the others back
- * in a new unit, which costs this many symbols; fewer units cost less to
- * define and tear down. */
-#define BODIES_PER_UNIT 64
-
 orc_rt_ErrorRef orc_rt_jit_defineLazyBodies(orc_rt_jit_LazyParts *P,
                                             LLVMOrcLLJITRef J,
                                             LLVMOrcJITDylibRef JD,
@@ -276,52 +113,7 @@ orc_rt_ErrorRef orc_rt_jit_defineLazyBodies(orc_rt_jit_LazyParts *P,
   if (!B)
     return NULL;
   P->Bodies = NULL;
-  B->TSC = *TSC;
-  *TSC = NULL;
-  B->Layer = LLVMOrcLLJITGetIRTransformLayer(J);
-  LLVMModuleRef H = B->Holder;
-  /* From here on the holder is only touched under the context lock. */
-  B->HolderTSM = LLVMOrcCreateNewThreadSafeModule(H, B->TSC);
-
-  orc_rt_ErrorRef Err = NULL;
-  LLVMOrcCSymbolFlagsMapPairs Syms = malloc(BODIES_PER_UNIT * sizeof(*Syms));
-  size_t NumSyms = 0;
-  if (!Syms)
-    Err = orc_rt_Error_create("out of memory");
-  for (LLVMValueRef F = LLVMGetFirstFunction(H); F && !Err;
-       F = LLVMGetNextFunction(F)) {
-    if (LLVMIsDeclaration(F))
-      continue;
-    size_t Len;
-    const char *Raw = LLVMGetValueName2(F, &Len);
-    char *Name = strndup(Raw, Len);
-    LLVMOrcSymbolStringPoolEntryRef Sym =
-        Name ? LLVMOrcLLJITMangleAndIntern(J, Name) : NULL;
-    free(Name);
-    if (!Sym || orc_rt_jit_PtrSet_put(&B->Functions, Sym, F) < 0) {
-      if (Sym)
-        LLVMOrcReleaseSymbolStringPoolEntry(Sym);
-      Err = orc_rt_Error_create("out of memory");
-      break;
-    }
-    /* As ORC derives them from a definition (fromGlobalValue). */
-    LLVMJITSymbolFlags Flags = {LLVMJITSymbolGenericFlagsCallable, 0};
-    if (orc_rt_jit_isWeakLinkage(LLVMGetLinkage(F)))
-      Flags.GenericFlags |= LLVMJITSymbolGenericFlagsWeak;
-    if (LLVMGetVisibility(F) != LLVMHiddenVisibility)
-      Flags.GenericFlags |= LLVMJITSymbolGenericFlagsExported;
-    LLVMOrcRetainSymbolStringPoolEntry(Sym); /* for the unit */
-    Syms[NumSyms++] = (LLVMOrcCSymbolFlagsMapPair){Sym, Flags};
-    if (NumSyms == BODIES_PER_UNIT) {
-      Err = defineUnit(B, JD, Syms, NumSyms);
-      NumSyms = 0;
-    }
-  }
-  if (NumSyms && !Err)
-    Err = defineUnit(B, JD, Syms, NumSyms);
-  free(Syms);
-  LazyBodies_release(B);
-  return Err;
+  return orc_rt_jit_LazyBodies_define(B, J, JD, TSC);
 }
 
 /*===----------------------------------------------------------------------===*/
@@ -405,18 +197,15 @@ orc_rt_ErrorRef orc_rt_jit_splitForLazy(LLVMModuleRef M, unsigned ModuleIndex,
    * orc_rt_jit_defineLazyBodies moves each from there into a module of its
    * own when first looked up. The original keeps the global variables (and
    * available_externally bodies, which are never emitted). */
-  orc_rt_jit_LazyBodies *B = calloc(1, sizeof(*B));
   orc_rt_jit_BodyMover S = {0};
+  orc_rt_jit_PtrSet HolderDirty = {0};
   S.Dirty = &Dirty;
-  if (B) {
-    atomic_init(&B->Refs, 1);
-    S.Record = &B->Dirty;
-    size_t IdLen;
-    const char *Id = LLVMGetModuleIdentifier(M, &IdLen);
-    const char *HName =
-        orc_rt_jit_BodyMover_name(&S, Id, IdLen, " (lazy bodies)");
-    S.Part = B->Holder = HName ? orc_rt_jit_newModuleLike(M, HName) : NULL;
-  }
+  S.Record = &HolderDirty;
+  size_t IdLen;
+  const char *Id = LLVMGetModuleIdentifier(M, &IdLen);
+  const char *HName =
+      orc_rt_jit_BodyMover_name(&S, Id, IdLen, " (lazy bodies)");
+  S.Part = HName ? orc_rt_jit_newModuleLike(M, HName) : NULL;
   size_t K = 0;
   for (LLVMValueRef F = LLVMGetFirstFunction(M); F && S.Part && !S.OutOfMemory;
        F = LLVMGetNextFunction(F)) {
@@ -442,8 +231,12 @@ orc_rt_ErrorRef orc_rt_jit_splitForLazy(LLVMModuleRef M, unsigned ModuleIndex,
   orc_rt_jit_BodyMover_dispose(&S);
   free(IsStub);
   orc_rt_jit_PtrSet_free(&Dirty);
-  Out->Bodies = B;
-  if (!B || !S.Part || S.OutOfMemory) {
+  if (S.Part && !S.OutOfMemory)
+    Out->Bodies = orc_rt_jit_LazyBodies_create(S.Part, &HolderDirty);
+  else if (S.Part)
+    LLVMDisposeModule(S.Part);
+  orc_rt_jit_PtrSet_free(&HolderDirty);
+  if (!Out->Bodies) {
     orc_rt_jit_LazyParts_dispose(Out);
     return orc_rt_Error_create("out of memory");
   }
@@ -459,7 +252,7 @@ void orc_rt_jit_LazyParts_dispose(orc_rt_jit_LazyParts *P) {
     free(P->Stubs[I].Body);
   }
   if (P->Bodies)
-    LazyBodies_release(P->Bodies);
+    orc_rt_jit_LazyBodies_release(P->Bodies);
   free(P->Modules);
   free(P->Stubs);
   memset(P, 0, sizeof(*P));
