@@ -105,101 +105,71 @@ static bool nameTaken(LLVMModuleRef M, const char *Name, size_t Len) {
          LLVMGetNamedGlobalWithLength(M, Name, Len);
 }
 
-orc_rt_ErrorRef orc_rt_jit_defineLazyBodies(orc_rt_jit_LazyParts *P,
-                                            LLVMOrcLLJITRef J,
-                                            LLVMOrcJITDylibRef JD,
-                                            LLVMOrcThreadSafeContextRef *TSC) {
-  orc_rt_jit_LazyBodies *B = P->Bodies;
-  if (!B)
-    return NULL;
-  P->Bodies = NULL;
-  return orc_rt_jit_LazyBodies_define(B, J, JD, TSC);
+/*===----------------------------------------------------------------------===*/
+/* The cut. */
+
+/* True if M can be cut (see LazySplit.h): no aliases, ifuncs or
+ * blockaddress constants. */
+static bool canSplit(LLVMModuleRef M) {
+  return !LLVMGetFirstGlobalAlias(M) && !LLVMGetFirstGlobalIFunc(M) &&
+         !hasBlockAddress(M);
 }
 
-/*===----------------------------------------------------------------------===*/
-
-orc_rt_ErrorRef orc_rt_jit_splitForLazy(LLVMModuleRef M, unsigned ModuleIndex,
-                                        bool PerFunction,
-                                        orc_rt_jit_LazyParts *Out) {
-  memset(Out, 0, sizeof(*Out));
-  orc_rt_jit_PtrSet Dirty = {0};
-  bool Splittable = !LLVMGetFirstGlobalAlias(M) &&
-                    !LLVMGetFirstGlobalIFunc(M) && !hasBlockAddress(M);
-  if (Splittable && PerFunction &&
-      !orc_rt_jit_findDirtyConstants(M, &Dirty, &Splittable) && Splittable) {
-    orc_rt_jit_PtrSet_free(&Dirty);
-    LLVMDisposeModule(M);
+/* Decides whether F (isStubbed) gets a stub: if so, adds it to Out->Stubs.
+ * *Stub says which; an error only if out of memory. */
+static orc_rt_ErrorRef stubFor(LLVMModuleRef M, LLVMValueRef F,
+                               orc_rt_jit_LazyParts *Out, bool *Stub) {
+  size_t Len;
+  const char *Name = LLVMGetValueName2(F, &Len);
+  char *Body = malloc(Len + 6);
+  if (!Body)
     return orc_rt_Error_create("out of memory");
-  }
-  Out->Modules = malloc(sizeof(LLVMModuleRef));
-  if (!Out->Modules) {
-    orc_rt_jit_PtrSet_free(&Dirty);
-    LLVMDisposeModule(M);
-    return orc_rt_Error_create("out of memory");
-  }
-  Out->Modules[Out->NumModules++] = M;
-  if (!Splittable) {
-    /* Added whole and compiled when first needed; no stubs. */
-    orc_rt_jit_PtrSet_free(&Dirty);
+  snprintf(Body, Len + 6, "%.*s$body", (int)Len, Name);
+  /* A module that already names something NAME$body keeps NAME unstubbed
+   * rather than have the two names clash. */
+  *Stub = onlyCalled(F) && !nameTaken(M, Body, Len + 5);
+  if (!*Stub) {
+    free(Body);
     return NULL;
   }
-  orc_rt_jit_promoteLocals(M, ModuleIndex);
+  orc_rt_jit_LazyStub *St = &Out->Stubs[Out->NumStubs++];
+  St->Name = strndup(Name, Len);
+  St->Body = Body;
+  St->Weak = orc_rt_jit_isWeakLinkage(LLVMGetLinkage(F));
+  return St->Name ? NULL : orc_rt_Error_create("out of memory");
+}
 
-  /* Every function with a body is split out (per function); those only ever
-   * called directly also get a stub. */
+/* Every function with a body is split out (per function); those only ever
+ * called directly also get a stub (Out->Stubs). *IsStub gets, for each
+ * function with a body in order, whether it got one. */
+static orc_rt_ErrorRef chooseStubs(LLVMModuleRef M, orc_rt_jit_LazyParts *Out,
+                                   bool **IsStub) {
   size_t NumFns = 0;
   for (LLVMValueRef F = LLVMGetFirstFunction(M); F; F = LLVMGetNextFunction(F))
     NumFns += isStubbed(F);
-  bool *IsStub = calloc(NumFns ? NumFns : 1, sizeof(*IsStub));
+  *IsStub = calloc(NumFns ? NumFns : 1, sizeof(**IsStub));
   Out->Stubs = calloc(NumFns ? NumFns : 1, sizeof(*Out->Stubs));
+  if (!*IsStub || !Out->Stubs)
+    return orc_rt_Error_create("out of memory");
   orc_rt_ErrorRef Err = NULL;
-  if (!IsStub || !Out->Stubs)
-    Err = orc_rt_Error_create("out of memory");
   size_t NumParts = 0;
   for (LLVMValueRef F = LLVMGetFirstFunction(M); F && !Err;
-       F = LLVMGetNextFunction(F)) {
-    if (!isStubbed(F))
-      continue;
-    size_t Len;
-    const char *Name = LLVMGetValueName2(F, &Len);
-    char *Body = malloc(Len + 6);
-    if (!Body) {
-      Err = orc_rt_Error_create("out of memory");
-      break;
-    }
-    snprintf(Body, Len + 6, "%.*s$body", (int)Len, Name);
-    /* A module that already names something NAME$body keeps NAME unstubbed
-     * rather than have the two names clash. */
-    bool Stub = onlyCalled(F) && !nameTaken(M, Body, Len + 5);
-    IsStub[NumParts++] = Stub;
-    if (!Stub) {
-      free(Body);
-      continue;
-    }
-    orc_rt_jit_LazyStub *St = &Out->Stubs[Out->NumStubs++];
-    St->Name = strndup(Name, Len);
-    St->Body = Body;
-    St->Weak = orc_rt_jit_isWeakLinkage(LLVMGetLinkage(F));
-    if (!St->Name)
-      Err = orc_rt_Error_create("out of memory");
-  }
-  if (Err || !PerFunction) {
-    for (size_t I = 0; I < Out->NumStubs && !Err; ++I)
-      makeBody(M, LLVMGetNamedFunction(M, Out->Stubs[I].Name));
-    free(IsStub);
-    orc_rt_jit_PtrSet_free(&Dirty);
-    if (Err)
-      orc_rt_jit_LazyParts_dispose(Out);
-    return Err;
-  }
+       F = LLVMGetNextFunction(F))
+    if (isStubbed(F))
+      Err = stubFor(M, F, Out, &(*IsStub)[NumParts++]);
+  return Err;
+}
 
-  /* Every body moves into one holder module, which the JIT never compiles:
-   * orc_rt_jit_defineLazyBodies moves each from there into a module of its
-   * own when first looked up. The original keeps the global variables (and
-   * available_externally bodies, which are never emitted). */
+/* Every body moves into one holder module, which the JIT never compiles:
+ * orc_rt_jit_defineLazyBodies moves each from there into a module of its
+ * own when first looked up. The original keeps the global variables (and
+ * available_externally bodies, which are never emitted). Sets Out->Bodies. */
+static orc_rt_ErrorRef moveToHolder(LLVMModuleRef M, const bool *IsStub,
+                                    const orc_rt_jit_PtrSet *Dirty,
+                                    orc_rt_jit_LazyParts *Out) {
   orc_rt_jit_BodyMover S = {0};
   orc_rt_jit_PtrSet HolderDirty = {0};
-  S.Dirty = &Dirty;
+  S.Dirty = Dirty;
   S.Record = &HolderDirty;
   size_t IdLen;
   const char *Id = LLVMGetModuleIdentifier(M, &IdLen);
@@ -229,18 +199,63 @@ orc_rt_ErrorRef orc_rt_jit_splitForLazy(LLVMModuleRef M, unsigned ModuleIndex,
   if (S.Part && LLVMGetNamedMetadataNumOperands(M, "llvm.dbg.cu"))
     LLVMStripModuleDebugInfo(S.Part);
   orc_rt_jit_BodyMover_dispose(&S);
-  free(IsStub);
-  orc_rt_jit_PtrSet_free(&Dirty);
   if (S.Part && !S.OutOfMemory)
     Out->Bodies = orc_rt_jit_LazyBodies_create(S.Part, &HolderDirty);
   else if (S.Part)
     LLVMDisposeModule(S.Part);
   orc_rt_jit_PtrSet_free(&HolderDirty);
-  if (!Out->Bodies) {
-    orc_rt_jit_LazyParts_dispose(Out);
+  return Out->Bodies ? NULL : orc_rt_Error_create("out of memory");
+}
+
+orc_rt_ErrorRef orc_rt_jit_splitForLazy(LLVMModuleRef M, unsigned ModuleIndex,
+                                        bool PerFunction,
+                                        orc_rt_jit_LazyParts *Out) {
+  memset(Out, 0, sizeof(*Out));
+  orc_rt_jit_PtrSet Dirty = {0};
+  bool Splittable = canSplit(M);
+  if (Splittable && PerFunction &&
+      !orc_rt_jit_findDirtyConstants(M, &Dirty, &Splittable) && Splittable) {
+    orc_rt_jit_PtrSet_free(&Dirty);
+    LLVMDisposeModule(M);
     return orc_rt_Error_create("out of memory");
   }
-  return NULL;
+  Out->Modules = malloc(sizeof(LLVMModuleRef));
+  if (!Out->Modules) {
+    orc_rt_jit_PtrSet_free(&Dirty);
+    LLVMDisposeModule(M);
+    return orc_rt_Error_create("out of memory");
+  }
+  Out->Modules[Out->NumModules++] = M;
+  if (!Splittable) {
+    /* Added whole and compiled when first needed; no stubs. */
+    orc_rt_jit_PtrSet_free(&Dirty);
+    return NULL;
+  }
+  orc_rt_jit_promoteLocals(M, ModuleIndex);
+  bool *IsStub = NULL;
+  orc_rt_ErrorRef Err = chooseStubs(M, Out, &IsStub);
+  if (!Err && PerFunction)
+    Err = moveToHolder(M, IsStub, &Dirty, Out);
+  else if (!Err)
+    /* The module stays whole: each stubbed body is renamed in place. */
+    for (size_t I = 0; I < Out->NumStubs; ++I)
+      makeBody(M, LLVMGetNamedFunction(M, Out->Stubs[I].Name));
+  free(IsStub);
+  orc_rt_jit_PtrSet_free(&Dirty);
+  if (Err)
+    orc_rt_jit_LazyParts_dispose(Out);
+  return Err;
+}
+
+orc_rt_ErrorRef orc_rt_jit_defineLazyBodies(orc_rt_jit_LazyParts *P,
+                                            LLVMOrcLLJITRef J,
+                                            LLVMOrcJITDylibRef JD,
+                                            LLVMOrcThreadSafeContextRef *TSC) {
+  orc_rt_jit_LazyBodies *B = P->Bodies;
+  if (!B)
+    return NULL;
+  P->Bodies = NULL;
+  return orc_rt_jit_LazyBodies_define(B, J, JD, TSC);
 }
 
 void orc_rt_jit_LazyParts_dispose(orc_rt_jit_LazyParts *P) {
