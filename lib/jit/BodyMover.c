@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* See BodyMover.h. */
 const char *orc_rt_jit_BodyMover_name(orc_rt_jit_BodyMover *S, const char *Name,
                                       size_t Len, const char *Suffix) {
   size_t Need = Len + strlen(Suffix) + 1;

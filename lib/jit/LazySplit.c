@@ -24,7 +24,6 @@
 #include <llvm-c/Comdat.h>
 #include <llvm-c/DebugInfo.h>
 
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +71,8 @@ static bool hasBlockAddress(LLVMModuleRef M) {
   return false;
 }
 
+/* True if F has a body the cut takes out (split out per function, renamed
+ * behind a stub if it gets one). */
 static bool isStubbed(LLVMValueRef F) {
   return !LLVMIsDeclaration(F) &&
          LLVMGetLinkage(F) != LLVMAvailableExternallyLinkage &&
@@ -115,7 +116,7 @@ static bool canSplit(LLVMModuleRef M) {
          !hasBlockAddress(M);
 }
 
-/* Decides whether F (isStubbed) gets a stub: if so, adds it to Out->Stubs.
+/* Decides whether F (see isStubbed) gets a stub: if so, adds it to Out->Stubs.
  * *Stub says which; an error only if out of memory. */
 static orc_rt_ErrorRef stubFor(LLVMModuleRef M, LLVMValueRef F,
                                orc_rt_jit_LazyParts *Out, bool *Stub) {
