@@ -4,6 +4,7 @@
 #   executor/   does orc-executor work as a drop-in under the stock LLVM 22 clients
 #   bad-input/  does every bad input get a clear error and a defined status
 #   parity/     do programs print and exit the same under mini-lli as natively
+#   layering/   does every #include follow the folder map (docs/Design.md)
 # Inputs/ holds shared inputs and is never run as tests.
 import os
 import lit.formats
@@ -26,6 +27,7 @@ for var in ("HOME", "TMPDIR", "ASAN_OPTIONS", "UBSAN_OPTIONS", "TSAN_OPTIONS"):
 include = os.path.join(config.orc_rt_c_src_root, "include")
 clangxx = os.path.join(config.llvm_tools_dir, "clang++")
 config.substitutions += [
+    ("%orc-rt-src", config.orc_rt_c_src_root),
     ("%orc-rt-include", include),
     ("%orc-rt-lib", config.orc_rt_c_lib_dir),
     ("%inputs", os.path.join(config.test_source_root, "Inputs")),

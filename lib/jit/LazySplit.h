@@ -20,6 +20,8 @@
 #ifndef ORC_RT_C_LIB_JIT_LAZYSPLIT_H
 #define ORC_RT_C_LIB_JIT_LAZYSPLIT_H
 
+#include "jit/LazyMaterialize.h"
+
 #include "orc-rt-c/Error.h"
 
 #include <llvm-c/Core.h>
@@ -32,9 +34,6 @@ typedef struct {
   char *Name, *Body;
   bool Weak;
 } orc_rt_jit_LazyStub;
-
-/* The function bodies of a split module, waiting to be looked up. */
-typedef struct orc_rt_jit_LazyBodies orc_rt_jit_LazyBodies;
 
 typedef struct {
   LLVMModuleRef *Modules; /* each to be added to the JIT (ownership passes) */

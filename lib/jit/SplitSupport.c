@@ -1,10 +1,13 @@
 /*===- lib/jit/SplitSupport.c - IR edits for cutting a module into parts --===*/
+/* The edits every cut needs (see SplitSupport.h), shared by the lazy split
+ * (LazySplit.c) and the parallel-compile cut (CodeGen.c). */
 
 #include "jit/SplitSupport.h"
 
 #include <llvm-c/Comdat.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static bool isLocalLinkage(LLVMLinkage L) {
@@ -69,4 +72,28 @@ bool orc_rt_jit_hasBlockAddress(LLVMValueRef F) {
       if (!LLVMIsAInstruction(LLVMGetUser(U)))
         return true;
   return false;
+}
+
+bool orc_rt_jit_isWeakLinkage(LLVMLinkage L) {
+  return L == LLVMLinkOnceAnyLinkage || L == LLVMLinkOnceODRLinkage ||
+         L == LLVMWeakAnyLinkage || L == LLVMWeakODRLinkage ||
+         L == LLVMCommonLinkage || L == LLVMExternalWeakLinkage;
+}
+
+LLVMModuleRef orc_rt_jit_newModuleLike(LLVMModuleRef From, const char *Name) {
+  LLVMModuleRef P =
+      LLVMModuleCreateWithNameInContext(Name, LLVMGetModuleContext(From));
+  LLVMSetDataLayout(P, LLVMGetDataLayoutStr(From));
+  LLVMSetTarget(P, LLVMGetTarget(From));
+  unsigned N = LLVMGetNamedMetadataNumOperands(From, "llvm.module.flags");
+  LLVMValueRef Small[16];
+  LLVMValueRef *Flags = N <= 16 ? Small : malloc(N * sizeof(*Flags));
+  if (N && Flags) {
+    LLVMGetNamedMetadataOperands(From, "llvm.module.flags", Flags);
+    for (unsigned I = 0; I < N; ++I)
+      LLVMAddNamedMetadataOperand(P, "llvm.module.flags", Flags[I]);
+  }
+  if (Flags != Small)
+    free(Flags);
+  return P;
 }
