@@ -40,6 +40,7 @@
 #include "orc-rt-c/Session.h"
 #include "orc-rt-c/WrapperFunction.h"
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -110,6 +111,20 @@ orc_rt_ExecutorServices_callWrapper(orc_rt_ExecutorServicesRef ES, uint64_t Fn,
 ORC_RT_C_API bool
 orc_rt_ExecutorServices_callJITCode(orc_rt_ExecutorServicesRef ES,
                                     orc_rt_ManagedFn Fn, void *Ctx);
+
+/**
+ * pthread_create for a thread that a library starts while the calling thread
+ * runs JIT'd code of the most recent live services (libstdc++'s std::thread
+ * calls libc's pthread_create, not the one JIT'd code is given): the body runs
+ * as managed code of their Session and counts as JIT'd code in use until it
+ * returns, as for JIT'd code's own pthread_create. An executor that interposes
+ * pthread_create for its libraries calls this. Outside managed code of those
+ * services it behaves like orc_rt_pthread_create.
+ */
+ORC_RT_C_API int
+orc_rt_ExecutorServices_pthread_create(pthread_t *Thread,
+                                       const pthread_attr_t *Attr,
+                                       void *(*Start)(void *), void *Arg);
 
 /**
  * The address of the last (oldest) entry in the GDB JIT interface's list

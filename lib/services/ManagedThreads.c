@@ -118,11 +118,13 @@ static void *countedStart(void *P) {
   return R;
 }
 
-/* pthread_create for JIT'd code: the new thread's body runs as managed code of
- * the calling thread's Session (orc_rt_pthread_create) and counts as JIT'd
- * code in use from creation until it returns. */
-static int pthreadCreate(pthread_t *Thread, const pthread_attr_t *Attr,
-                         void *(*Start)(void *), void *Arg) {
+/* pthread_create for JIT'd code (its interposer, and for the threads libraries
+ * start for it): the new thread's body runs as managed code of the calling
+ * thread's Session (orc_rt_pthread_create) and counts as JIT'd code in use
+ * from creation until it returns. */
+int orc_rt_ExecutorServices_pthread_create(pthread_t *Thread,
+                                           const pthread_attr_t *Attr,
+                                           void *(*Start)(void *), void *Arg) {
   orc_rt_ExecutorServicesRef ES = orc_rt_internal_ExecutorServices_current();
   if (!ES || orc_rt_Session_current() != orc_rt_ExecutorServices_getSession(ES))
     return orc_rt_pthread_create(Thread, Attr, Start, Arg);
@@ -147,10 +149,11 @@ static int pthreadCreate(pthread_t *Thread, const pthread_attr_t *Attr,
   return EC;
 }
 
-/* pthread_exit for JIT'd code: in a thread started through pthreadCreate, the
- * body ends as if it had returned Value (cleanup handlers and destructors of
- * the unwound frames run; its token is returned, so the shutdown drain does
- * not wait for ever). Elsewhere it is pthread_exit. */
+/* pthread_exit for JIT'd code: in a thread started through
+ * orc_rt_ExecutorServices_pthread_create, the body ends as if it had returned
+ * Value (cleanup handlers and destructors of the unwound frames run; its token
+ * is returned, so the shutdown drain does not wait for ever). Elsewhere it is
+ * pthread_exit. */
 static _Noreturn void pthreadExit(void *Value) {
   BodyExit *BE = CurrentBody;
   if (BE) {
@@ -173,13 +176,15 @@ static void *thrdTrampoline(void *P) {
   return (void *)(intptr_t)TS.Start(TS.Arg);
 }
 
-/* thrd_create for JIT'd code (Thread points to a thrd_t): as pthreadCreate. */
+/* thrd_create for JIT'd code (Thread points to a thrd_t): as
+ * orc_rt_ExecutorServices_pthread_create. */
 static int thrdCreate(void *Thread, int (*Start)(void *), void *Arg) {
   ThrdStart *TS = orc_rt_internal_malloc(sizeof(*TS));
   if (!TS)
     return thrd_nomem;
   *TS = (ThrdStart){Start, Arg};
-  int EC = pthreadCreate((pthread_t *)Thread, NULL, thrdTrampoline, TS);
+  int EC = orc_rt_ExecutorServices_pthread_create((pthread_t *)Thread, NULL,
+                                                  thrdTrampoline, TS);
   if (EC) {
     free(TS);
     return EC == ENOMEM || EC == EAGAIN ? thrd_nomem : thrd_error;
@@ -223,7 +228,8 @@ orc_rt_internal_addManagedThreads(orc_rt_ExecutorServicesRef ES) {
     const char *Name;
     void *Fn;
   } Interposers[] = {
-      {"pthread_create", (void *)(uintptr_t)pthreadCreate},
+      {"pthread_create",
+       (void *)(uintptr_t)orc_rt_ExecutorServices_pthread_create},
       {"thrd_create", (void *)(uintptr_t)thrdCreate},
       {"pthread_exit", (void *)(uintptr_t)pthreadExit},
       {"thrd_exit", (void *)(uintptr_t)thrdExit},

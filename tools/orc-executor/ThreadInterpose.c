@@ -1,18 +1,17 @@
 /*===- tools/orc-executor/ThreadInterpose.c - pthread_create for libraries ===*/
 /* JIT'd code that calls pthread_create directly gets the runtime's managed
- * version (the dylib manager resolves the name to the services' interposer). Libraries it calls do not: JIT'd
+ * version (the dylib manager resolves the name to
+ * orc_rt_ExecutorServices_pthread_create). Libraries it calls do not: JIT'd
  * C++'s std::thread is created by libstdc++, which calls pthread_create
  * itself. So the executable exports its own pthread_create, which takes
  * precedence over libc's for every library in the process (as mini-lli's
  * does, lib/jit/ThreadInterpose.c): a thread created by a library while the
  * creating thread is inside JIT'd code becomes a managed thread, counted as a
- * thread of the services (their "pthread_create" interposer, counted as JIT'd
- * code in use), so the executor never releases memory under it and a drain
- * waits for it. Calls from the executable itself (the statically linked runtime,
+ * thread of the services, counted as JIT'd code in use, so the executor never
+ * releases memory under it and a drain waits for it. Calls from the executable itself (the statically linked runtime,
  * including the managed path's own creation of the thread) go to libc. */
 
-#include "services/ExecutorServices.h"
-
+#include "orc-rt-c/ExecutorServices.h"
 #include "orc-rt-c/Session.h"
 
 #include <dlfcn.h>
@@ -50,16 +49,7 @@ static bool inExecutable(void *Addr) {
 __attribute__((visibility("default"), noinline)) int
 pthread_create(pthread_t *Thread, const pthread_attr_t *Attr,
                void *(*Fn)(void *), void *Arg) {
-  if (orc_rt_Session_current() && !inExecutable(__builtin_return_address(0))) {
-    orc_rt_ExecutorServicesRef ES = orc_rt_internal_ExecutorServices_current();
-    void *Managed = ES ? orc_rt_internal_ExecutorServices_findInterposer(
-                             ES, "pthread_create")
-                       : NULL;
-    if (Managed) {
-      CreateFn F;
-      memcpy(&F, &Managed, sizeof(F));
-      return F(Thread, Attr, Fn, Arg);
-    }
-  }
+  if (orc_rt_Session_current() && !inExecutable(__builtin_return_address(0)))
+    return orc_rt_ExecutorServices_pthread_create(Thread, Attr, Fn, Arg);
   return realPthreadCreate(Thread, Attr, Fn, Arg);
 }
