@@ -9,8 +9,8 @@
 // RUN: %python %inputs/platform/modes.py %orc-executor %llvm-jitlink-executor -- \
 // RUN:   %llvm-jitlink -orc-runtime=%orc-rt-platform @OOP@ %t.o -lazy %t-lazy.o \
 // RUN:   | FileCheck %s
-// CHECK: lazy_fn(1, 2, 3, 4, 5, 6, 0.5, 1.5) = 22
-// CHECK-NEXT: lazy_fn(2, 2, 3, 4, 5, 6, 0.5, 1.5) = 23
+// CHECK: lazy_fn(1, 2, 3, 4, 5, 6, 0.5, 1.5) = 23
+// CHECK-NEXT: lazy_fn(2, 2, 3, 4, 5, 6, 0.5, 1.5) = 24
 // CHECK-NEXT: in-process: status 0
 // CHECK-NEXT: orc-executor: same stdout, status 0
 // CHECK-NEXT: llvm-jitlink-executor: same stdout, status 0
