@@ -60,6 +60,14 @@ void orc_rt_platform_runAtExits(orc_rt_platform_JITDylib *JD) {
     while (I > 0 && JD && S->AtExits[I - 1].JD != JD)
       --I;
     if (I == 0) {
+      /* An empty list holds no memory: at program end nothing may be left
+       * that only this image's globals point to (a leak checker does not scan
+       * JIT'd memory). */
+      if (S->NumAtExits == 0) {
+        free(S->AtExits);
+        S->AtExits = NULL;
+        S->CapAtExits = 0;
+      }
       unlock();
       return;
     }
