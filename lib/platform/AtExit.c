@@ -127,7 +127,9 @@ ORC_RT_PLATFORM_API void __orc_rt_elfnix_cxa_finalize(void *DSOHandle) {
 typedef int (*CxaAtExitFn)(void (*)(void *), void *, void *);
 typedef void (*CxaFinalizeFn)(void *);
 
-static char ExitHookHandle; /* our "DSO handle" in the process's list */
+static char ExitHookHandle; /* our "DSO handle" in the process's lists */
+
+void *orc_rt_platform_exitHookHandle(void) { return &ExitHookHandle; }
 static CxaFinalizeFn RealCxaFinalize;
 
 static void exitHook(void *Unused) {
@@ -149,7 +151,9 @@ void orc_rt_platform_installExitHook(void) {
 
 void orc_rt_platform_removeExitHook(void) {
   if (RealCxaFinalize)
-    RealCxaFinalize(&ExitHookHandle); /* runs exitHook once, unlinks it */
+    RealCxaFinalize(&ExitHookHandle); /* runs exitHook once, unlinks it, and
+                                         drops pthread_atfork handlers
+                                         registered under the handle */
   else
     exitHook(NULL);
   RealCxaFinalize = NULL;

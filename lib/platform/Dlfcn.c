@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void orc_rt_platform_setDLError(orc_rt_ErrorRef Err) {
   pthread_key_t K = orc_rt_platform_TheState.DLErrorKey;
@@ -94,17 +95,30 @@ ORC_RT_PLATFORM_API void *__orc_rt_elfnix_jit_dlsym(void *Handle,
   return (void *)(uintptr_t)Addr;
 }
 
+/* A program starts with the default floating-point environment (round to
+ * nearest, no exceptions raised or unmasked), whatever the executor did to
+ * this thread's before: x87 control word and MXCSR to their reset values. */
+static void resetFloatingPointEnvironment(void) {
+#if defined(__x86_64__)
+  unsigned MXCSR = 0x1f80;
+  __asm__ volatile("fninit\n\tldmxcsr %0" : : "m"(MXCSR));
+#endif
+}
+
 ORC_RT_PLATFORM_API int64_t __orc_rt_elfnix_run_program(const char *JITDylib,
                                                         const char *Entry,
                                                         int Argc,
                                                         char *Argv[]) {
+  resetFloatingPointEnvironment();
   void *H = __orc_rt_elfnix_jit_dlopen(JITDylib, 0);
   if (!H) {
     __orc_rt_log_error_to_stderr(__orc_rt_elfnix_jit_dlerror());
     return -1;
   }
-  int (*Main)(int, char *[]) =
-      (int (*)(int, char *[]))(uintptr_t)__orc_rt_elfnix_jit_dlsym(H, Entry);
+  /* main gets envp too, as from the C start-up code (a two-argument main
+   * ignores it). */
+  int (*Main)(int, char *[], char *[]) = (int (*)(int, char *[], char *[]))(
+      uintptr_t)__orc_rt_elfnix_jit_dlsym(H, Entry);
   if (!Main) {
     __orc_rt_log_error_to_stderr(__orc_rt_elfnix_jit_dlerror());
     __orc_rt_elfnix_jit_dlclose(H);
@@ -115,7 +129,7 @@ ORC_RT_PLATFORM_API int64_t __orc_rt_elfnix_run_program(const char *JITDylib,
   pthread_mutex_lock(&orc_rt_platform_TheState.Mutex);
   orc_rt_platform_setCurrentJD(orc_rt_platform_findByHeader(H));
   pthread_mutex_unlock(&orc_rt_platform_TheState.Mutex);
-  int Result = Main(Argc, Argv);
+  int Result = Main(Argc, Argv, environ);
   orc_rt_platform_setCurrentJD(Prev);
   if (__orc_rt_elfnix_jit_dlclose(H) != 0)
     __orc_rt_log_error_to_stderr(__orc_rt_elfnix_jit_dlerror());

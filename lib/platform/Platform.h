@@ -105,6 +105,9 @@ void orc_rt_platform_destroyJITDylibs(void);
 void orc_rt_platform_runAtExits(orc_rt_platform_JITDylib *JD);
 /* Arms / disarms the process-exit hook that runs what is left at exit(). */
 void orc_rt_platform_installExitHook(void);
+/* The handle the runtime registers process-level handlers under
+ * (LibcNonshared.c); platform shutdown finalizes it. */
+void *orc_rt_platform_exitHookHandle(void);
 void orc_rt_platform_removeExitHook(void);
 
 /*---- Dlfcn.c ----*/
