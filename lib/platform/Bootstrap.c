@@ -61,6 +61,7 @@ __orc_rt_elfnix_platform_bootstrap(const char *ArgData, size_t ArgSize) {
   S->PlatformHeader = (void *)(uintptr_t)Header;
   S->Bootstrapped = true;
   orc_rt_platform_installExitHook();
+  orc_rt_platform_findUnwinder();
   return orc_rt_SPS_errorResult(NULL);
 }
 

@@ -68,7 +68,7 @@ ORC_RT_PLATFORM_API void *__orc_rt_elfnix_jit_dlopen(const char *Path,
     check(orc_rt_Error_create("dlopen(NULL) is not supported for JITDylibs"));
     return NULL;
   }
-  return check(orc_rt_platform_open(Path, true, &H)) ? H : NULL;
+  return check(orc_rt_platform_open(Path, &H)) ? H : NULL;
 }
 
 ORC_RT_PLATFORM_API int __orc_rt_elfnix_jit_dlupdate(void *Handle, int Mode) {

@@ -16,8 +16,10 @@
  *               dependencies the same way.
  *
  * State.Mutex is dropped around initializers, handlers and controller calls
- * (Platform.h); records are never freed before platform shutdown, so a
- * pointer to a record stays valid across those windows.
+ * (Platform.h). A record is freed only when the controller deregisters its
+ * JITDylib, which it does while releasing that JITDylib's memory, when none
+ * of its code can be running (Session rule); so a pointer to a record stays
+ * valid across those windows.
  */
 
 #include "Platform.h"
@@ -297,8 +299,7 @@ static orc_rt_ErrorRef openJD(orc_rt_platform_JITDylib *JD) {
   return Err;
 }
 
-orc_rt_ErrorRef orc_rt_platform_open(const char *Name, bool IncRef,
-                                     void **Handle) {
+orc_rt_ErrorRef orc_rt_platform_open(const char *Name, void **Handle) {
   lock();
   orc_rt_platform_JITDylib *JD = findByName(Name, strlen(Name));
   if (!JD) {
@@ -309,14 +310,14 @@ orc_rt_ErrorRef orc_rt_platform_open(const char *Name, bool IncRef,
    * cannot deinitialize it half way. */
   ++JD->RefCount;
   orc_rt_ErrorRef Err = openJD(JD);
-  if (Err || !IncRef) {
+  if (Err) {
     --JD->RefCount;
     if (!referenced(JD))
       deinitialize(JD);
   }
   if (!Err) {
     *Handle = JD->Header;
-    if (IncRef && !orc_rt_platform_TheState.ProgramJD &&
+    if (!orc_rt_platform_TheState.ProgramJD &&
         JD->Header != orc_rt_platform_TheState.PlatformHeader)
       orc_rt_platform_TheState.ProgramJD = JD;
   }

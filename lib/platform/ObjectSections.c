@@ -29,20 +29,26 @@ static FrameFn lookupUnwinder(const char *Name) {
   return (FrameFn)(uintptr_t)F;
 }
 
+/* Set at bootstrap (single-threaded: the first allocation action). */
+static FrameFn RegisterFrame, DeregisterFrame;
+
+void orc_rt_platform_findUnwinder(void) {
+  RegisterFrame = lookupUnwinder("__register_frame");
+  DeregisterFrame = lookupUnwinder("__deregister_frame");
+}
+
 orc_rt_ErrorRef orc_rt_platform_registerEHFrame(uint64_t Start) {
-  FrameFn Register = lookupUnwinder("__register_frame");
-  if (!Register)
+  if (!RegisterFrame || !DeregisterFrame)
     return orc_rt_Error_create(
         "cannot register EH frames: no __register_frame in the executor "
         "(libgcc_s.so.1 not found)");
-  Register((const void *)(uintptr_t)Start);
+  RegisterFrame((const void *)(uintptr_t)Start);
   return NULL;
 }
 
 void orc_rt_platform_deregisterEHFrame(uint64_t Start) {
-  FrameFn Deregister = lookupUnwinder("__deregister_frame");
-  if (Deregister)
-    Deregister((const void *)(uintptr_t)Start);
+  if (DeregisterFrame)
+    DeregisterFrame((const void *)(uintptr_t)Start);
 }
 
 /*---- Thread-data templates ----*/

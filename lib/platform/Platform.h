@@ -88,10 +88,9 @@ orc_rt_ErrorRef orc_rt_platform_deregisterInits(void *Header,
                                                 size_t N);
 /* Lookups; the caller holds State.Mutex. */
 orc_rt_platform_JITDylib *orc_rt_platform_findByHeader(void *Header);
-/* dlopen: runs new initializers of Name and its dependencies; *Handle is the
- * JITDylib's header. Increments the open count only if IncRef. */
-orc_rt_ErrorRef orc_rt_platform_open(const char *Name, bool IncRef,
-                                     void **Handle);
+/* dlopen: runs new initializers of Name and its dependencies, increments its
+ * open count; *Handle is the JITDylib's header. */
+orc_rt_ErrorRef orc_rt_platform_open(const char *Name, void **Handle);
 /* dlupdate: runs initializers added since the last open of Handle. */
 orc_rt_ErrorRef orc_rt_platform_update(void *Handle);
 /* dlclose: at the last close, runs the JITDylib's atexit handlers (newest
@@ -137,6 +136,8 @@ orc_rt_ErrorRef orc_rt_platform_lookupSymbol(void *Header, const char *Name,
                                              uint64_t *Addr);
 
 /*---- ObjectSections.c: EH frames and thread-data sections ----*/
+/* Looks up __register_frame / __deregister_frame once (bootstrap). */
+void orc_rt_platform_findUnwinder(void);
 orc_rt_ErrorRef orc_rt_platform_registerEHFrame(uint64_t Start);
 void orc_rt_platform_deregisterEHFrame(uint64_t Start);
 orc_rt_ErrorRef orc_rt_platform_registerThreadData(uint64_t Start,
