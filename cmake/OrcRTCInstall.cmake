@@ -8,6 +8,18 @@ install(TARGETS orc-rt-c orc-rt-c-static EXPORT OrcRTCTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The ELFNix platform runtime archive (lib/platform), next to the libraries. Its path
+# is OrcRTC_ELFNIX_PLATFORM_RUNTIME in the CMake package and the variable
+# orc_platform_runtime in orc-rt-c.pc (empty where it is not built).
+set(ORC_RT_C_PLATFORM_ARCHIVE "")
+if(TARGET orc-rt-c-elfnix)
+  install(TARGETS orc-rt-c-elfnix EXPORT OrcRTCTargets
+          ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  get_target_property(_platform_name orc-rt-c-elfnix OUTPUT_NAME)
+  set(ORC_RT_C_PLATFORM_ARCHIVE
+      ${CMAKE_STATIC_LIBRARY_PREFIX}${_platform_name}${CMAKE_STATIC_LIBRARY_SUFFIX})
+endif()
+
 install(EXPORT OrcRTCTargets NAMESPACE OrcRTC::
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/OrcRTC)
 

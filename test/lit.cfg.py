@@ -5,6 +5,7 @@
 #   bad-input/  does every bad input get a clear error and a defined status
 #   parity/     do programs print and exit the same under mini-lli as natively
 #   layering/   does every #include follow the folder map (docs/Design.md)
+#   platform/   does our ELFNix platform runtime archive work under stock llvm-jitlink/lli
 # Inputs/ holds shared inputs and is never run as tests.
 import os
 import lit.formats
@@ -65,6 +66,14 @@ _orc_rt_archives = sorted(glob.glob(os.path.join(
 if _orc_rt_archives:
     config.available_features.add("jit-orc-runtime")
     config.substitutions.append(("%jit-orc-runtime", os.path.realpath(_orc_rt_archives[-1])))
+# platform/: our ELFNix platform runtime archive (lib/platform), for -orc-runtime=.
+# Built on every x86-64 host (lib/platform/CMakeLists.txt), so no existence check: a
+# missing archive fails the tests instead of skipping them.
+import platform as _host
+if _host.machine() in ("x86_64", "AMD64"):
+    config.available_features.add("orc-rt-platform")
+config.substitutions.append(("%orc-rt-platform", os.path.join(
+    config.orc_rt_c_lib_dir, "liborc-rt-c-elfnix-x86_64.a")))
 # fuzz-smoke: test/executor/fuzz-smoke.test builds and runs the libFuzzer target.
 if os.environ.get("ORC_RT_C_FUZZ"):
     config.available_features.add("fuzz-smoke")

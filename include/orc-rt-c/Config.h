@@ -6,10 +6,14 @@
 #ifndef ORC_RT_C_CONFIG_H
 #define ORC_RT_C_CONFIG_H
 
+/* A build may predefine ORC_RT_C_API: lib/platform compiles lib/support into the
+ * JIT-linked platform archive with hidden visibility. */
+#ifndef ORC_RT_C_API
 #if defined(__GNUC__) || defined(__clang__)
 #define ORC_RT_C_API __attribute__((visibility("default")))
 #else
 #define ORC_RT_C_API
+#endif
 #endif
 
 #ifdef __cplusplus

@@ -415,8 +415,15 @@ static orc_rt_CWrapperFunctionBuffer releaseWrapper(const char *Data,
        * drain. */
       Defer = orc_rt_internal_ExecutorServices_isCodeInUse(MM->ES);
       if (Defer) {
-        Sl->Next = MM->Deferred;
-        MM->Deferred = Sl;
+        /* Appended, so shutdown destroys deferred slabs in the order release
+         * asked for them (newest first): a newer slab's dealloc actions may
+         * call code in an older one (an ORC platform runtime's deregister
+         * functions), which must still be mapped then. */
+        Slab **Tail = &MM->Deferred;
+        while (*Tail)
+          Tail = &(*Tail)->Next;
+        Sl->Next = NULL;
+        *Tail = Sl;
       }
     }
     pthread_mutex_unlock(&MM->Lock);

@@ -1,0 +1,263 @@
+/*===- lib/platform/Dlfcn.c - dlopen family and run-program entry points --===*/
+/*
+ * The controller aliases __orc_rt_jit_dl{open,sym,close,error,update} and
+ * __orc_rt_run_program to the __orc_rt_elfnix_* functions here, for JIT'd
+ * code and for the SPS wrappers its clients call:
+ *
+ *   __orc_rt_jit_dlopen_wrapper(SPSString Path, int32 Mode) -> SPSExecutorAddr
+ *   __orc_rt_jit_dlupdate_wrapper(SPSExecutorAddr H, int32 Mode) -> int32
+ *   __orc_rt_jit_dlclose_wrapper(SPSExecutorAddr H) -> int32
+ *   __orc_rt_jit_dlerror_wrapper() -> SPSString
+ *   __orc_rt_run_program_wrapper(SPSString JITDylib, SPSString Entry,
+ *                                SPSSequence<SPSString> Args) -> int64
+ *
+ * (llvm-jitlink runs programs with __orc_rt_run_program_wrapper; LLJIT, as in
+ * lli -lljit-platform=ExecutorNative, initializes with dlopen_wrapper /
+ * dlupdate_wrapper and deinitializes with dlclose_wrapper.) A JITDylib handle
+ * is its header address. dlerror() text is per thread, as in glibc.
+ */
+
+#include "Platform.h"
+
+#include "orc-rt-c/SPS.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void orc_rt_platform_setDLError(orc_rt_ErrorRef Err) {
+  pthread_key_t K = orc_rt_platform_TheState.DLErrorKey;
+  free(pthread_getspecific(K));
+  char *Msg = orc_rt_Error_toString(Err);
+  pthread_setspecific(K, Msg);
+}
+
+orc_rt_platform_JITDylib *orc_rt_platform_currentJD(void) {
+  return pthread_getspecific(orc_rt_platform_TheState.CurrentJDKey);
+}
+
+void orc_rt_platform_setCurrentJD(orc_rt_platform_JITDylib *JD) {
+  pthread_setspecific(orc_rt_platform_TheState.CurrentJDKey, JD);
+}
+
+ORC_RT_PLATFORM_API void __orc_rt_log_error_to_stderr(const char *Msg) {
+  fprintf(stderr, "orc-rt-c platform error: %s\n", Msg ? Msg : "(null)");
+}
+
+/* The last failure's message on this thread ("" if none). */
+ORC_RT_PLATFORM_API const char *__orc_rt_elfnix_jit_dlerror(void) {
+  static const char NoMessage[] = "";
+  pthread_key_t K = orc_rt_platform_TheState.DLErrorKey;
+  char *Msg = pthread_getspecific(K);
+  return Msg ? Msg : NoMessage;
+}
+
+static bool check(orc_rt_ErrorRef Err) {
+  if (!Err)
+    return true;
+  orc_rt_platform_setDLError(Err);
+  return false;
+}
+
+ORC_RT_PLATFORM_API void *__orc_rt_elfnix_jit_dlopen(const char *Path,
+                                                     int Mode) {
+  (void)Mode; /* every JITDylib is resolved by the controller, lazily or not */
+  void *H = NULL;
+  if (!Path) {
+    check(orc_rt_Error_create("dlopen(NULL) is not supported for JITDylibs"));
+    return NULL;
+  }
+  return check(orc_rt_platform_open(Path, &H)) ? H : NULL;
+}
+
+ORC_RT_PLATFORM_API int __orc_rt_elfnix_jit_dlupdate(void *Handle, int Mode) {
+  (void)Mode;
+  return check(orc_rt_platform_update(Handle)) ? 0 : -1;
+}
+
+ORC_RT_PLATFORM_API int __orc_rt_elfnix_jit_dlclose(void *Handle) {
+  return check(orc_rt_platform_close(Handle)) ? 0 : -1;
+}
+
+ORC_RT_PLATFORM_API void *__orc_rt_elfnix_jit_dlsym(void *Handle,
+                                                    const char *Symbol) {
+  pthread_mutex_lock(&orc_rt_platform_TheState.Mutex);
+  bool Known = orc_rt_platform_findByHeader(Handle) != NULL;
+  pthread_mutex_unlock(&orc_rt_platform_TheState.Mutex);
+  if (!Known) {
+    check(orc_rt_Error_createf("invalid JITDylib handle %p", Handle));
+    return NULL;
+  }
+  uint64_t Addr = 0;
+  if (!check(orc_rt_platform_lookupSymbol(Handle, Symbol, &Addr)))
+    return NULL;
+  return (void *)(uintptr_t)Addr;
+}
+
+/* A program starts with the default floating-point environment (round to
+ * nearest, no exceptions raised or unmasked), whatever the executor did to
+ * this thread's before: x87 control word and MXCSR to their reset values. */
+static void resetFloatingPointEnvironment(void) {
+#if defined(__x86_64__)
+  unsigned MXCSR = 0x1f80;
+  __asm__ volatile("fninit\n\tldmxcsr %0" : : "m"(MXCSR));
+#endif
+}
+
+ORC_RT_PLATFORM_API int64_t __orc_rt_elfnix_run_program(const char *JITDylib,
+                                                        const char *Entry,
+                                                        int Argc,
+                                                        char *Argv[]) {
+  resetFloatingPointEnvironment();
+  void *H = __orc_rt_elfnix_jit_dlopen(JITDylib, 0);
+  if (!H) {
+    __orc_rt_log_error_to_stderr(__orc_rt_elfnix_jit_dlerror());
+    return -1;
+  }
+  /* main gets envp too, as from the C start-up code (a two-argument main
+   * ignores it). */
+  int (*Main)(int, char *[], char *[]) = (int (*)(int, char *[], char *[]))(
+      uintptr_t)__orc_rt_elfnix_jit_dlsym(H, Entry);
+  if (!Main) {
+    __orc_rt_log_error_to_stderr(__orc_rt_elfnix_jit_dlerror());
+    __orc_rt_elfnix_jit_dlclose(H);
+    return -1;
+  }
+  /* atexit() from main belongs to the program's JITDylib (AtExit.c). */
+  orc_rt_platform_JITDylib *Prev = orc_rt_platform_currentJD();
+  pthread_mutex_lock(&orc_rt_platform_TheState.Mutex);
+  orc_rt_platform_setCurrentJD(orc_rt_platform_findByHeader(H));
+  pthread_mutex_unlock(&orc_rt_platform_TheState.Mutex);
+  int Result = Main(Argc, Argv, environ);
+  orc_rt_platform_setCurrentJD(Prev);
+  if (__orc_rt_elfnix_jit_dlclose(H) != 0)
+    __orc_rt_log_error_to_stderr(__orc_rt_elfnix_jit_dlerror());
+  return Result;
+}
+
+/*---- SPS wrappers ----*/
+
+static orc_rt_CWrapperFunctionBuffer badArgs(const char *Fn) {
+  char Msg[128];
+  snprintf(Msg, sizeof(Msg), "%s: could not decode arguments", Fn);
+  return orc_rt_CWrapperFunctionBuffer_fromErrorMessage(Msg);
+}
+
+/* A NUL-terminated copy of an SPS string view (NULL if out of memory). */
+static char *copyString(const char *Data, size_t Len) {
+  char *S = malloc(Len + 1);
+  if (S) {
+    memcpy(S, Data, Len);
+    S[Len] = '\0';
+  }
+  return S;
+}
+
+static orc_rt_CWrapperFunctionBuffer int32Result(int32_t V) {
+  return orc_rt_CWrapperFunctionBuffer_copy((const char *)&V, sizeof(V));
+}
+
+ORC_RT_PLATFORM_API orc_rt_CWrapperFunctionBuffer
+__orc_rt_jit_dlopen_wrapper(const char *ArgData, size_t ArgSize) {
+  orc_rt_SPSReader R;
+  const char *Path;
+  size_t Len;
+  int32_t Mode;
+  orc_rt_SPSReader_init(&R, ArgData, ArgSize);
+  orc_rt_SPSReader_readBytes(&R, &Path, &Len);
+  orc_rt_SPSReader_readI32(&R, &Mode);
+  if (!orc_rt_SPSReader_atEnd(&R))
+    return badArgs("__orc_rt_jit_dlopen_wrapper");
+  char *P = copyString(Path, Len);
+  if (!P)
+    return orc_rt_CWrapperFunctionBuffer_fromErrorMessage("out of memory");
+  uint64_t H = (uint64_t)(uintptr_t)__orc_rt_elfnix_jit_dlopen(P, Mode);
+  free(P);
+  return orc_rt_CWrapperFunctionBuffer_copy((const char *)&H, sizeof(H));
+}
+
+ORC_RT_PLATFORM_API orc_rt_CWrapperFunctionBuffer
+__orc_rt_jit_dlupdate_wrapper(const char *ArgData, size_t ArgSize) {
+  orc_rt_SPSReader R;
+  uint64_t H;
+  int32_t Mode;
+  orc_rt_SPSReader_init(&R, ArgData, ArgSize);
+  orc_rt_SPSReader_readAddr(&R, &H);
+  orc_rt_SPSReader_readI32(&R, &Mode);
+  if (!orc_rt_SPSReader_atEnd(&R))
+    return badArgs("__orc_rt_jit_dlupdate_wrapper");
+  return int32Result(__orc_rt_elfnix_jit_dlupdate((void *)(uintptr_t)H, Mode));
+}
+
+ORC_RT_PLATFORM_API orc_rt_CWrapperFunctionBuffer
+__orc_rt_jit_dlclose_wrapper(const char *ArgData, size_t ArgSize) {
+  orc_rt_SPSReader R;
+  uint64_t H;
+  orc_rt_SPSReader_init(&R, ArgData, ArgSize);
+  if (!orc_rt_SPSReader_readAddr(&R, &H) || !orc_rt_SPSReader_atEnd(&R))
+    return badArgs("__orc_rt_jit_dlclose_wrapper");
+  return int32Result(__orc_rt_elfnix_jit_dlclose((void *)(uintptr_t)H));
+}
+
+ORC_RT_PLATFORM_API orc_rt_CWrapperFunctionBuffer
+__orc_rt_jit_dlerror_wrapper(const char *ArgData, size_t ArgSize) {
+  (void)ArgData;
+  if (ArgSize != 0)
+    return badArgs("__orc_rt_jit_dlerror_wrapper");
+  orc_rt_SPSWriter W;
+  orc_rt_SPSWriter_init(&W);
+  orc_rt_SPSWriter_appendString(&W, __orc_rt_elfnix_jit_dlerror());
+  return orc_rt_SPSWriter_finish(&W);
+}
+
+ORC_RT_PLATFORM_API orc_rt_CWrapperFunctionBuffer
+__orc_rt_run_program_wrapper(const char *ArgData, size_t ArgSize) {
+  orc_rt_SPSReader R;
+  const char *JD, *Entry;
+  size_t JDLen, EntryLen;
+  uint64_t Argc = 0;
+  orc_rt_SPSReader_init(&R, ArgData, ArgSize);
+  orc_rt_SPSReader_readBytes(&R, &JD, &JDLen);
+  orc_rt_SPSReader_readBytes(&R, &Entry, &EntryLen);
+  if (!orc_rt_SPSReader_readCount(&R, &Argc, 8) || Argc > 0x7fffffff)
+    return badArgs("__orc_rt_run_program_wrapper");
+  /* One block: the argv array, then the strings. */
+  orc_rt_SPSReader Probe = R;
+  size_t Bytes = (Argc + 1) * sizeof(char *);
+  for (uint64_t I = 0; I < Argc; ++I) {
+    const char *S;
+    size_t L;
+    orc_rt_SPSReader_readBytes(&Probe, &S, &L);
+    Bytes += L + 1;
+  }
+  if (!orc_rt_SPSReader_atEnd(&Probe))
+    return badArgs("__orc_rt_run_program_wrapper");
+  char **Argv = malloc(Bytes);
+  char *JDName = copyString(JD, JDLen);
+  char *EntryName = copyString(Entry, EntryLen);
+  if (!Argv || !JDName || !EntryName) {
+    free(Argv);
+    free(JDName);
+    free(EntryName);
+    return orc_rt_CWrapperFunctionBuffer_fromErrorMessage("out of memory");
+  }
+  char *Str = (char *)(Argv + Argc + 1);
+  for (uint64_t I = 0; I < Argc; ++I) {
+    const char *S;
+    size_t L;
+    orc_rt_SPSReader_readBytes(&R, &S, &L);
+    memcpy(Str, S, L);
+    Str[L] = '\0';
+    Argv[I] = Str;
+    Str += L + 1;
+  }
+  Argv[Argc] = NULL;
+  int64_t Result =
+      __orc_rt_elfnix_run_program(JDName, EntryName, (int)Argc, Argv);
+  free(Argv);
+  free(JDName);
+  free(EntryName);
+  return orc_rt_CWrapperFunctionBuffer_copy((const char *)&Result,
+                                            sizeof(Result));
+}
