@@ -44,6 +44,9 @@ from dataclasses import dataclass, field
 # ---------------------------------------------------------------------------
 
 PUBLIC = "include/orc-rt-c/*"
+# lib/services files every service may use: the services object, the action
+# lists, the wire helpers and the guarded copies.
+SERVICES_SHARED = ["ExecutorServices", "AllocAction", "ServiceWire", "SafeCopy"]
 
 
 @dataclass
@@ -69,6 +72,22 @@ RULES = [
     Rule("services", files=["lib/services/*"],
          only=["lib/services/*", "lib/core/*", "lib/support/*", PUBLIC],
          why="lib/services sits on lib/core and lib/support"),
+    # One service, one room: a service's files include their own header and
+    # the shared ones, never another service's; only the list of adders
+    # (ServiceList.c) names every service.
+    Rule("one-service", files=["lib/services/*"],
+         unless=["lib/services/ServiceList.c"] +
+                ["lib/services/%s.*" % f for f in SERVICES_SHARED],
+         only=["lib/services/{stem}.*", "lib/core/*", "lib/support/*", PUBLIC] +
+              ["lib/services/%s.h" % f for f in SERVICES_SHARED],
+         why="a service includes no other service's header; only ServiceList.c "
+             "lists them all"),
+    # The platform runtime archive is JIT-linked into the executor: it carries
+    # its own copy of lib/support and nothing else of the tree.
+    Rule("platform", files=["lib/platform/*"],
+         only=["lib/platform/*", "lib/support/*", PUBLIC],
+         why="lib/platform (JIT-linked into the executor) sits on lib/support "
+             "only"),
     Rule("remote", files=["lib/remote/*"],
          only=["lib/remote/*", "lib/services/*", "lib/core/*", "lib/support/*",
                PUBLIC],
