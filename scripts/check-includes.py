@@ -35,12 +35,7 @@ from dataclasses import dataclass, field
 # for its name without the extension (lib/services/EHFrame.c: lib/services,
 # EHFrame). Every row that applies to a file must allow each of its includes. To
 # add a rule for a group of files, add a row: rows narrow, they never widen what
-# another row allows. For example, "a service includes no other service's
-# header" for services kept one per file would be
-#   Rule("one-service", files=["lib/services/*"], unless=[<the shared files>],
-#        only=["lib/services/{stem}.*", <the shared headers>, "lib/core/*",
-#              "lib/support/*", PUBLIC], why=...)
-# and, for services kept one per folder, only=["{dir}/*", ...].
+# another row allows ("one-service" below is such a row).
 # ---------------------------------------------------------------------------
 
 PUBLIC = "include/orc-rt-c/*"
