@@ -1,0 +1,36 @@
+/*===- lib/jit/DlopenIR.h - Preparing a module's IR for dlopen ------------===*/
+/* What dlopen needs from a module's IR before it is compiled: the names it
+ * exports (as a shared library's dynamic symbol table would: defined,
+ * external, not hidden), which of them are functions, and a per-module
+ * `atexit` (as glibc links one into every shared object), so handlers the
+ * module registers run when it is unloaded. */
+
+#ifndef ORC_RT_C_LIB_JIT_DLOPENIR_H
+#define ORC_RT_C_LIB_JIT_DLOPENIR_H
+
+#include "orc-rt-c/Error.h"
+
+#include <llvm-c/Core.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct {
+  char *Name;
+  bool IsFunction;
+} orc_rt_jit_Export;
+
+typedef struct {
+  orc_rt_jit_Export *Items;
+  size_t Size;
+} orc_rt_jit_ExportList;
+
+orc_rt_ErrorRef orc_rt_jit_collectExports(LLVMModuleRef M,
+                                          orc_rt_jit_ExportList *Out);
+void orc_rt_jit_ExportList_dispose(orc_rt_jit_ExportList *L);
+
+/* If M declares atexit, defines it (internal) as
+ * __cxa_atexit(Fn, NULL, &__dso_handle), as glibc's libc_nonshared does. */
+void orc_rt_jit_defineModuleAtexit(LLVMModuleRef M);
+
+#endif

@@ -1,0 +1,898 @@
+/*===- lib/jit/IRDlopen.c - dlopen and friends for LLVM IR modules --------===*/
+/* State (one program per process, so global):
+ *
+ *   Lock      recursive, like glibc's dl_load_lock: held by dlopen / dlclose
+ *             across compiling, linking, constructors and destructors (which
+ *             may dlopen / dlclose again on the same thread).
+ *   SymLock   guards the list of loaded modules, their flags and exported
+ *             addresses and their atexit lists, for readers that must not
+ *             wait for a dlopen in progress: the definition generator of
+ *             every module's JITDylib (which may run on a JIT thread while
+ *             dlopen holds Lock), dlsym(RTLD_DEFAULT), __cxa_atexit.
+ *   Retired   modules whose group completed, waiting to be freed (by the
+ *             next dl* call, a task on the Session's dispatcher, or the
+ *             Session's onShutdown, whichever comes first).
+ *
+ * A module's life:
+ *
+ *   dlopen: compile (or take from the in-process cache) -> link into a
+ *     JITDylib -> nested group under the Session's -> stubs -> constructors
+ *   dlclose to zero: destructors + its atexit handlers, under its tokens ->
+ *     close its group -> (last token back) -> Retired -> JITDylib cleared
+ *   Session shutdown requested, module still loaded: destructors + handlers
+ *     -> group closed "by shutdown": later calls run under the caller's
+ *     Session token, and the code goes with the whole JIT after the drain. */
+
+#include "jit/IRDlopen.h"
+#include "jit/ContentHash.h"
+#include "jit/Diag.h"
+#include "jit/DlopenIR.h"
+#include "jit/LiveEntries.h"
+#include "jit/Module.h"
+#include "jit/ModuleStubs.h"
+#include "jit/RuntimeParts.h"
+
+#include "orc-rt-c/NestedGroup.h"
+
+#include <llvm-c/Orc.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/*---- Compiled modules, by content ----*/
+
+/* What loading some bytes produced: kept so that a module loaded again is
+ * not parsed or compiled again (only linked). Never evicted. */
+typedef struct CacheEntry {
+  orc_rt_jit_Digest Key;
+  char **Objs;
+  size_t *ObjSizes, NumObjs;
+  orc_rt_jit_ExportList Exports;
+  orc_rt_jit_InitList Ctors, Dtors;
+  struct CacheEntry *Next;
+} CacheEntry;
+
+/* A JITDylib for one module at a time; cleared and reused after unloading. */
+typedef struct Slot {
+  LLVMOrcJITDylibRef JD;
+  struct Slot *NextFree;
+} Slot;
+
+typedef struct {
+  void (*Fn)(void *);
+  void *Arg;
+  bool NoArg;
+} Handler;
+
+typedef struct Module {
+  orc_rt_jit_StubModule *Id; /* permanent: the stubs point at it */
+  orc_rt_TaskGroupRef Group;
+  Slot *Slot;
+  dev_t Dev;
+  ino_t Ino;
+  unsigned Refs;
+  bool Global, NoDelete;
+  bool Finalizing; /* destructors running: hidden from dlopen / dlsym */
+  bool ByShutdown; /* closed by Session shutdown: freed with the JIT */
+  CacheEntry *Code;
+  uint64_t *ExportAddrs; /* the stub for a function, else the address */
+  uint64_t *CtorAddrs, *DtorAddrs;
+  Handler *Handlers; /* guarded by SymLock */
+  size_t NumHandlers, HandlerCap;
+  char Dso; /* its __dso_handle */
+  struct Module *Next;
+} Module;
+
+static pthread_mutex_t Lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+static _Thread_local unsigned LockDepth;
+static pthread_mutex_t SymLock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t RetiredLock = PTHREAD_MUTEX_INITIALIZER;
+
+static orc_rt_SessionRef Sess;
+static orc_rt_jit_Jit *Jit;
+static const orc_rt_jit_Options *Opts;
+static bool JitGone;      /* under Lock */
+static Module *Loaded;    /* newest first; under Lock and SymLock */
+static Module *Retired;   /* under RetiredLock */
+static Slot *FreeSlots;   /* under Lock */
+static unsigned NumSlots; /* under Lock */
+static CacheEntry *Cache; /* under Lock */
+
+static void lock(void) {
+  pthread_mutex_lock(&Lock);
+  ++LockDepth;
+}
+
+static void sweep(void);
+
+static void unlock(void) {
+  if (LockDepth == 1)
+    sweep();
+  --LockDepth;
+  pthread_mutex_unlock(&Lock);
+}
+
+/*---- dlerror ----*/
+
+/* glibc's dlerror string stays valid until the next dlerror call on the
+ * thread: one buffer for the pending message, one for the returned one. */
+static _Thread_local char PendingErr[2048], ReturnedErr[2048];
+static _Thread_local bool HavePending;
+
+static void setError(const char *Fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+static void setError(const char *Fmt, ...) {
+  va_list Args;
+  va_start(Args, Fmt);
+  vsnprintf(PendingErr, sizeof(PendingErr), Fmt, Args);
+  va_end(Args);
+  HavePending = true;
+}
+
+static void setErrorFrom(const char *Path, orc_rt_ErrorRef Err) {
+  const char *Msg = orc_rt_Error_getMessage(Err);
+  /* Parser messages already start with the file name. */
+  if (!strncmp(Msg, Path, strlen(Path)))
+    setError("%s", Msg);
+  else
+    setError("%s: %s", Path, Msg);
+  orc_rt_Error_consume(Err);
+}
+
+char *orc_rt_jit_dlerror(void) {
+  if (!HavePending)
+    return dlerror();
+  HavePending = false;
+  memcpy(ReturnedErr, PendingErr, sizeof(ReturnedErr));
+  return ReturnedErr;
+}
+
+/*---- Finding modules ----*/
+
+static bool isOurs(void *Handle) {
+  for (Module *M = Loaded; M; M = M->Next)
+    if (M == Handle)
+      return true;
+  return false;
+}
+
+/* Under SymLock. */
+static bool findExport(Module *M, const char *Name, uint64_t *Addr) {
+  for (size_t I = 0; I < M->Code->Exports.Size; ++I)
+    if (!strcmp(M->Code->Exports.Items[I].Name, Name)) {
+      *Addr = M->ExportAddrs[I];
+      return true;
+    }
+  return false;
+}
+
+/* Under SymLock: the RTLD_GLOBAL modules, oldest first (glibc's order). */
+static bool findGlobal(const char *Name, uint64_t *Addr) {
+  bool Found = false;
+  for (Module *M = Loaded; M; M = M->Next)
+    if (M->Global && !M->Finalizing && findExport(M, Name, Addr))
+      Found = true; /* keep going: the oldest wins */
+  return Found;
+}
+
+/*---- Resolving a module's undefined symbols ----*/
+
+/* A module's JITDylib has one generator: names it does not define come from
+ * the RTLD_GLOBAL modules (their stubs), else from the program's JITDylib
+ * (the program, the driver's definitions, the process), looked up
+ * asynchronously so no JIT thread blocks. */
+typedef struct {
+  LLVMOrcLookupStateRef State;
+  LLVMOrcJITDylibRef JD;
+} PendingLookup;
+
+static void defineFound(LLVMOrcJITDylibRef JD, LLVMOrcCSymbolMapPairs Pairs,
+                        size_t N) {
+  if (!N)
+    return;
+  LLVMOrcCSymbolMapPairs Copy = calloc(N, sizeof(*Copy));
+  if (!Copy)
+    return; /* the symbols stay missing: the link fails and says which */
+  for (size_t I = 0; I < N; ++I) {
+    Copy[I] = Pairs[I];
+    LLVMOrcRetainSymbolStringPoolEntry(Copy[I].Name);
+  }
+  LLVMErrorRef E = LLVMOrcJITDylibDefine(JD, LLVMOrcAbsoluteSymbols(Copy, N));
+  free(Copy);
+  if (E)
+    LLVMConsumeError(E);
+}
+
+static void programLookupDone(LLVMErrorRef Err, LLVMOrcCSymbolMapPairs Result,
+                              size_t NumPairs, void *Ctx) {
+  PendingLookup *P = Ctx;
+  if (Err)
+    LLVMConsumeError(Err); /* what is missing is reported by the outer one */
+  else
+    defineFound(P->JD, Result, NumPairs);
+  LLVMOrcLookupStateContinueLookup(P->State, NULL);
+  free(P);
+}
+
+static LLVMErrorRef generate(LLVMOrcDefinitionGeneratorRef G, void *Ctx,
+                             LLVMOrcLookupStateRef *State,
+                             LLVMOrcLookupKind Kind, LLVMOrcJITDylibRef JD,
+                             LLVMOrcJITDylibLookupFlags Flags,
+                             LLVMOrcCLookupSet Set, size_t N) {
+  (void)G, (void)Ctx, (void)Kind, (void)Flags;
+  LLVMOrcCSymbolMapPairs Globals = calloc(N + 1, sizeof(*Globals));
+  LLVMOrcCLookupSetElement *Rest = calloc(N + 1, sizeof(*Rest));
+  PendingLookup *P = malloc(sizeof(*P));
+  if (!Globals || !Rest || !P) {
+    free(Globals), free(Rest), free(P);
+    return LLVMCreateStringError("out of memory");
+  }
+  size_t NG = 0, NR = 0;
+  pthread_mutex_lock(&SymLock);
+  for (size_t I = 0; I < N; ++I) {
+    uint64_t Addr;
+    if (findGlobal(LLVMOrcSymbolStringPoolEntryStr(Set[I].Name), &Addr)) {
+      Globals[NG].Name = Set[I].Name;
+      Globals[NG].Sym.Address = Addr;
+      Globals[NG].Sym.Flags.GenericFlags = LLVMJITSymbolGenericFlagsExported;
+      ++NG;
+    } else {
+      LLVMOrcRetainSymbolStringPoolEntry(Set[I].Name); /* the lookup's */
+      Rest[NR++] = (LLVMOrcCLookupSetElement){
+          Set[I].Name, LLVMOrcSymbolLookupFlagsWeaklyReferencedSymbol};
+    }
+  }
+  pthread_mutex_unlock(&SymLock);
+  defineFound(JD, Globals, NG);
+  free(Globals);
+  if (!NR) {
+    free(Rest), free(P);
+    return NULL;
+  }
+  P->State = *State;
+  P->JD = JD;
+  *State = NULL; /* suspended until programLookupDone continues it */
+  LLVMOrcCJITDylibSearchOrderElement Order = {
+      orc_rt_jit_Jit_programDylib(Jit),
+      LLVMOrcJITDylibLookupFlagsMatchExportedSymbolsOnly};
+  LLVMOrcExecutionSessionLookup(
+      LLVMOrcLLJITGetExecutionSession(orc_rt_jit_Jit_llJIT(Jit)),
+      LLVMOrcLookupKindStatic, &Order, 1, Rest, NR, programLookupDone, P);
+  free(Rest);
+  return NULL;
+}
+
+/*---- The driver's definitions in every module's JITDylib ----*/
+
+/* __cxa_atexit with a module's __dso_handle: the handler belongs to that
+ * module and runs when it is unloaded; anything else is the program's. */
+static int moduleCxaAtexit(void (*Fn)(void *), void *Arg, void *Dso) {
+  pthread_mutex_lock(&SymLock);
+  Module *M = Loaded;
+  while (M && &M->Dso != Dso)
+    M = M->Next;
+  int R = -1;
+  if (M) {
+    if (M->NumHandlers == M->HandlerCap) {
+      size_t Cap = M->HandlerCap ? 2 * M->HandlerCap : 8;
+      Handler *N = realloc(M->Handlers, Cap * sizeof(*N));
+      if (N) {
+        M->Handlers = N;
+        M->HandlerCap = Cap;
+      }
+    }
+    if (M->NumHandlers < M->HandlerCap) {
+      M->Handlers[M->NumHandlers++] = (Handler){Fn, Arg, false};
+      R = 0;
+    }
+  }
+  pthread_mutex_unlock(&SymLock);
+  return M ? R : orc_rt_jit_cxa_atexit(Fn, Arg, Dso);
+}
+
+static orc_rt_ErrorRef defineModuleSymbols(Module *M) {
+  LLVMOrcLLJITRef J = orc_rt_jit_Jit_llJIT(Jit);
+  LLVMOrcCSymbolMapPair Pairs[2];
+  Pairs[0].Name = LLVMOrcLLJITMangleAndIntern(J, "__dso_handle");
+  Pairs[0].Sym = (LLVMJITEvaluatedSymbol){
+      (uintptr_t)&M->Dso, {LLVMJITSymbolGenericFlagsExported, 0}};
+  Pairs[1].Name = LLVMOrcLLJITMangleAndIntern(J, "__cxa_atexit");
+  Pairs[1].Sym = (LLVMJITEvaluatedSymbol){
+      (uintptr_t)moduleCxaAtexit,
+      {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable,
+       0}};
+  return orc_rt_jit_fromLLVMError(
+      LLVMOrcJITDylibDefine(M->Slot->JD, LLVMOrcAbsoluteSymbols(Pairs, 2)),
+      NULL);
+}
+
+static Slot *takeSlot(void) {
+  if (FreeSlots) {
+    Slot *S = FreeSlots;
+    FreeSlots = S->NextFree;
+    return S;
+  }
+  Slot *S = calloc(1, sizeof(*S));
+  if (!S)
+    return NULL;
+  char Name[64];
+  snprintf(Name, sizeof(Name), "<dlopen %u>", NumSlots++);
+  LLVMOrcExecutionSessionRef ES =
+      LLVMOrcLLJITGetExecutionSession(orc_rt_jit_Jit_llJIT(Jit));
+  S->JD = LLVMOrcExecutionSessionCreateBareJITDylib(ES, Name);
+  LLVMOrcJITDylibAddGenerator(
+      S->JD, LLVMOrcCreateCustomCAPIDefinitionGenerator(generate, NULL, NULL));
+  return S;
+}
+
+/* Empties the slot's JITDylib (freeing the code) and keeps it for reuse. */
+static void releaseSlot(Slot *S) {
+  LLVMErrorRef E = LLVMOrcJITDylibClear(S->JD);
+  if (E) {
+    char *Msg = LLVMGetErrorMessage(E);
+    fprintf(stderr, "mini-lli: warning: unloading a module: %s\n", Msg);
+    LLVMDisposeErrorMessage(Msg);
+  }
+  S->NextFree = FreeSlots;
+  FreeSlots = S;
+}
+
+/*---- Compiling ----*/
+
+static void CacheEntry_dispose(CacheEntry *E) {
+  for (size_t I = 0; I < E->NumObjs; ++I)
+    free(E->Objs[I]);
+  free(E->Objs);
+  free(E->ObjSizes);
+  orc_rt_jit_ExportList_dispose(&E->Exports);
+  orc_rt_jit_InitList_dispose(&E->Ctors);
+  orc_rt_jit_InitList_dispose(&E->Dtors);
+  free(E);
+}
+
+static orc_rt_ErrorRef compile(const char *Path, LLVMMemoryBufferRef Buf,
+                               CacheEntry *E) {
+  LLVMContextRef Ctx;
+  LLVMModuleRef M;
+  orc_rt_ErrorRef Err = orc_rt_jit_parseModule(Path, Buf, &Ctx, &M);
+  if (Err)
+    return Err;
+  if (Opts->Passes) {
+    LLVMTargetMachineRef TM = orc_rt_jit_Jit_createTargetMachine(Jit);
+    Err = orc_rt_jit_runPasses(M, Opts->Passes, TM);
+    if (TM)
+      LLVMDisposeTargetMachine(TM);
+  }
+  if (!Err)
+    Err = orc_rt_jit_takeInitializers(M, 0, &E->Ctors, &E->Dtors);
+  if (!Err) {
+    orc_rt_jit_defineModuleAtexit(M);
+    Err = orc_rt_jit_collectExports(M, &E->Exports);
+  }
+  orc_rt_jit_ObjectList Objs = {NULL, 0};
+  if (!Err)
+    Err = orc_rt_jit_Jit_compileObjects(Jit, M, &Objs);
+  LLVMDisposeModule(M);
+  LLVMContextDispose(Ctx);
+  if (Err)
+    return Err;
+  E->Objs = calloc(Objs.Size + 1, sizeof(char *));
+  E->ObjSizes = calloc(Objs.Size + 1, sizeof(size_t));
+  for (size_t I = 0; E->Objs && E->ObjSizes && I < Objs.Size; ++I) {
+    size_t Size = LLVMGetBufferSize(Objs.Items[I]);
+    E->Objs[I] = malloc(Size ? Size : 1);
+    if (!E->Objs[I])
+      break;
+    memcpy(E->Objs[I], LLVMGetBufferStart(Objs.Items[I]), Size);
+    E->ObjSizes[I] = Size;
+    E->NumObjs = I + 1;
+  }
+  if (E->NumObjs != Objs.Size)
+    Err = orc_rt_Error_create("out of memory");
+  orc_rt_jit_ObjectList_dispose(&Objs);
+  return Err;
+}
+
+/* The compiled form of Path's bytes, from the cache or compiled now. */
+static orc_rt_ErrorRef getCode(const char *Path, CacheEntry **Out) {
+  LLVMMemoryBufferRef Buf;
+  orc_rt_ErrorRef Err = orc_rt_jit_readInput(Path, &Buf);
+  if (Err)
+    return Err;
+  orc_rt_jit_ContentHash H;
+  orc_rt_jit_ContentHash_init(&H);
+  orc_rt_jit_ContentHash_update(&H, LLVMGetBufferStart(Buf),
+                                LLVMGetBufferSize(Buf));
+  orc_rt_jit_ContentHash_updateString(&H, orc_rt_jit_Jit_codegenSettings(Jit));
+  orc_rt_jit_ContentHash_updateString(&H, Opts->Passes ? Opts->Passes : "");
+  orc_rt_jit_Digest Key = orc_rt_jit_ContentHash_final(&H);
+  for (CacheEntry *E = Cache; E; E = E->Next)
+    if (E->Key.Hi == Key.Hi && E->Key.Lo == Key.Lo) {
+      LLVMDisposeMemoryBuffer(Buf);
+      *Out = E;
+      return NULL;
+    }
+  CacheEntry *E = calloc(1, sizeof(*E));
+  if (!E) {
+    LLVMDisposeMemoryBuffer(Buf);
+    return orc_rt_Error_create("out of memory");
+  }
+  E->Key = Key;
+  Err = compile(Path, Buf, E); /* consumes Buf */
+  if (Err) {
+    CacheEntry_dispose(E);
+    return Err;
+  }
+  E->Next = Cache;
+  Cache = E;
+  *Out = E;
+  return NULL;
+}
+
+/*---- Calling into a module ----*/
+
+typedef struct {
+  Module *M;
+  void (*Fn)(void *);
+  void *Arg;
+  bool NoArg;
+} ModuleCall;
+
+/* Runs under a Session token (orc_rt_jit_callManaged) and the module's. */
+static void callInModule(void *Ctx) {
+  ModuleCall *C = Ctx;
+  if (!orc_rt_TaskGroup_acquireToken(C->M->Group))
+    return;
+  if (C->NoArg)
+    ((void (*)(void))C->Fn)();
+  else
+    C->Fn(C->Arg);
+  orc_rt_TaskGroup_releaseToken(C->M->Group);
+}
+
+static void runInModule(Module *M, const char *What, uint64_t Addr,
+                        void (*Fn)(void *), void *Arg, bool NoArg) {
+  ModuleCall C = {M, Fn, Arg, NoArg};
+  orc_rt_jit_callManaged(Sess, What, Addr, callInModule, &C);
+}
+
+static void runDtors(Module *M, bool Prioritized) {
+  const orc_rt_jit_InitList *D = &M->Code->Dtors;
+  for (size_t I = D->Size; I-- > 0;)
+    if ((D->Items[I].Priority != 65535) == Prioritized)
+      runInModule(M, D->Items[I].Symbol, M->DtorAddrs[I],
+                  (void (*)(void *))(uintptr_t)M->DtorAddrs[I], NULL, true);
+}
+
+/* As glibc's dlclose: the .fini_array runs backwards, and in it (in
+ * crtbegin's __do_global_dtors_aux, which sits between the prioritized and
+ * the other entries) __cxa_finalize runs the module's atexit handlers, newest
+ * first, including ones registered meanwhile. */
+static void finalize(Module *M) {
+  pthread_mutex_lock(&SymLock);
+  M->Finalizing = true;
+  pthread_mutex_unlock(&SymLock);
+  runDtors(M, false);
+  while (true) {
+    pthread_mutex_lock(&SymLock);
+    Handler H = {0};
+    bool Any = M->NumHandlers > 0;
+    if (Any)
+      H = M->Handlers[--M->NumHandlers];
+    pthread_mutex_unlock(&SymLock);
+    if (!Any)
+      break;
+    runInModule(M, "atexit handler", (uintptr_t)H.Fn, H.Fn, H.Arg, H.NoArg);
+  }
+  runDtors(M, true);
+}
+
+/*---- Unloading ----*/
+
+static void freeModule(Module *M) {
+  if (M->Slot)
+    releaseSlot(M->Slot);
+  orc_rt_TaskGroup_destroy(M->Group);
+  free(M->ExportAddrs);
+  free(M->CtorAddrs);
+  free(M->DtorAddrs);
+  free(M->Handlers);
+  free(M);
+}
+
+/* Under Lock: frees what has retired (unless the JIT is gone: its code went
+ * with it, and the modules closed by shutdown keep theirs until then). */
+static void sweep(void) {
+  pthread_mutex_lock(&RetiredLock);
+  Module *List = Retired;
+  Retired = NULL;
+  pthread_mutex_unlock(&RetiredLock);
+  while (List) {
+    Module *M = List;
+    List = M->Next;
+    if (JitGone || M->ByShutdown)
+      M->Slot = NULL;
+    freeModule(M);
+  }
+}
+
+static void sweepTask(void *Ctx) {
+  (void)Ctx;
+  lock();
+  unlock(); /* sweeps */
+}
+
+/* The module's group completed: no frame is inside its code any more. Runs
+ * on the completing thread, which may be inside other JIT'd code: the work
+ * is handed to the next dl* call on this thread or to the dispatcher. */
+static void onModuleComplete(void *Ctx) {
+  Module *M = Ctx;
+  pthread_mutex_lock(&RetiredLock);
+  M->Next = Retired;
+  Retired = M;
+  pthread_mutex_unlock(&RetiredLock);
+  if (LockDepth || M->ByShutdown)
+    return; /* swept when this thread unlocks / by onShutdown */
+  orc_rt_TaskRef T = orc_rt_Task_create(sweepTask, NULL, NULL);
+  if (T)
+    orc_rt_Session_dispatch(Sess, T);
+}
+
+static void unlist(Module *M) {
+  pthread_mutex_lock(&SymLock);
+  for (Module **P = &Loaded; *P; P = &(*P)->Next)
+    if (*P == M) {
+      *P = M->Next;
+      break;
+    }
+  pthread_mutex_unlock(&SymLock);
+}
+
+int orc_rt_jit_dlclose(void *Handle) {
+  lock();
+  if (!isOurs(Handle)) {
+    unlock();
+    HavePending = false;
+    return dlclose(Handle);
+  }
+  Module *M = Handle;
+  if (M->Finalizing) {
+    setError("%s: dlclose: the module is being unloaded", M->Id->Path);
+    unlock();
+    return -1;
+  }
+  if (--M->Refs || M->NoDelete) {
+    unlock();
+    return 0;
+  }
+  finalize(M);
+  unlist(M);
+  /* New entries are denied from here; the code goes once the last token is
+   * back (at once if none is out). */
+  orc_rt_TaskGroup_close(M->Group);
+  unlock();
+  return 0;
+}
+
+/*---- Loading ----*/
+
+static orc_rt_ErrorRef linkModule(Module *M) {
+  CacheEntry *E = M->Code;
+  orc_rt_ErrorRef Err = defineModuleSymbols(M);
+  LLVMMemoryBufferRef *Bufs = calloc(E->NumObjs + 1, sizeof(*Bufs));
+  if (!Err && !Bufs)
+    Err = orc_rt_Error_create("out of memory");
+  for (size_t I = 0; !Err && I < E->NumObjs; ++I)
+    Bufs[I] = LLVMCreateMemoryBufferWithMemoryRangeCopy(E->Objs[I],
+                                                        E->ObjSizes[I], "");
+  if (!Err)
+    Err = orc_rt_jit_Jit_addObjectsTo(Jit, M->Slot->JD, Bufs, E->NumObjs);
+  free(Bufs);
+  if (Err)
+    return Err;
+  /* One lookup links everything: exports, constructors, destructors. */
+  size_t NE = E->Exports.Size, NC = E->Ctors.Size, ND = E->Dtors.Size;
+  const char **Names = calloc(NE + NC + ND + 1, sizeof(char *));
+  uint64_t *Addrs = calloc(NE + NC + ND + 1, sizeof(uint64_t));
+  M->ExportAddrs = calloc(NE + 1, sizeof(uint64_t));
+  M->CtorAddrs = calloc(NC + 1, sizeof(uint64_t));
+  M->DtorAddrs = calloc(ND + 1, sizeof(uint64_t));
+  if (!Names || !Addrs || !M->ExportAddrs || !M->CtorAddrs || !M->DtorAddrs)
+    Err = orc_rt_Error_create("out of memory");
+  for (size_t I = 0; !Err && I < NE; ++I)
+    Names[I] = E->Exports.Items[I].Name;
+  for (size_t I = 0; !Err && I < NC; ++I)
+    Names[NE + I] = E->Ctors.Items[I].Symbol;
+  for (size_t I = 0; !Err && I < ND; ++I)
+    Names[NE + NC + I] = E->Dtors.Items[I].Symbol;
+  if (!Err)
+    Err = orc_rt_jit_Jit_lookupIn(Jit, M->Slot->JD, Names, NE + NC + ND, Addrs);
+  if (!Err) {
+    memcpy(M->ExportAddrs, Addrs, NE * sizeof(uint64_t));
+    memcpy(M->CtorAddrs, Addrs + NE, NC * sizeof(uint64_t));
+    memcpy(M->DtorAddrs, Addrs + NE + NC, ND * sizeof(uint64_t));
+  }
+  free(Names);
+  free(Addrs);
+  return Err;
+}
+
+static orc_rt_ErrorRef makeStubs(Module *M, const char *Path) {
+  orc_rt_jit_StubModule *Id = calloc(1, sizeof(*Id));
+  char *P = strdup(Path);
+  orc_rt_TokenSourceRef TS =
+      Id && P ? orc_rt_TaskGroup_getTokenSource(M->Group) : NULL;
+  if (!TS) {
+    free(Id);
+    free(P);
+    return orc_rt_Error_create("out of memory");
+  }
+  *Id = (orc_rt_jit_StubModule){TS, P, false};
+  M->Id = Id; /* permanent from here */
+  const orc_rt_jit_ExportList *X = &M->Code->Exports;
+  for (size_t I = 0; I < X->Size; ++I) {
+    if (!X->Items[I].IsFunction)
+      continue;
+    uint64_t Stub =
+        orc_rt_jit_ModuleStubs_create(Id, X->Items[I].Name, M->ExportAddrs[I]);
+    if (!Stub)
+      return orc_rt_Error_create("out of memory");
+    M->ExportAddrs[I] = Stub;
+  }
+  return NULL;
+}
+
+typedef enum { Kind_Native, Kind_IR, Kind_Error } FileKind;
+
+static bool hasIRSuffix(const char *Path) {
+  size_t N = strlen(Path);
+  return N > 3 &&
+         (!strcmp(Path + N - 3, ".ll") || !strcmp(Path + N - 3, ".bc"));
+}
+
+/* IR is recognised by content: bitcode by its magic (raw or wrapped), text
+ * if the file is not ELF and its first 4 KiB hold no NUL byte. */
+static FileKind classify(const char *Path, struct stat *St) {
+  int FD = open(Path, O_RDONLY | O_CLOEXEC);
+  if (FD < 0) {
+    if (!hasIRSuffix(Path))
+      return Kind_Native; /* the real dlopen searches and reports */
+    setError("%s: cannot open module: %s", Path, strerror(errno));
+    return Kind_Error;
+  }
+  unsigned char Head[4096];
+  ssize_t N = read(FD, Head, sizeof(Head));
+  int ReadErr = errno;
+  bool Stat = !fstat(FD, St);
+  close(FD);
+  if (N < 0 || !Stat) {
+    setError("%s: cannot read module: %s", Path,
+             strerror(N < 0 ? ReadErr : errno));
+    return Kind_Error;
+  }
+  if (N >= 4 && !memcmp(Head,
+                        "\x7f"
+                        "ELF",
+                        4))
+    return Kind_Native;
+  if (N >= 4 &&
+      (!memcmp(Head, "BC\xc0\xde", 4) || !memcmp(Head, "\xde\xc0\x17\x0b", 4)))
+    return Kind_IR;
+  if (memchr(Head, 0, (size_t)N))
+    return hasIRSuffix(Path) ? (setError("%s: not an LLVM IR module (neither "
+                                         "bitcode nor text)",
+                                         Path),
+                                Kind_Error)
+                             : Kind_Native;
+  return Kind_IR;
+}
+
+static Module *findLoaded(const struct stat *St) {
+  for (Module *M = Loaded; M; M = M->Next)
+    if (!M->Finalizing && M->Dev == St->st_dev && M->Ino == St->st_ino)
+      return M;
+  return NULL;
+}
+
+static Module *load(const char *Path, const struct stat *St) {
+  Module *M = calloc(1, sizeof(*M));
+  if (!M) {
+    setError("%s: out of memory", Path);
+    return NULL;
+  }
+  M->Dev = St->st_dev;
+  M->Ino = St->st_ino;
+  orc_rt_ErrorRef Err = getCode(Path, &M->Code);
+  if (!Err && !(M->Slot = takeSlot()))
+    Err = orc_rt_Error_create("out of memory");
+  if (!Err)
+    Err = linkModule(M);
+  if (!Err)
+    Err = orc_rt_TaskGroup_createNested(
+        &M->Group, orc_rt_Session_managedCodeTokenSource(Sess),
+        onModuleComplete, M);
+  if (!Err)
+    Err = makeStubs(M, Path);
+  if (Err) {
+    setErrorFrom(Path, Err);
+    if (M->Group) { /* completes at once: retired, swept by unlock */
+      orc_rt_TaskGroup_close(M->Group);
+      return NULL;
+    }
+    freeModule(M);
+    return NULL;
+  }
+  M->Refs = 1;
+  pthread_mutex_lock(&SymLock);
+  M->Next = Loaded;
+  Loaded = M;
+  pthread_mutex_unlock(&SymLock);
+  const orc_rt_jit_InitList *C = &M->Code->Ctors;
+  for (size_t I = 0; I < C->Size; ++I)
+    runInModule(M, C->Items[I].Symbol, M->CtorAddrs[I],
+                (void (*)(void *))(uintptr_t)M->CtorAddrs[I], NULL, true);
+  return M;
+}
+
+void *orc_rt_jit_dlopen(const char *Path, int Flags) {
+  if (!Path) {
+    HavePending = false;
+    return dlopen(Path, Flags);
+  }
+  struct stat St;
+  FileKind K = classify(Path, &St);
+  if (K == Kind_Native) {
+    HavePending = false;
+    return dlopen(Path, Flags);
+  }
+  if (K == Kind_Error)
+    return NULL;
+  if (!(Flags & (RTLD_LAZY | RTLD_NOW))) {
+    setError("%s: invalid mode for dlopen(): Invalid argument", Path);
+    return NULL;
+  }
+  lock();
+  if (JitGone) {
+    setError("%s: cannot load a module after the program's JIT was freed",
+             Path);
+    unlock();
+    return NULL;
+  }
+  Module *M = findLoaded(&St);
+  if (M) {
+    ++M->Refs;
+  } else if (!(Flags & RTLD_NOLOAD)) {
+    M = load(Path, &St);
+  }
+  if (M) {
+    pthread_mutex_lock(&SymLock);
+    M->Global |= (Flags & RTLD_GLOBAL) != 0; /* never demoted, as glibc */
+    M->NoDelete |= (Flags & RTLD_NODELETE) != 0;
+    pthread_mutex_unlock(&SymLock);
+  }
+  unlock();
+  return M;
+}
+
+void *orc_rt_jit_dlsym(void *Handle, const char *Name) {
+  uint64_t Addr;
+  if (Handle == RTLD_DEFAULT) {
+    pthread_mutex_lock(&SymLock);
+    bool Found = findGlobal(Name, &Addr);
+    pthread_mutex_unlock(&SymLock);
+    if (Found)
+      return (void *)(uintptr_t)Addr;
+  }
+  pthread_mutex_lock(&SymLock);
+  bool Ours = Handle != RTLD_DEFAULT && Handle != RTLD_NEXT && isOurs(Handle);
+  bool Found = Ours && !((Module *)Handle)->Finalizing &&
+               findExport(Handle, Name, &Addr);
+  const char *Path = Ours ? ((Module *)Handle)->Id->Path : NULL;
+  if (Ours && !Found)
+    setError("%s: undefined symbol: %s", Path, Name);
+  pthread_mutex_unlock(&SymLock);
+  if (Ours)
+    return Found ? (void *)(uintptr_t)Addr : NULL;
+  HavePending = false;
+  return dlsym(Handle, Name);
+}
+
+int orc_rt_jit_dladdr(const void *Addr, Dl_info *Info) {
+  const char *Name;
+  const orc_rt_jit_StubModule *M;
+  if (orc_rt_jit_ModuleStubs_lookup((uintptr_t)Addr, &Name, &M)) {
+    Info->dli_fname = M->Path;
+    Info->dli_fbase = NULL; /* a module has no single base address */
+    Info->dli_sname = Name;
+    Info->dli_saddr = (void *)Addr;
+    return 1;
+  }
+  return dladdr(Addr, Info);
+}
+
+int orc_rt_jit_dlinfo(void *Handle, int Request, void *Arg) {
+  pthread_mutex_lock(&SymLock);
+  bool Ours = isOurs(Handle);
+  const char *Path = Ours ? ((Module *)Handle)->Id->Path : NULL;
+  pthread_mutex_unlock(&SymLock);
+  if (!Ours) {
+    HavePending = false;
+    return dlinfo(Handle, Request, Arg);
+  }
+  if (Request == RTLD_DI_ORIGIN) {
+    char Dir[PATH_MAX];
+    if (!realpath(Path, Dir)) {
+      setError("%s: dlinfo: %s", Path, strerror(errno));
+      return -1;
+    }
+    char *Slash = strrchr(Dir, '/');
+    if (Slash)
+      *(Slash == Dir ? Slash + 1 : Slash) = 0;
+    strcpy(Arg, Dir);
+    return 0;
+  }
+  setError("%s: dlinfo: request %d is not supported for an LLVM IR module "
+           "(only RTLD_DI_ORIGIN)",
+           Path, Request);
+  return -1;
+}
+
+size_t orc_rt_jit_Dlopen_reportLiveFrames(FILE *Out) {
+  return orc_rt_jit_ModuleStubs_reportLiveFrames(Out);
+}
+
+/*---- The Session service ----*/
+
+/* Shutdown was requested (the program's atexit handlers and destructors have
+ * run): the modules still loaded are finalized, newest first, as glibc's
+ * _dl_fini does at exit, and their groups closed so the drain can end. */
+static void onDetach(void *Ctx) {
+  (void)Ctx;
+  lock();
+  while (Loaded) {
+    Module *M = Loaded;
+    finalize(M);
+    unlist(M);
+    M->ByShutdown = true;
+    __atomic_store_n(&M->Id->ClosedByShutdown, true, __ATOMIC_RELEASE);
+    orc_rt_TaskGroup_close(M->Group);
+  }
+  unlock();
+}
+
+/* After the drain, before the JIT is freed: no module has a token out. */
+static void onShutdown(void *Ctx) {
+  (void)Ctx;
+  lock();
+  JitGone = true;
+  unlock(); /* sweeps, without touching the JITDylibs */
+  lock();
+  while (Cache) {
+    CacheEntry *E = Cache;
+    Cache = E->Next;
+    CacheEntry_dispose(E);
+  }
+  while (FreeSlots) {
+    Slot *S = FreeSlots;
+    FreeSlots = S->NextFree;
+    free(S);
+  }
+  unlock();
+}
+
+static const orc_rt_ServiceVTable Service = {onDetach, onShutdown};
+
+orc_rt_ErrorRef orc_rt_jit_Dlopen_attach(orc_rt_SessionRef S, orc_rt_jit_Jit *J,
+                                         const orc_rt_jit_Options *O) {
+  Sess = S;
+  Jit = J;
+  Opts = O;
+  return orc_rt_Session_addService(S, &Service, NULL);
+}
