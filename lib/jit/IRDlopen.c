@@ -105,6 +105,15 @@ static Slot *FreeSlots;   /* under Lock */
 static unsigned NumSlots; /* under Lock */
 static CacheEntry *Cache; /* under Lock */
 
+/* -trace-shutdown also traces modules' unloading. */
+static void trace(const char *What, const char *Path) {
+  if (!Opts || !Opts->TraceShutdown)
+    return;
+  fflush(stdout);
+  fprintf(stderr, "mini-lli: dlclose: '%s': %s\n", Path, What);
+  fflush(stderr);
+}
+
 static void lock(void) {
   pthread_mutex_lock(&Lock);
   ++LockDepth;
@@ -519,6 +528,8 @@ static void sweep(void) {
     List = M->Next;
     if (JitGone || M->ByShutdown)
       M->Slot = NULL;
+    if (M->Id && M->Slot)
+      trace("last token back; code and data freed", M->Id->Path);
     freeModule(M);
   }
 }
@@ -574,6 +585,7 @@ int orc_rt_jit_dlclose(void *Handle) {
   }
   finalize(M);
   unlist(M);
+  trace("destructors done; new entries denied", M->Id->Path);
   /* New entries are denied from here; the code goes once the last token is
    * back (at once if none is out). */
   orc_rt_TaskGroup_close(M->Group);
