@@ -79,8 +79,9 @@ typedef struct Module {
   ino_t Ino;
   unsigned Refs;
   bool Global, NoDelete;
-  bool Finalizing; /* destructors running: hidden from dlopen / dlsym */
-  bool ByShutdown; /* closed by Session shutdown: freed with the JIT */
+  bool Finalizing;  /* destructors running: hidden from dlopen / dlsym */
+  bool ByShutdown;  /* closed by Session shutdown: freed with the JIT */
+  unsigned InitSeq; /* when its constructors finished (0: not yet) */
   CacheEntry *Code;
   uint64_t *ExportAddrs; /* the stub for a function, else the address */
   uint64_t *CtorAddrs, *DtorAddrs;
@@ -98,12 +99,13 @@ static pthread_mutex_t RetiredLock = PTHREAD_MUTEX_INITIALIZER;
 static orc_rt_SessionRef Sess;
 static orc_rt_jit_Jit *Jit;
 static const orc_rt_jit_Options *Opts;
-static bool JitGone;      /* under Lock */
-static Module *Loaded;    /* newest first; under Lock and SymLock */
-static Module *Retired;   /* under RetiredLock */
-static Slot *FreeSlots;   /* under Lock */
-static unsigned NumSlots; /* under Lock */
-static CacheEntry *Cache; /* under Lock */
+static bool JitGone;         /* under Lock */
+static Module *Loaded;       /* newest first; under Lock and SymLock */
+static Module *Retired;      /* under RetiredLock */
+static Slot *FreeSlots;      /* under Lock */
+static unsigned NumSlots;    /* under Lock */
+static CacheEntry *Cache;    /* under Lock */
+static unsigned NextInitSeq; /* under Lock */
 
 /* -trace-shutdown also traces modules' unloading. */
 static void trace(const char *What, const char *Path) {
@@ -142,6 +144,11 @@ static void setError(const char *Fmt, ...) {
   va_start(Args, Fmt);
   vsnprintf(PendingErr, sizeof(PendingErr), Fmt, Args);
   va_end(Args);
+  /* One line, as glibc's: ORC follows "Symbols not found" with a line
+   * about what could therefore not be materialized. */
+  char *NL = strchr(PendingErr, '\n');
+  if (NL)
+    *NL = 0;
   HavePending = true;
 }
 
@@ -750,6 +757,7 @@ static Module *load(const char *Path, const struct stat *St) {
   for (size_t I = 0; I < C->Size; ++I)
     runInModule(M, C->Items[I].Symbol, M->CtorAddrs[I],
                 (void (*)(void *))(uintptr_t)M->CtorAddrs[I], NULL, true);
+  M->InitSeq = ++NextInitSeq;
   return M;
 }
 
@@ -869,7 +877,12 @@ static void onDetach(void *Ctx) {
   (void)Ctx;
   lock();
   while (Loaded) {
+    /* glibc's _dl_fini: the reverse of the order initialization finished
+     * (a module opened by another's constructor finishes first). */
     Module *M = Loaded;
+    for (Module *N = Loaded; N; N = N->Next)
+      if (N->InitSeq > M->InitSeq)
+        M = N;
     finalize(M);
     unlist(M);
     M->ByShutdown = true;
