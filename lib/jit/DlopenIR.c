@@ -23,6 +23,65 @@ static bool isExported(LLVMValueRef GV) {
   return Len && strncmp(Name, "llvm.", 5) != 0;
 }
 
+/* 1: integer class, 2: SSE class, 0: anything else. */
+static int scalarClass(LLVMTypeRef T) {
+  switch (LLVMGetTypeKind(T)) {
+  case LLVMIntegerTypeKind:
+    return LLVMGetIntTypeWidth(T) <= 64 ? 1 : 0;
+  case LLVMPointerTypeKind:
+    return 1;
+  case LLVMFloatTypeKind:
+  case LLVMDoubleTypeKind:
+    return 2;
+  default:
+    return 0;
+  }
+}
+
+static bool registersOnly(LLVMValueRef F, bool *FloatArgs) {
+  LLVMTypeRef FT = LLVMGlobalGetValueType(F);
+  if (LLVMIsFunctionVarArg(FT))
+    return false;
+  unsigned N = LLVMCountParamTypes(FT), Ints = 0, SSE = 0;
+  LLVMTypeRef Params[64];
+  if (N > 64)
+    return false;
+  LLVMGetParamTypes(FT, Params);
+  static const char *const InMemory[] = {"byval", "inalloca", "preallocated",
+                                         "nest"};
+  for (unsigned I = 0; I < N; ++I) {
+    for (size_t K = 0; K < sizeof(InMemory) / sizeof(*InMemory); ++K) {
+      unsigned Kind =
+          LLVMGetEnumAttributeKindForName(InMemory[K], strlen(InMemory[K]));
+      if (LLVMGetEnumAttributeAtIndex(F, I + 1, Kind))
+        return false;
+    }
+    int Class = scalarClass(Params[I]);
+    if (!Class)
+      return false;
+    Class == 1 ? ++Ints : ++SSE;
+  }
+  *FloatArgs = SSE > 0;
+  if (Ints > 6 || SSE > 8)
+    return false;
+  LLVMTypeRef R = LLVMGetReturnType(FT);
+  switch (LLVMGetTypeKind(R)) {
+  case LLVMVoidTypeKind:
+    return true;
+  case LLVMStructTypeKind: {
+    unsigned NE = LLVMCountStructElementTypes(R);
+    if (NE == 0 || NE > 2)
+      return false;
+    for (unsigned I = 0; I < NE; ++I)
+      if (!scalarClass(LLVMStructGetTypeAtIndex(R, I)))
+        return false;
+    return true;
+  }
+  default:
+    return scalarClass(R) != 0;
+  }
+}
+
 static orc_rt_ErrorRef push(orc_rt_jit_ExportList *L, size_t *Cap,
                             LLVMValueRef GV, bool IsFunction) {
   if (L->Size == *Cap) {
@@ -37,7 +96,9 @@ static orc_rt_ErrorRef push(orc_rt_jit_ExportList *L, size_t *Cap,
   char *Name = strdup(LLVMGetValueName2(GV, &Len));
   if (!Name)
     return orc_rt_Error_create("out of memory");
-  L->Items[L->Size++] = (orc_rt_jit_Export){Name, IsFunction};
+  bool Floats = true;
+  bool Regs = IsFunction && LLVMIsAFunction(GV) && registersOnly(GV, &Floats);
+  L->Items[L->Size++] = (orc_rt_jit_Export){Name, IsFunction, Regs, Floats};
   return NULL;
 }
 

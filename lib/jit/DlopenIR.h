@@ -18,6 +18,12 @@
 typedef struct {
   char *Name;
   bool IsFunction;
+  /* A function whose arguments and result all travel in registers (x86-64
+   * SysV: at most 6 integer/pointer and 8 float/double arguments, none by
+   * value in memory, not variadic; a result of at most two such scalars). */
+  bool RegsOnly;
+  bool
+      FloatArgs; /* takes a float/double/vector argument (or may: not RegsOnly) */
 } orc_rt_jit_Export;
 
 typedef struct {

@@ -653,14 +653,15 @@ static orc_rt_ErrorRef makeStubs(Module *M, const char *Path) {
     free(P);
     return orc_rt_Error_create("out of memory");
   }
-  *Id = (orc_rt_jit_StubModule){TS, P, false};
+  *Id = (orc_rt_jit_StubModule){TS, M->Group, P, false};
   M->Id = Id; /* permanent from here */
   const orc_rt_jit_ExportList *X = &M->Code->Exports;
   for (size_t I = 0; I < X->Size; ++I) {
     if (!X->Items[I].IsFunction)
       continue;
-    uint64_t Stub =
-        orc_rt_jit_ModuleStubs_create(Id, X->Items[I].Name, M->ExportAddrs[I]);
+    uint64_t Stub = orc_rt_jit_ModuleStubs_create(
+        Id, X->Items[I].Name, M->ExportAddrs[I], X->Items[I].RegsOnly,
+        X->Items[I].FloatArgs);
     if (!Stub)
       return orc_rt_Error_create("out of memory");
     M->ExportAddrs[I] = Stub;

@@ -22,6 +22,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -40,7 +41,14 @@ typedef struct {
   uintptr_t Target;
   orc_rt_jit_StubModule *Module;
   char *Name;
+  bool RegsOnly;             /* offset 24: read by the common entry */
+  bool FloatArgs;            /* offset 25: read by the register-only entry */
+  orc_rt_TaskGroupRef Group; /* Module->Group, one load nearer */
 } Record;
+
+_Static_assert(offsetof(Record, RegsOnly) == 24 &&
+                   offsetof(Record, FloatArgs) == 25,
+               "the entries read RegsOnly and FloatArgs");
 
 typedef struct StubPage {
   unsigned char *Code;
@@ -90,7 +98,8 @@ static StubPage *newPage(void) {
 }
 
 uint64_t orc_rt_jit_ModuleStubs_create(orc_rt_jit_StubModule *M,
-                                       const char *Name, uint64_t Target) {
+                                       const char *Name, uint64_t Target,
+                                       bool RegsOnly, bool FloatArgs) {
   char *Copy = strdup(Name);
   if (!Copy)
     return 0;
@@ -107,7 +116,7 @@ uint64_t orc_rt_jit_ModuleStubs_create(orc_rt_jit_StubModule *M,
   }
   unsigned I = Pages->Used++;
   Record *R = &Pages->Records[I];
-  *R = (Record){(uintptr_t)Target, M, Copy};
+  *R = (Record){(uintptr_t)Target, M, Copy, RegsOnly, FloatArgs, M->Group};
   uint64_t Addr = (uintptr_t)(Pages->Code + FIRST_SLOT + I * SLOT);
   pthread_mutex_unlock(&Lock);
   /* The record is published to callers with the stub's address (dlsym's
@@ -167,7 +176,7 @@ static pthread_once_t KeyOnce = PTHREAD_ONCE_INIT;
 
 static void releaseEntry(Entry *E) {
   if (E->Token)
-    orc_rt_TokenSource_releaseToken(E->Rec->Module->Tokens);
+    orc_rt_TaskGroup_releaseToken(E->Rec->Group);
 }
 
 /* At thread exit: tokens of frames never returned from (the thread ended
@@ -239,47 +248,46 @@ static void dropDead(Shadow *S, uintptr_t Sp) {
   }
 }
 
-/* Called by the common entry with the stub's record and the address of the
- * caller's return-address slot; returns the function to jump to. */
-__attribute__((used, visibility("hidden"))) uintptr_t
-orc_rt_jit_ModuleStubs_enter(Record *R, uintptr_t *RetSlot) {
+/* R's token was denied. Closed by Session shutdown: the code is freed only
+ * after the Session's drain, which waits for the caller's token, so the call
+ * may go on under it. Closed by dlclose: the code is (or soon will be) gone. */
+static __attribute__((noinline, cold)) void denied(Record *R) {
+  if (!__atomic_load_n(&R->Module->ClosedByShutdown, __ATOMIC_ACQUIRE))
+    fatal("mini-lli: error: call to '%s' in module '%s', which has been "
+          "unloaded (dlclose)\n",
+          R->Name, R->Module->Path);
+  if (!orc_rt_Session_current())
+    fatal("mini-lli: error: call to '%s' in module '%s' after shutdown was "
+          "requested, from outside JIT'd code\n",
+          R->Name, R->Module->Path);
+}
+
+/* Takes R's token (or ends the program) and pushes a shadow entry for the
+ * call whose caller resumes with stack pointer Sp. */
+static inline Shadow *push(Record *R, uintptr_t Sp, uintptr_t Ret) {
   Shadow *S = My ? My : newShadow();
-  uintptr_t Sp = (uintptr_t)(RetSlot + 1);
   size_t D = atomic_load_explicit(&S->Depth, memory_order_relaxed);
   if (__builtin_expect(D && S->Entries[D - 1].Sp <= Sp, 0)) {
     dropDead(S, Sp);
     D = atomic_load_explicit(&S->Depth, memory_order_relaxed);
   }
-  bool Token = orc_rt_TokenSource_acquireToken(R->Module->Tokens);
-  if (__builtin_expect(!Token, 0)) {
-    /* Closed by Session shutdown: the code is freed only after the Session's
-     * drain, which waits for the caller's token, so the call may go on under
-     * it. Closed by dlclose: the code is (or soon will be) gone. */
-    if (!__atomic_load_n(&R->Module->ClosedByShutdown, __ATOMIC_ACQUIRE))
-      fatal("mini-lli: error: call to '%s' in module '%s', which has been "
-            "unloaded (dlclose)\n",
-            R->Name, R->Module->Path);
-    if (!orc_rt_Session_current())
-      fatal("mini-lli: error: call to '%s' in module '%s' after shutdown was "
-            "requested, from outside JIT'd code\n",
-            R->Name, R->Module->Path);
-  }
+  bool Token = orc_rt_TaskGroup_acquireToken(R->Group);
+  if (__builtin_expect(!Token, 0))
+    denied(R);
   if (__builtin_expect(D == S->Cap, 0))
     grow(S);
   Entry *E = &S->Entries[D];
-  E->Ret = *RetSlot;
+  E->Ret = Ret;
   E->Sp = Sp;
   __atomic_store_n(&E->Rec, R, __ATOMIC_RELAXED);
   E->Token = Token;
   atomic_store_explicit(&S->Depth, D + 1, memory_order_relaxed);
-  *RetSlot = (uintptr_t)orc_rt_jit_moduleStubReturn;
-  return R->Target;
+  return S;
 }
 
-/* Called by the return path with the caller's stack pointter; gives the
- * token back and returns the address to return to. */
-__attribute__((used, visibility("hidden"))) uintptr_t
-orc_rt_jit_ModuleStubs_leave(uintptr_t Sp) {
+/* Pops the shadow entry of the call whose caller resumes at Sp (giving back
+ * the tokens of dead frames above it first) and returns it. */
+static inline Entry pop(uintptr_t Sp) {
   Shadow *S = My;
   size_t D = atomic_load_explicit(&S->Depth, memory_order_relaxed);
   while (S->Entries[D - 1].Sp < Sp) { /* frames left by longjmp below us */
@@ -291,7 +299,36 @@ orc_rt_jit_ModuleStubs_leave(uintptr_t Sp) {
   /* May complete the module's group (and so schedule its unloading): the
    * module's code is not on this stack any more. */
   releaseEntry(&E);
-  return E.Ret;
+  return E;
+}
+
+/* The general entry: called with the stub's record and the address of the
+ * caller's return-address slot, which it swaps for the return path's;
+ * returns the function to jump to. */
+__attribute__((used, visibility("hidden"))) uintptr_t
+orc_rt_jit_ModuleStubs_enter(Record *R, uintptr_t *RetSlot) {
+  push(R, (uintptr_t)(RetSlot + 1), *RetSlot);
+  *RetSlot = (uintptr_t)orc_rt_jit_moduleStubReturn;
+  return R->Target;
+}
+
+/* The register-only entry: the stub calls the function itself. */
+__attribute__((used, visibility("hidden"))) uintptr_t
+orc_rt_jit_ModuleStubs_enterCall(Record *R, uintptr_t Sp) {
+  push(R, Sp, 0);
+  return R->Target;
+}
+
+__attribute__((used, visibility("hidden"))) void
+orc_rt_jit_ModuleStubs_leaveCall(uintptr_t Sp) {
+  pop(Sp);
+}
+
+/* Called by the return path with the caller's stack pointer; gives the
+ * token back and returns the address to return to. */
+__attribute__((used, visibility("hidden"))) uintptr_t
+orc_rt_jit_ModuleStubs_leave(uintptr_t Sp) {
+  return pop(Sp).Ret;
 }
 
 size_t orc_rt_jit_ModuleStubs_reportLiveFrames(FILE *Out) {
@@ -326,6 +363,8 @@ __asm__(".text\n"
         ".type orc_rt_jit_moduleStubEntry,@function\n"
         "orc_rt_jit_moduleStubEntry:\n"
         "  endbr64\n"
+        "  testb $1, 24(%r11)\n" /* RegsOnly */
+        "  jnz orc_rt_jit_moduleStubCall\n"
         "  pushq %rbp\n"
         "  movq %rsp, %rbp\n"
         "  subq $192, %rsp\n"
@@ -391,4 +430,75 @@ __asm__(".text\n"
         "  movups 32(%rsp), %xmm1\n"
         "  addq $56, %rsp\n"
         "  ret\n"
-        ".size orc_rt_jit_moduleStubReturn, .-orc_rt_jit_moduleStubReturn\n");
+        ".size orc_rt_jit_moduleStubReturn, .-orc_rt_jit_moduleStubReturn\n"
+        "\n"
+        ".p2align 4\n"
+        ".type orc_rt_jit_moduleStubCall,@function\n"
+        "orc_rt_jit_moduleStubCall:\n"
+        "  .cfi_startproc\n"
+        "  pushq %rbp\n"
+        "  .cfi_def_cfa_offset 16\n"
+        "  .cfi_offset %rbp, -16\n"
+        "  movq %rsp, %rbp\n"
+        "  .cfi_def_cfa_register %rbp\n"
+        "  subq $208, %rsp\n"
+        "  movq %r11, 192(%rsp)\n"
+        "  movq %rdi, 0(%rsp)\n"
+        "  movq %rsi, 8(%rsp)\n"
+        "  movq %rdx, 16(%rsp)\n"
+        "  movq %rcx, 24(%rsp)\n"
+        "  movq %r8, 32(%rsp)\n"
+        "  movq %r9, 40(%rsp)\n"
+        "  movq %rax, 48(%rsp)\n"
+        "  movq %r10, 56(%rsp)\n"
+        "  testb $1, 25(%r11)\n" /* FloatArgs */
+        "  jz 1f\n"
+        "  movaps %xmm0, 64(%rsp)\n"
+        "  movaps %xmm1, 80(%rsp)\n"
+        "  movaps %xmm2, 96(%rsp)\n"
+        "  movaps %xmm3, 112(%rsp)\n"
+        "  movaps %xmm4, 128(%rsp)\n"
+        "  movaps %xmm5, 144(%rsp)\n"
+        "  movaps %xmm6, 160(%rsp)\n"
+        "  movaps %xmm7, 176(%rsp)\n"
+        "1:\n"
+        "  movq %r11, %rdi\n"
+        "  leaq 16(%rbp), %rsi\n"
+        "  call orc_rt_jit_ModuleStubs_enterCall\n"
+        "  movq %rax, 200(%rsp)\n"
+        "  movq 192(%rsp), %r11\n"
+        "  testb $1, 25(%r11)\n"
+        "  jz 2f\n"
+        "  movaps 64(%rsp), %xmm0\n"
+        "  movaps 80(%rsp), %xmm1\n"
+        "  movaps 96(%rsp), %xmm2\n"
+        "  movaps 112(%rsp), %xmm3\n"
+        "  movaps 128(%rsp), %xmm4\n"
+        "  movaps 144(%rsp), %xmm5\n"
+        "  movaps 160(%rsp), %xmm6\n"
+        "  movaps 176(%rsp), %xmm7\n"
+        "2:\n"
+        "  movq 0(%rsp), %rdi\n"
+        "  movq 8(%rsp), %rsi\n"
+        "  movq 16(%rsp), %rdx\n"
+        "  movq 24(%rsp), %rcx\n"
+        "  movq 32(%rsp), %r8\n"
+        "  movq 40(%rsp), %r9\n"
+        "  movq 48(%rsp), %rax\n"
+        "  movq 56(%rsp), %r10\n"
+        "  call *200(%rsp)\n"
+        "  movq %rax, 0(%rsp)\n"
+        "  movq %rdx, 8(%rsp)\n"
+        "  movaps %xmm0, 64(%rsp)\n"
+        "  movaps %xmm1, 80(%rsp)\n"
+        "  leaq 16(%rbp), %rdi\n"
+        "  call orc_rt_jit_ModuleStubs_leaveCall\n"
+        "  movq 0(%rsp), %rax\n"
+        "  movq 8(%rsp), %rdx\n"
+        "  movaps 64(%rsp), %xmm0\n"
+        "  movaps 80(%rsp), %xmm1\n"
+        "  leave\n"
+        "  .cfi_def_cfa %rsp, 8\n"
+        "  ret\n"
+        "  .cfi_endproc\n"
+        ".size orc_rt_jit_moduleStubCall, .-orc_rt_jit_moduleStubCall\n");

@@ -32,7 +32,8 @@
 
 /* What a stub knows of its module; never freed (stubs are permanent). */
 typedef struct orc_rt_jit_StubModule {
-  orc_rt_TokenSourceRef Tokens; /* keeps the module's group alive */
+  orc_rt_TokenSourceRef Tokens; /* keeps Group alive */
+  orc_rt_TaskGroupRef Group;    /* the module's (nested) task group */
   char *Path;                   /* as given to dlopen */
   /* Set before the group is closed by Session shutdown (not by dlclose):
    * a denied entry then runs under the caller's Session token instead. */
@@ -40,9 +41,14 @@ typedef struct orc_rt_jit_StubModule {
 } orc_rt_jit_StubModule;
 
 /* Creates a stub for the function Name (copied) at Target in module M.
- * Returns its address, or 0 if memory is exhausted. */
+ * RegsOnly: the function takes no argument on the stack and returns in
+ * registers (see DlopenIR.h); its stub then calls it instead of swapping the
+ * return address, which keeps the CPU's return prediction (and leaves unwind
+ * info in place). FloatArgs: it may take float/double arguments (else the
+ * stub does not save the vector registers). Returns its address, or 0 if memory is exhausted. */
 uint64_t orc_rt_jit_ModuleStubs_create(orc_rt_jit_StubModule *M,
-                                       const char *Name, uint64_t Target);
+                                       const char *Name, uint64_t Target,
+                                       bool RegsOnly, bool FloatArgs);
 
 /* If Addr is a stub's address, its function name and module; else false. */
 bool orc_rt_jit_ModuleStubs_lookup(uint64_t Addr, const char **Name,
