@@ -2,6 +2,7 @@
 
 #include "jit/DlopenIR.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -162,4 +163,113 @@ void orc_rt_jit_defineModuleAtexit(LLVMModuleRef M) {
   LLVMBuildRet(B, R);
   LLVMDisposeBuilder(B);
   LLVMSetLinkage(Atexit, LLVMInternalLinkage);
+}
+
+/*---- Escaping function addresses ----*/
+
+static bool isDirectCallee(LLVMValueRef User, LLVMValueRef F) {
+  return (LLVMIsACallInst(User) || LLVMIsAInvokeInst(User) ||
+          LLVMIsACallBrInst(User)) &&
+         LLVMGetCalledValue(User) == F;
+}
+
+/* 1: some use lets the address escape and every use can be redirected;
+ * 0: no escaping use; -1: a use a declaration cannot stand in for. */
+static int classifyUses(LLVMValueRef F) {
+  int Escapes = 0;
+  for (LLVMUseRef U = LLVMGetFirstUse(F); U; U = LLVMGetNextUse(U)) {
+    LLVMValueRef User = LLVMGetUser(U);
+    switch (LLVMGetValueKind(User)) {
+    case LLVMInstructionValueKind:
+      if (!isDirectCallee(User, F))
+        Escapes = 1;
+      break;
+    case LLVMConstantExprValueKind:
+    case LLVMConstantArrayValueKind:
+    case LLVMConstantStructValueKind:
+    case LLVMConstantVectorValueKind:
+    case LLVMGlobalVariableValueKind:
+      Escapes = 1;
+      break;
+    default: /* alias, ifunc, personality, blockaddress, ... */
+      return -1;
+    }
+  }
+  return Escapes;
+}
+
+orc_rt_ErrorRef
+orc_rt_jit_routeEscapesThroughStubs(LLVMModuleRef M,
+                                    orc_rt_jit_EscapeList *Out) {
+  *Out = (orc_rt_jit_EscapeList){NULL, 0};
+  size_t Cap = 0;
+  unsigned N = 0;
+  for (LLVMValueRef F = LLVMGetFirstFunction(M); F;
+       F = LLVMGetNextFunction(F)) {
+    if (LLVMIsDeclaration(F) || LLVMGetIntrinsicID(F) || classifyUses(F) != 1)
+      continue;
+    if (Out->Size == Cap) {
+      size_t NewCap = Cap ? 2 * Cap : 8;
+      orc_rt_jit_Escape *P = realloc(Out->Items, NewCap * sizeof(*P));
+      if (!P) {
+        orc_rt_jit_EscapeList_dispose(Out);
+        return orc_rt_Error_create("out of memory");
+      }
+      Out->Items = P;
+      Cap = NewCap;
+    }
+    size_t Len;
+    const char *Name = LLVMGetValueName2(F, &Len);
+    LLVMLinkage L = LLVMGetLinkage(F);
+    char Buf[64];
+    if (L == LLVMInternalLinkage || L == LLVMPrivateLinkage || !Len) {
+      /* Looked up by a unique hidden name: not an export. */
+      size_t Size = Len + 48;
+      char *Unique = malloc(Size);
+      if (!Unique) {
+        orc_rt_jit_EscapeList_dispose(Out);
+        return orc_rt_Error_create("out of memory");
+      }
+      snprintf(Unique, Size, "%s.__mini_lli_escaped.%u", Len ? Name : "anon",
+               N);
+      LLVMSetValueName2(F, Unique, strlen(Unique));
+      free(Unique);
+      LLVMSetLinkage(F, LLVMExternalLinkage);
+      LLVMSetVisibility(F, LLVMHiddenVisibility);
+      Name = LLVMGetValueName2(F, &Len);
+    }
+    snprintf(Buf, sizeof(Buf), "__mini_lli_stub.%u", N++);
+    LLVMValueRef Stub = LLVMAddFunction(M, Buf, LLVMGlobalGetValueType(F));
+    bool Floats = true;
+    bool Regs = registersOnly(F, &Floats);
+    char *StubName = strdup(Buf), *Target = strdup(Name);
+    if (!StubName || !Target) {
+      free(StubName);
+      free(Target);
+      orc_rt_jit_EscapeList_dispose(Out);
+      return orc_rt_Error_create("out of memory");
+    }
+    Out->Items[Out->Size++] =
+        (orc_rt_jit_Escape){StubName, Target, Regs, Floats};
+    /* Every use goes to the stub; then direct calls come back. */
+    LLVMReplaceAllUsesWith(F, Stub);
+    LLVMUseRef Next;
+    for (LLVMUseRef U = LLVMGetFirstUse(Stub); U; U = Next) {
+      Next = LLVMGetNextUse(U);
+      LLVMValueRef User = LLVMGetUser(U);
+      if (LLVMGetValueKind(User) == LLVMInstructionValueKind &&
+          isDirectCallee(User, Stub))
+        LLVMSetOperand(User, (unsigned)LLVMGetNumOperands(User) - 1, F);
+    }
+  }
+  return NULL;
+}
+
+void orc_rt_jit_EscapeList_dispose(orc_rt_jit_EscapeList *L) {
+  for (size_t I = 0; I < L->Size; ++I) {
+    free(L->Items[I].Stub);
+    free(L->Items[I].Target);
+  }
+  free(L->Items);
+  *L = (orc_rt_jit_EscapeList){NULL, 0};
 }

@@ -35,6 +35,30 @@ orc_rt_ErrorRef orc_rt_jit_collectExports(LLVMModuleRef M,
                                           orc_rt_jit_ExportList *Out);
 void orc_rt_jit_ExportList_dispose(orc_rt_jit_ExportList *L);
 
+/* A function whose address escapes inside the module (a callback, a
+ * vtable slot, a pointer stored or passed on): every such use now names
+ * Stub, a declaration the loader defines as the function's token-taking stub,
+ * while direct calls keep calling the function. Target is the name the
+ * function's code is looked up by (local functions get a unique hidden
+ * external name). */
+typedef struct {
+  char *Stub, *Target;
+  bool RegsOnly, FloatArgs;
+} orc_rt_jit_Escape;
+
+typedef struct {
+  orc_rt_jit_Escape *Items;
+  size_t Size;
+} orc_rt_jit_EscapeList;
+
+/* Routes every escaping use of M's functions through a stub (see above).
+ * Functions used in ways a declaration cannot stand in for (an alias or
+ * ifunc target, a personality function, blockaddress and the like) keep
+ * their escaping uses: docs/Design.md says what that means. */
+orc_rt_ErrorRef orc_rt_jit_routeEscapesThroughStubs(LLVMModuleRef M,
+                                                    orc_rt_jit_EscapeList *Out);
+void orc_rt_jit_EscapeList_dispose(orc_rt_jit_EscapeList *L);
+
 /* If M declares atexit, defines it (internal) as
  * __cxa_atexit(Fn, NULL, &__dso_handle), as glibc's libc_nonshared does. */
 void orc_rt_jit_defineModuleAtexit(LLVMModuleRef M);

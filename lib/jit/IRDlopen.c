@@ -55,6 +55,7 @@ typedef struct CacheEntry {
   char **Objs;
   size_t *ObjSizes, NumObjs;
   orc_rt_jit_ExportList Exports;
+  orc_rt_jit_EscapeList Escapes;
   orc_rt_jit_InitList Ctors, Dtors;
   struct CacheEntry *Next;
 } CacheEntry;
@@ -85,7 +86,8 @@ typedef struct Module {
   CacheEntry *Code;
   uint64_t *ExportAddrs; /* the stub for a function, else the address */
   uint64_t *CtorAddrs, *DtorAddrs;
-  Handler *Handlers; /* guarded by SymLock */
+  uint64_t *EscapeStubs; /* the stubs escaping addresses name */
+  Handler *Handlers;     /* guarded by SymLock */
   size_t NumHandlers, HandlerCap;
   char Dso; /* its __dso_handle */
   struct Module *Next;
@@ -368,6 +370,7 @@ static void CacheEntry_dispose(CacheEntry *E) {
   free(E->Objs);
   free(E->ObjSizes);
   orc_rt_jit_ExportList_dispose(&E->Exports);
+  orc_rt_jit_EscapeList_dispose(&E->Escapes);
   orc_rt_jit_InitList_dispose(&E->Ctors);
   orc_rt_jit_InitList_dispose(&E->Dtors);
   free(E);
@@ -392,6 +395,8 @@ static orc_rt_ErrorRef compile(const char *Path, LLVMMemoryBufferRef Buf,
     orc_rt_jit_defineModuleAtexit(M);
     Err = orc_rt_jit_collectExports(M, &E->Exports);
   }
+  if (!Err)
+    Err = orc_rt_jit_routeEscapesThroughStubs(M, &E->Escapes);
   orc_rt_jit_ObjectList Objs = {NULL, 0};
   if (!Err)
     Err = orc_rt_jit_Jit_compileObjects(Jit, M, &Objs);
@@ -519,6 +524,7 @@ static void freeModule(Module *M) {
   free(M->ExportAddrs);
   free(M->CtorAddrs);
   free(M->DtorAddrs);
+  free(M->EscapeStubs);
   free(M->Handlers);
   free(M);
 }
@@ -602,9 +608,48 @@ int orc_rt_jit_dlclose(void *Handle) {
 
 /*---- Loading ----*/
 
+/* The stubs that escaping function addresses name, defined before the code
+ * that uses them is linked; their targets are set once it is. */
+static orc_rt_ErrorRef defineEscapeStubs(Module *M) {
+  const orc_rt_jit_EscapeList *X = &M->Code->Escapes;
+  if (!X->Size)
+    return NULL;
+  M->EscapeStubs = calloc(X->Size, sizeof(uint64_t));
+  LLVMOrcCSymbolMapPairs Pairs = calloc(X->Size, sizeof(*Pairs));
+  if (!M->EscapeStubs || !Pairs) {
+    free(Pairs);
+    return orc_rt_Error_create("out of memory");
+  }
+  LLVMOrcLLJITRef J = orc_rt_jit_Jit_llJIT(Jit);
+  for (size_t I = 0; I < X->Size; ++I) {
+    M->EscapeStubs[I] = orc_rt_jit_ModuleStubs_create(M->Id, X->Items[I].Target,
+                                                      0, X->Items[I].RegsOnly,
+                                                      X->Items[I].FloatArgs);
+    if (!M->EscapeStubs[I]) {
+      for (size_t K = 0; K < I; ++K)
+        LLVMOrcReleaseSymbolStringPoolEntry(Pairs[K].Name);
+      free(Pairs);
+      return orc_rt_Error_create("out of memory");
+    }
+    Pairs[I].Name = LLVMOrcLLJITMangleAndIntern(J, X->Items[I].Stub);
+    Pairs[I].Sym = (LLVMJITEvaluatedSymbol){
+        M->EscapeStubs[I],
+        {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable,
+         0}};
+  }
+  orc_rt_ErrorRef Err = orc_rt_jit_fromLLVMError(
+      LLVMOrcJITDylibDefine(M->Slot->JD,
+                            LLVMOrcAbsoluteSymbols(Pairs, X->Size)),
+      NULL);
+  free(Pairs);
+  return Err;
+}
+
 static orc_rt_ErrorRef linkModule(Module *M) {
   CacheEntry *E = M->Code;
   orc_rt_ErrorRef Err = defineModuleSymbols(M);
+  if (!Err)
+    Err = defineEscapeStubs(M);
   LLVMMemoryBufferRef *Bufs = calloc(E->NumObjs + 1, sizeof(*Bufs));
   if (!Err && !Bufs)
     Err = orc_rt_Error_create("out of memory");
@@ -617,9 +662,10 @@ static orc_rt_ErrorRef linkModule(Module *M) {
   if (Err)
     return Err;
   /* One lookup links everything: exports, constructors, destructors. */
-  size_t NE = E->Exports.Size, NC = E->Ctors.Size, ND = E->Dtors.Size;
-  const char **Names = calloc(NE + NC + ND + 1, sizeof(char *));
-  uint64_t *Addrs = calloc(NE + NC + ND + 1, sizeof(uint64_t));
+  size_t NE = E->Exports.Size, NC = E->Ctors.Size, ND = E->Dtors.Size,
+         NX = E->Escapes.Size;
+  const char **Names = calloc(NE + NC + ND + NX + 1, sizeof(char *));
+  uint64_t *Addrs = calloc(NE + NC + ND + NX + 1, sizeof(uint64_t));
   M->ExportAddrs = calloc(NE + 1, sizeof(uint64_t));
   M->CtorAddrs = calloc(NC + 1, sizeof(uint64_t));
   M->DtorAddrs = calloc(ND + 1, sizeof(uint64_t));
@@ -631,9 +677,15 @@ static orc_rt_ErrorRef linkModule(Module *M) {
     Names[NE + I] = E->Ctors.Items[I].Symbol;
   for (size_t I = 0; !Err && I < ND; ++I)
     Names[NE + NC + I] = E->Dtors.Items[I].Symbol;
+  for (size_t I = 0; !Err && I < NX; ++I)
+    Names[NE + NC + ND + I] = E->Escapes.Items[I].Target;
   if (!Err)
-    Err = orc_rt_jit_Jit_lookupIn(Jit, M->Slot->JD, Names, NE + NC + ND, Addrs);
+    Err = orc_rt_jit_Jit_lookupIn(Jit, M->Slot->JD, Names, NE + NC + ND + NX,
+                                  Addrs);
   if (!Err) {
+    for (size_t I = 0; I < NX; ++I)
+      orc_rt_jit_ModuleStubs_setTarget(M->EscapeStubs[I],
+                                       Addrs[NE + NC + ND + I]);
     memcpy(M->ExportAddrs, Addrs, NE * sizeof(uint64_t));
     memcpy(M->CtorAddrs, Addrs + NE, NC * sizeof(uint64_t));
     memcpy(M->DtorAddrs, Addrs + NE + NC, ND * sizeof(uint64_t));
@@ -643,7 +695,7 @@ static orc_rt_ErrorRef linkModule(Module *M) {
   return Err;
 }
 
-static orc_rt_ErrorRef makeStubs(Module *M, const char *Path) {
+static orc_rt_ErrorRef makeId(Module *M, const char *Path) {
   orc_rt_jit_StubModule *Id = calloc(1, sizeof(*Id));
   char *P = strdup(Path);
   orc_rt_TokenSourceRef TS =
@@ -655,6 +707,12 @@ static orc_rt_ErrorRef makeStubs(Module *M, const char *Path) {
   }
   *Id = (orc_rt_jit_StubModule){TS, M->Group, P, false};
   M->Id = Id; /* permanent from here */
+  return NULL;
+}
+
+/* dlsym's stubs, for the exported functions. */
+static orc_rt_ErrorRef makeExportStubs(Module *M) {
+  orc_rt_jit_StubModule *Id = M->Id;
   const orc_rt_jit_ExportList *X = &M->Code->Exports;
   for (size_t I = 0; I < X->Size; ++I) {
     if (!X->Items[I].IsFunction)
@@ -733,13 +791,15 @@ static Module *load(const char *Path, const struct stat *St) {
   if (!Err && !(M->Slot = takeSlot()))
     Err = orc_rt_Error_create("out of memory");
   if (!Err)
-    Err = linkModule(M);
-  if (!Err)
     Err = orc_rt_TaskGroup_createNested(
         &M->Group, orc_rt_Session_managedCodeTokenSource(Sess),
         onModuleComplete, M);
   if (!Err)
-    Err = makeStubs(M, Path);
+    Err = makeId(M, Path);
+  if (!Err)
+    Err = linkModule(M);
+  if (!Err)
+    Err = makeExportStubs(M);
   if (Err) {
     setErrorFrom(Path, Err);
     if (M->Group) { /* completes at once: retired, swept by unlock */

@@ -139,6 +139,12 @@ static Record *findRecord(uint64_t Addr) {
   return Found;
 }
 
+void orc_rt_jit_ModuleStubs_setTarget(uint64_t Stub, uint64_t Target) {
+  Record *R = findRecord(Stub);
+  if (R)
+    R->Target = (uintptr_t)Target;
+}
+
 bool orc_rt_jit_ModuleStubs_lookup(uint64_t Addr, const char **Name,
                                    const orc_rt_jit_StubModule **M) {
   Record *R = findRecord(Addr);

@@ -50,6 +50,10 @@ uint64_t orc_rt_jit_ModuleStubs_create(orc_rt_jit_StubModule *M,
                                        const char *Name, uint64_t Target,
                                        bool RegsOnly, bool FloatArgs);
 
+/* Sets the function a stub created with Target 0 calls (before anything can
+ * call the stub). */
+void orc_rt_jit_ModuleStubs_setTarget(uint64_t Stub, uint64_t Target);
+
 /* If Addr is a stub's address, its function name and module; else false. */
 bool orc_rt_jit_ModuleStubs_lookup(uint64_t Addr, const char **Name,
                                    const orc_rt_jit_StubModule **M);
