@@ -222,11 +222,17 @@ orc_rt_jit_routeEscapesThroughStubs(LLVMModuleRef M,
     const char *Name = LLVMGetValueName2(F, &Len);
     LLVMLinkage L = LLVMGetLinkage(F);
     char Buf[64];
+    char *Display = strdup(Len ? Name : "<anonymous>");
+    if (!Display) {
+      orc_rt_jit_EscapeList_dispose(Out);
+      return orc_rt_Error_create("out of memory");
+    }
     if (L == LLVMInternalLinkage || L == LLVMPrivateLinkage || !Len) {
       /* Looked up by a unique hidden name: not an export. */
       size_t Size = Len + 48;
       char *Unique = malloc(Size);
       if (!Unique) {
+        free(Display);
         orc_rt_jit_EscapeList_dispose(Out);
         return orc_rt_Error_create("out of memory");
       }
@@ -246,11 +252,12 @@ orc_rt_jit_routeEscapesThroughStubs(LLVMModuleRef M,
     if (!StubName || !Target) {
       free(StubName);
       free(Target);
+      free(Display);
       orc_rt_jit_EscapeList_dispose(Out);
       return orc_rt_Error_create("out of memory");
     }
     Out->Items[Out->Size++] =
-        (orc_rt_jit_Escape){StubName, Target, Regs, Floats};
+        (orc_rt_jit_Escape){StubName, Target, Display, Regs, Floats};
     /* Every use goes to the stub; then direct calls come back. */
     LLVMReplaceAllUsesWith(F, Stub);
     LLVMUseRef Next;
@@ -269,6 +276,7 @@ void orc_rt_jit_EscapeList_dispose(orc_rt_jit_EscapeList *L) {
   for (size_t I = 0; I < L->Size; ++I) {
     free(L->Items[I].Stub);
     free(L->Items[I].Target);
+    free(L->Items[I].Display);
   }
   free(L->Items);
   *L = (orc_rt_jit_EscapeList){NULL, 0};

@@ -43,6 +43,7 @@ void orc_rt_jit_ExportList_dispose(orc_rt_jit_ExportList *L);
  * external name). */
 typedef struct {
   char *Stub, *Target;
+  char *Display; /* the function's name in the source, for messages */
   bool RegsOnly, FloatArgs;
 } orc_rt_jit_Escape;
 

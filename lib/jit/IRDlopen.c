@@ -622,9 +622,9 @@ static orc_rt_ErrorRef defineEscapeStubs(Module *M) {
   }
   LLVMOrcLLJITRef J = orc_rt_jit_Jit_llJIT(Jit);
   for (size_t I = 0; I < X->Size; ++I) {
-    M->EscapeStubs[I] = orc_rt_jit_ModuleStubs_create(M->Id, X->Items[I].Target,
-                                                      0, X->Items[I].RegsOnly,
-                                                      X->Items[I].FloatArgs);
+    M->EscapeStubs[I] = orc_rt_jit_ModuleStubs_create(
+        M->Id, X->Items[I].Display, 0, X->Items[I].RegsOnly,
+        X->Items[I].FloatArgs);
     if (!M->EscapeStubs[I]) {
       for (size_t K = 0; K < I; ++K)
         LLVMOrcReleaseSymbolStringPoolEntry(Pairs[K].Name);
