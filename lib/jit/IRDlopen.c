@@ -24,8 +24,8 @@
  *     Session token, and the code goes with the whole JIT after the drain. */
 
 #include "jit/IRDlopen.h"
-#include "jit/ContentHash.h"
 #include "jit/Diag.h"
+#include "jit/DlopenCache.h"
 #include "jit/DlopenIR.h"
 #include "jit/LiveEntries.h"
 #include "jit/Module.h"
@@ -45,20 +45,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/*---- Compiled modules, by content ----*/
-
-/* What loading some bytes produced: kept so that a module loaded again is
- * not parsed or compiled again (only linked). Never evicted. */
-typedef struct CacheEntry {
-  orc_rt_jit_Digest Key;
-  char **Objs;
-  size_t *ObjSizes, NumObjs;
-  orc_rt_jit_ExportList Exports;
-  orc_rt_jit_EscapeList Escapes;
-  orc_rt_jit_InitList Ctors, Dtors;
-  struct CacheEntry *Next;
-} CacheEntry;
 
 /* A JITDylib for one module at a time; cleared and reused after unloading. */
 typedef struct Slot {
@@ -83,7 +69,7 @@ typedef struct Module {
   bool Finalizing;  /* destructors running: hidden from dlopen / dlsym */
   bool ByShutdown;  /* closed by Session shutdown: freed with the JIT */
   unsigned InitSeq; /* when its constructors finished (0: not yet) */
-  CacheEntry *Code;
+  orc_rt_jit_CompiledModule *Code;
   uint64_t *ExportAddrs; /* the stub for a function, else the address */
   uint64_t *CtorAddrs, *DtorAddrs;
   uint64_t *EscapeStubs; /* the stubs escaping addresses name */
@@ -101,13 +87,13 @@ static pthread_mutex_t RetiredLock = PTHREAD_MUTEX_INITIALIZER;
 static orc_rt_SessionRef Sess;
 static orc_rt_jit_Jit *Jit;
 static const orc_rt_jit_Options *Opts;
-static bool JitGone;         /* under Lock */
-static Module *Loaded;       /* newest first; under Lock and SymLock */
-static Module *Retired;      /* under RetiredLock */
-static Slot *FreeSlots;      /* under Lock */
-static unsigned NumSlots;    /* under Lock */
-static CacheEntry *Cache;    /* under Lock */
-static unsigned NextInitSeq; /* under Lock */
+static bool JitGone;                 /* under Lock */
+static Module *Loaded;               /* newest first; under Lock and SymLock */
+static Module *Retired;              /* under RetiredLock */
+static Slot *FreeSlots;              /* under Lock */
+static unsigned NumSlots;            /* under Lock */
+static orc_rt_jit_ModuleCache Cache; /* under Lock */
+static unsigned NextInitSeq;         /* under Lock */
 
 /* -trace-shutdown also traces modules' unloading. */
 static void trace(const char *What, const char *Path) {
@@ -362,101 +348,6 @@ static void releaseSlot(Slot *S) {
   FreeSlots = S;
 }
 
-/*---- Compiling ----*/
-
-static void CacheEntry_dispose(CacheEntry *E) {
-  for (size_t I = 0; I < E->NumObjs; ++I)
-    free(E->Objs[I]);
-  free(E->Objs);
-  free(E->ObjSizes);
-  orc_rt_jit_ExportList_dispose(&E->Exports);
-  orc_rt_jit_EscapeList_dispose(&E->Escapes);
-  orc_rt_jit_InitList_dispose(&E->Ctors);
-  orc_rt_jit_InitList_dispose(&E->Dtors);
-  free(E);
-}
-
-static orc_rt_ErrorRef compile(const char *Path, LLVMMemoryBufferRef Buf,
-                               CacheEntry *E) {
-  LLVMContextRef Ctx;
-  LLVMModuleRef M;
-  orc_rt_ErrorRef Err = orc_rt_jit_parseModule(Path, Buf, &Ctx, &M);
-  if (Err)
-    return Err;
-  if (Opts->Passes) {
-    LLVMTargetMachineRef TM = orc_rt_jit_Jit_createTargetMachine(Jit);
-    Err = orc_rt_jit_runPasses(M, Opts->Passes, TM);
-    if (TM)
-      LLVMDisposeTargetMachine(TM);
-  }
-  if (!Err)
-    Err = orc_rt_jit_takeInitializers(M, 0, &E->Ctors, &E->Dtors);
-  if (!Err) {
-    orc_rt_jit_defineModuleAtexit(M);
-    Err = orc_rt_jit_collectExports(M, &E->Exports);
-  }
-  if (!Err)
-    Err = orc_rt_jit_routeEscapesThroughStubs(M, &E->Escapes);
-  orc_rt_jit_ObjectList Objs = {NULL, 0};
-  if (!Err)
-    Err = orc_rt_jit_Jit_compileObjects(Jit, M, &Objs);
-  LLVMDisposeModule(M);
-  LLVMContextDispose(Ctx);
-  if (Err)
-    return Err;
-  E->Objs = calloc(Objs.Size + 1, sizeof(char *));
-  E->ObjSizes = calloc(Objs.Size + 1, sizeof(size_t));
-  for (size_t I = 0; E->Objs && E->ObjSizes && I < Objs.Size; ++I) {
-    size_t Size = LLVMGetBufferSize(Objs.Items[I]);
-    E->Objs[I] = malloc(Size ? Size : 1);
-    if (!E->Objs[I])
-      break;
-    memcpy(E->Objs[I], LLVMGetBufferStart(Objs.Items[I]), Size);
-    E->ObjSizes[I] = Size;
-    E->NumObjs = I + 1;
-  }
-  if (E->NumObjs != Objs.Size)
-    Err = orc_rt_Error_create("out of memory");
-  orc_rt_jit_ObjectList_dispose(&Objs);
-  return Err;
-}
-
-/* The compiled form of Path's bytes, from the cache or compiled now. */
-static orc_rt_ErrorRef getCode(const char *Path, CacheEntry **Out) {
-  LLVMMemoryBufferRef Buf;
-  orc_rt_ErrorRef Err = orc_rt_jit_readInput(Path, &Buf);
-  if (Err)
-    return Err;
-  orc_rt_jit_ContentHash H;
-  orc_rt_jit_ContentHash_init(&H);
-  orc_rt_jit_ContentHash_update(&H, LLVMGetBufferStart(Buf),
-                                LLVMGetBufferSize(Buf));
-  orc_rt_jit_ContentHash_updateString(&H, orc_rt_jit_Jit_codegenSettings(Jit));
-  orc_rt_jit_ContentHash_updateString(&H, Opts->Passes ? Opts->Passes : "");
-  orc_rt_jit_Digest Key = orc_rt_jit_ContentHash_final(&H);
-  for (CacheEntry *E = Cache; E; E = E->Next)
-    if (E->Key.Hi == Key.Hi && E->Key.Lo == Key.Lo) {
-      LLVMDisposeMemoryBuffer(Buf);
-      *Out = E;
-      return NULL;
-    }
-  CacheEntry *E = calloc(1, sizeof(*E));
-  if (!E) {
-    LLVMDisposeMemoryBuffer(Buf);
-    return orc_rt_Error_create("out of memory");
-  }
-  E->Key = Key;
-  Err = compile(Path, Buf, E); /* consumes Buf */
-  if (Err) {
-    CacheEntry_dispose(E);
-    return Err;
-  }
-  E->Next = Cache;
-  Cache = E;
-  *Out = E;
-  return NULL;
-}
-
 /*---- Calling into a module ----*/
 
 typedef struct {
@@ -646,7 +537,7 @@ static orc_rt_ErrorRef defineEscapeStubs(Module *M) {
 }
 
 static orc_rt_ErrorRef linkModule(Module *M) {
-  CacheEntry *E = M->Code;
+  orc_rt_jit_CompiledModule *E = M->Code;
   orc_rt_ErrorRef Err = defineModuleSymbols(M);
   if (!Err)
     Err = defineEscapeStubs(M);
@@ -787,7 +678,8 @@ static Module *load(const char *Path, const struct stat *St) {
   }
   M->Dev = St->st_dev;
   M->Ino = St->st_ino;
-  orc_rt_ErrorRef Err = getCode(Path, &M->Code);
+  orc_rt_ErrorRef Err =
+      orc_rt_jit_ModuleCache_get(&Cache, Jit, Opts->Passes, Path, &M->Code);
   if (!Err && !(M->Slot = takeSlot()))
     Err = orc_rt_Error_create("out of memory");
   if (!Err)
@@ -960,11 +852,7 @@ static void onShutdown(void *Ctx) {
   JitGone = true;
   unlock(); /* sweeps, without touching the JITDylibs */
   lock();
-  while (Cache) {
-    CacheEntry *E = Cache;
-    Cache = E->Next;
-    CacheEntry_dispose(E);
-  }
+  orc_rt_jit_ModuleCache_dispose(&Cache);
   while (FreeSlots) {
     Slot *S = FreeSlots;
     FreeSlots = S->NextFree;
