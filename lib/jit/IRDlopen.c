@@ -828,6 +828,10 @@ size_t orc_rt_jit_Dlopen_reportLiveFrames(FILE *Out) {
  * _dl_fini does at exit, and their groups closed so the drain can end. */
 static void onDetach(void *Ctx) {
   (void)Ctx;
+  /* This thread (typically the one that ran the entry) is outside every
+   * module now: a frame it left with longjmp gives its token back here, or
+   * the drain would wait for it forever. */
+  orc_rt_jit_ModuleStubs_dropDeadFrames();
   lock();
   while (Loaded) {
     /* glibc's _dl_fini: the reverse of the order initialization finished

@@ -254,6 +254,11 @@ static void dropDead(Shadow *S, uintptr_t Sp) {
   }
 }
 
+void orc_rt_jit_ModuleStubs_dropDeadFrames(void) {
+  if (My)
+    dropDead(My, (uintptr_t)__builtin_frame_address(0));
+}
+
 /* R's token was denied. Closed by Session shutdown: the code is freed only
  * after the Session's drain, which waits for the caller's token, so the call
  * may go on under it. Closed by dlclose: the code is (or soon will be) gone. */

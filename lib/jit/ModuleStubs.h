@@ -58,6 +58,10 @@ void orc_rt_jit_ModuleStubs_setTarget(uint64_t Stub, uint64_t Target);
 bool orc_rt_jit_ModuleStubs_lookup(uint64_t Addr, const char **Name,
                                    const orc_rt_jit_StubModule **M);
 
+/* Gives back the tokens of this thread's module frames that are gone (left
+ * with longjmp): every frame deeper than the caller's. */
+void orc_rt_jit_ModuleStubs_dropDeadFrames(void);
+
 /* Prints one line per frame live in a module on any thread, innermost last
  * per thread; returns how many. Best effort: threads run on meanwhile. */
 size_t orc_rt_jit_ModuleStubs_reportLiveFrames(FILE *Out);
