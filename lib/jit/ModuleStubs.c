@@ -273,19 +273,18 @@ static __attribute__((noinline, cold)) void denied(Record *R) {
           R->Name, R->Module->Path);
 }
 
-/* Takes R's token (or ends the program) and pushes a shadow entry for the
- * call whose caller resumes with stack pointer Sp. */
-static inline Shadow *push(Record *R, uintptr_t Sp, uintptr_t Ret) {
+/* Pushes a shadow entry for a call whose caller resumes with stack pointer
+ * Sp, on the slow path: the thread's first entry, a full stack, or frames
+ * left by longjmp to give back first. */
+static __attribute__((noinline)) void pushSlow(Record *R, uintptr_t Sp,
+                                               uintptr_t Ret, bool Token) {
   Shadow *S = My ? My : newShadow();
   size_t D = atomic_load_explicit(&S->Depth, memory_order_relaxed);
-  if (__builtin_expect(D && S->Entries[D - 1].Sp <= Sp, 0)) {
+  if (D && S->Entries[D - 1].Sp <= Sp) {
     dropDead(S, Sp);
     D = atomic_load_explicit(&S->Depth, memory_order_relaxed);
   }
-  bool Token = orc_rt_TaskGroup_acquireToken(R->Group);
-  if (__builtin_expect(!Token, 0))
-    denied(R);
-  if (__builtin_expect(D == S->Cap, 0))
+  if (D == S->Cap)
     grow(S);
   Entry *E = &S->Entries[D];
   E->Ret = Ret;
@@ -293,12 +292,35 @@ static inline Shadow *push(Record *R, uintptr_t Sp, uintptr_t Ret) {
   __atomic_store_n(&E->Rec, R, __ATOMIC_RELAXED);
   E->Token = Token;
   atomic_store_explicit(&S->Depth, D + 1, memory_order_relaxed);
-  return S;
+}
+
+/* Takes R's token (or ends the program, see denied) and pushes a shadow
+ * entry. The hot path touches only this thread's shadow stack. */
+static inline void push(Record *R, uintptr_t Sp, uintptr_t Ret) {
+  bool Token = orc_rt_TaskGroup_acquireToken(R->Group);
+  if (__builtin_expect(!Token, 0))
+    denied(R);
+  Shadow *S = My;
+  size_t D;
+  if (__builtin_expect(!S ||
+                           (D = atomic_load_explicit(
+                                &S->Depth, memory_order_relaxed)) == S->Cap ||
+                           (D && S->Entries[D - 1].Sp <= Sp),
+                       0)) {
+    pushSlow(R, Sp, Ret, Token);
+    return;
+  }
+  Entry *E = &S->Entries[D];
+  E->Ret = Ret;
+  E->Sp = Sp;
+  __atomic_store_n(&E->Rec, R, __ATOMIC_RELAXED);
+  E->Token = Token;
+  atomic_store_explicit(&S->Depth, D + 1, memory_order_relaxed);
 }
 
 /* Pops the shadow entry of the call whose caller resumes at Sp (giving back
  * the tokens of dead frames above it first) and returns it. */
-static inline Entry pop(uintptr_t Sp) {
+static __attribute__((noinline)) Entry pop(uintptr_t Sp) {
   Shadow *S = My;
   size_t D = atomic_load_explicit(&S->Depth, memory_order_relaxed);
   while (S->Entries[D - 1].Sp < Sp) { /* frames left by longjmp below us */
@@ -332,7 +354,16 @@ orc_rt_jit_ModuleStubs_enterCall(Record *R, uintptr_t Sp) {
 
 __attribute__((used, visibility("hidden"))) void
 orc_rt_jit_ModuleStubs_leaveCall(uintptr_t Sp) {
-  pop(Sp);
+  Shadow *S = My;
+  size_t D = atomic_load_explicit(&S->Depth, memory_order_relaxed);
+  Entry *E = &S->Entries[D - 1];
+  if (__builtin_expect(E->Sp != Sp, 0)) { /* dead frames above it */
+    pop(Sp);
+    return;
+  }
+  atomic_store_explicit(&S->Depth, D - 1, memory_order_relaxed);
+  if (E->Token) /* may complete the group: the module's frame is gone */
+    orc_rt_TaskGroup_releaseToken(E->Rec->Group);
 }
 
 /* Called by the return path with the caller's stack pointer; gives the
