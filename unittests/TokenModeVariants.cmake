@@ -1,7 +1,7 @@
 # Every test that exercises tokens runs twice: the plain binary in the default
 # token mode (membarrier where available), and a "-fallback" twin linked with
 # ForceFallbackMode.c. scripts/run-tests.py and ctest pick both up.
-foreach(name TaskGroupTest SessionTest SessionStressTest ManagedThreadTest
+foreach(name TaskGroupTest NestedGroupTest SessionTest SessionStressTest ManagedThreadTest
              DispatchTest)
   set(twin ${name}-fallback)
   add_executable(${twin} ${name}.c ForceFallbackMode.c)

@@ -10,6 +10,7 @@
 #include "orc-rt-c/Error.h"
 #include "orc-rt-c/ExecutorServices.h"
 #include "orc-rt-c/ManagedThread.h"
+#include "orc-rt-c/NestedGroup.h"
 #include "orc-rt-c/RemoteExecutor.h"
 #include "orc-rt-c/SPS.h"
 #include "orc-rt-c/Session.h"

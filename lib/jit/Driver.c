@@ -1,6 +1,7 @@
 /*===- lib/jit/Driver.c - Running a program the way lli does --------------===*/
 
 #include "jit/Driver.h"
+#include "jit/IRDlopen.h"
 #include "jit/Jit.h"
 #include "jit/LiveEntries.h"
 #include "jit/Module.h"
@@ -223,6 +224,8 @@ orc_rt_ErrorRef orc_rt_jit_Program_create(orc_rt_jit_Program **Result,
     Err = orc_rt_jit_Jit_create(&P->Jit, Opts);
   if (!Err)
     Err = orc_rt_Session_addService(P->S, &JitService, P);
+  if (!Err) /* newer than JitService: notified before the JIT is freed */
+    Err = orc_rt_jit_Dlopen_attach(P->S, P->Jit, Opts);
   if (!Err)
     Err = loadInputs(P);
   if (Err) {
@@ -433,6 +436,7 @@ static void reportLiveEntries(orc_rt_jit_Program *P) {
           P->Opts->ShutdownTimeout);
   size_t N =
       orc_rt_jit_LiveEntries_report(stderr, T.Addrs ? lookupTable : NULL, &T);
+  orc_rt_jit_Dlopen_reportLiveFrames(stderr); /* frames inside modules */
   fprintf(stderr,
           "mini-lli: %zu live entr%s; ending the process with the "
           "program's status\n",

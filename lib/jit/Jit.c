@@ -286,16 +286,7 @@ static LLVMTargetMachineRef newTM(void *Ctx) { return makeTM(Ctx); }
 orc_rt_ErrorRef orc_rt_jit_Jit_addObjects(orc_rt_jit_Jit *J,
                                           const LLVMMemoryBufferRef *Objects,
                                           size_t NumObjects) {
-  orc_rt_ErrorRef Err = ready(J);
-  for (size_t I = 0; I < NumObjects; ++I) {
-    if (Err) {
-      LLVMDisposeMemoryBuffer(Objects[I]);
-      continue;
-    }
-    Err = orc_rt_jit_fromLLVMError(
-        LLVMOrcLLJITAddObjectFile(J->J, J->JD, Objects[I]), NULL);
-  }
-  return Err;
+  return orc_rt_jit_Jit_addObjectsTo(J, NULL, Objects, NumObjects);
 }
 
 /* -jit-kind=orc: compiled now, on the compile threads, and added as objects. */
@@ -422,7 +413,9 @@ typedef struct {
   pthread_cond_t Done;
   bool Finished;
   LLVMErrorRef Err;
-  uint64_t Addr;
+  LLVMOrcSymbolStringPoolEntryRef *Names;
+  uint64_t *Addrs;
+  size_t N;
 } LookupState;
 
 static void lookupDone(LLVMErrorRef Err, LLVMOrcCSymbolMapPairs Result,
@@ -430,38 +423,106 @@ static void lookupDone(LLVMErrorRef Err, LLVMOrcCSymbolMapPairs Result,
   LookupState *S = Ctx;
   pthread_mutex_lock(&S->Lock);
   S->Err = Err;
-  if (!Err && NumPairs)
-    S->Addr = Result[0].Sym.Address;
+  for (size_t I = 0; !Err && I < NumPairs; ++I)
+    for (size_t K = 0; K < S->N; ++K)
+      if (S->Names[K] == Result[I].Name)
+        S->Addrs[K] = Result[I].Sym.Address;
   S->Finished = true;
   pthread_cond_signal(&S->Done);
   pthread_mutex_unlock(&S->Lock);
 }
 
-orc_rt_ErrorRef orc_rt_jit_Jit_lookup(orc_rt_jit_Jit *J, const char *Name,
-                                      uint64_t *Addr) {
+orc_rt_ErrorRef orc_rt_jit_Jit_lookupIn(orc_rt_jit_Jit *J,
+                                        LLVMOrcJITDylibRef JD,
+                                        const char *const *Names, size_t N,
+                                        uint64_t *Addrs) {
   orc_rt_ErrorRef Err = ready(J);
-  if (Err)
+  if (Err || !N)
     return Err;
-  LookupState S = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false,
-                   NULL, 0};
+  LLVMOrcCLookupSetElement *Syms = calloc(N, sizeof(*Syms));
+  LLVMOrcSymbolStringPoolEntryRef *Interned = calloc(N, sizeof(*Interned));
+  if (!Syms || !Interned) {
+    free(Syms);
+    free(Interned);
+    return orc_rt_Error_create("out of memory");
+  }
+  for (size_t I = 0; I < N; ++I) {
+    Interned[I] = LLVMOrcLLJITMangleAndIntern(J->J, Names[I]);
+    LLVMOrcRetainSymbolStringPoolEntry(Interned[I]); /* the lookup takes one */
+    Syms[I] = (LLVMOrcCLookupSetElement){
+        Interned[I], LLVMOrcSymbolLookupFlagsRequiredSymbol};
+    Addrs[I] = 0;
+  }
+  LookupState S = {PTHREAD_MUTEX_INITIALIZER,
+                   PTHREAD_COND_INITIALIZER,
+                   false,
+                   NULL,
+                   Interned,
+                   Addrs,
+                   N};
   LLVMOrcCJITDylibSearchOrderElement Order = {
-      J->JD, LLVMOrcJITDylibLookupFlagsMatchAllSymbols};
-  LLVMOrcCLookupSetElement Sym = {LLVMOrcLLJITMangleAndIntern(J->J, Name),
-                                  LLVMOrcSymbolLookupFlagsRequiredSymbol};
-  LLVMOrcExecutionSessionLookup(J->ES, LLVMOrcLookupKindStatic, &Order, 1, &Sym,
-                                1, lookupDone, &S);
+      JD ? JD : J->JD, LLVMOrcJITDylibLookupFlagsMatchAllSymbols};
+  LLVMOrcExecutionSessionLookup(J->ES, LLVMOrcLookupKindStatic, &Order, 1, Syms,
+                                N, lookupDone, &S);
   pthread_mutex_lock(&S.Lock);
   while (!S.Finished)
     pthread_cond_wait(&S.Done, &S.Lock);
   pthread_mutex_unlock(&S.Lock);
   pthread_mutex_destroy(&S.Lock);
   pthread_cond_destroy(&S.Done);
+  for (size_t I = 0; I < N; ++I)
+    LLVMOrcReleaseSymbolStringPoolEntry(Interned[I]);
+  free(Interned);
+  free(Syms);
   orc_rt_ErrorRef Pending = takePending(J);
   if (S.Err)
     return orc_rt_Error_join(Pending, orc_rt_jit_fromLLVMError(S.Err, NULL));
   orc_rt_Error_consume(Pending);
-  *Addr = S.Addr;
   return NULL;
+}
+
+orc_rt_ErrorRef orc_rt_jit_Jit_lookup(orc_rt_jit_Jit *J, const char *Name,
+                                      uint64_t *Addr) {
+  return orc_rt_jit_Jit_lookupIn(J, NULL, &Name, 1, Addr);
+}
+
+LLVMOrcLLJITRef orc_rt_jit_Jit_llJIT(orc_rt_jit_Jit *J) {
+  orc_rt_Error_consume(ready(J));
+  return J->J;
+}
+
+LLVMOrcJITDylibRef orc_rt_jit_Jit_programDylib(orc_rt_jit_Jit *J) {
+  orc_rt_Error_consume(ready(J));
+  return J->JD;
+}
+
+orc_rt_ErrorRef orc_rt_jit_Jit_compileObjects(orc_rt_jit_Jit *J,
+                                              LLVMModuleRef M,
+                                              orc_rt_jit_ObjectList *Out) {
+  LLVMSetDataLayout(M, J->DataLayout);
+  if (!*LLVMGetTarget(M))
+    LLVMSetTarget(M, J->Triple);
+  orc_rt_ErrorRef Err = orc_rt_jit_lowerEmulatedTLS(M);
+  if (Err)
+    return Err;
+  return orc_rt_jit_compileModule(M, 0, J->Opts->CompileThreads, J->MainTM,
+                                  newTM, J, Out);
+}
+
+orc_rt_ErrorRef orc_rt_jit_Jit_addObjectsTo(orc_rt_jit_Jit *J,
+                                            LLVMOrcJITDylibRef JD,
+                                            const LLVMMemoryBufferRef *Objects,
+                                            size_t NumObjects) {
+  orc_rt_ErrorRef Err = ready(J);
+  for (size_t I = 0; I < NumObjects; ++I) {
+    if (Err) {
+      LLVMDisposeMemoryBuffer(Objects[I]);
+      continue;
+    }
+    Err = orc_rt_jit_fromLLVMError(
+        LLVMOrcLLJITAddObjectFile(J->J, JD ? JD : J->JD, Objects[I]), NULL);
+  }
+  return Err;
 }
 
 orc_rt_ErrorRef orc_rt_jit_Jit_dispose(orc_rt_jit_Jit *J) {

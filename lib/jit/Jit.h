@@ -60,6 +60,28 @@ orc_rt_ErrorRef orc_rt_jit_Jit_addProcessSymbols(orc_rt_jit_Jit *J);
 orc_rt_ErrorRef orc_rt_jit_Jit_lookup(orc_rt_jit_Jit *J, const char *Name,
                                       uint64_t *Addr);
 
+/* For dlopen'ed modules (IRDlopen.c), each in a JITDylib of its own. */
+#include "jit/CodeGen.h"
+#include <llvm-c/LLJIT.h>
+LLVMOrcLLJITRef orc_rt_jit_Jit_llJIT(orc_rt_jit_Jit *J);
+LLVMOrcJITDylibRef orc_rt_jit_Jit_programDylib(orc_rt_jit_Jit *J);
+/* Looks up N names in JD (the program's if NULL), all at once. */
+orc_rt_ErrorRef orc_rt_jit_Jit_lookupIn(orc_rt_jit_Jit *J,
+                                        LLVMOrcJITDylibRef JD,
+                                        const char *const *Names, size_t N,
+                                        uint64_t *Addrs);
+/* Compiles M (still the caller's) to objects, whatever the -jit-kind, with the
+ * JIT's settings. Not thread-safe: one caller at a time, not during start-up.
+ */
+orc_rt_ErrorRef orc_rt_jit_Jit_compileObjects(orc_rt_jit_Jit *J,
+                                              LLVMModuleRef M,
+                                              orc_rt_jit_ObjectList *Out);
+/* Adds objects to JD (the program's if NULL; takes ownership of the buffers, not the array). */
+orc_rt_ErrorRef orc_rt_jit_Jit_addObjectsTo(orc_rt_jit_Jit *J,
+                                            LLVMOrcJITDylibRef JD,
+                                            const LLVMMemoryBufferRef *Objects,
+                                            size_t NumObjects);
+
 /* Frees the JIT, its code and data memory. Everything J handed out dangles. */
 orc_rt_ErrorRef orc_rt_jit_Jit_dispose(orc_rt_jit_Jit *J);
 

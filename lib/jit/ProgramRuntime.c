@@ -4,6 +4,7 @@
  * behind them is global. */
 
 #include "jit/ProgramRuntime.h"
+#include "jit/IRDlopen.h"
 #include "jit/RuntimeParts.h"
 #include "jit/ThreadInterpose.h"
 #include "orc-rt-c/ManagedThread.h"
@@ -57,7 +58,7 @@ const orc_rt_jit_Override *orc_rt_jit_Runtime_overrides(size_t *Count) {
   orc_rt_jit_ThreadInterpose_set(orc_rt_jit_pthread_create);
   void *Sym = dlsym(RTLD_DEFAULT, "__emutls_get_address");
   memcpy(&EmuGetAddress, &Sym, sizeof(Sym));
-  static orc_rt_jit_Override Table[21];
+  static orc_rt_jit_Override Table[27];
   Table[0] =
       (orc_rt_jit_Override){"atexit", (uintptr_t)orc_rt_jit_atexit, true};
   Table[1] = (orc_rt_jit_Override){"__cxa_atexit",
@@ -101,6 +102,18 @@ const orc_rt_jit_Override *orc_rt_jit_Runtime_overrides(size_t *Count) {
    * pthread_join, which is what glibc does underneath anyway. */
   Table[20] =
       (orc_rt_jit_Override){"thrd_join", (uintptr_t)orc_rt_thrd_join, true};
+  /* dlopen and friends: LLVM IR modules are JIT'd (IRDlopen.c). */
+  Table[21] =
+      (orc_rt_jit_Override){"dlopen", (uintptr_t)orc_rt_jit_dlopen, true};
+  Table[22] = (orc_rt_jit_Override){"dlsym", (uintptr_t)orc_rt_jit_dlsym, true};
+  Table[23] =
+      (orc_rt_jit_Override){"dlclose", (uintptr_t)orc_rt_jit_dlclose, true};
+  Table[24] =
+      (orc_rt_jit_Override){"dlerror", (uintptr_t)orc_rt_jit_dlerror, true};
+  Table[25] =
+      (orc_rt_jit_Override){"dladdr", (uintptr_t)orc_rt_jit_dladdr, true};
+  Table[26] =
+      (orc_rt_jit_Override){"dlinfo", (uintptr_t)orc_rt_jit_dlinfo, true};
   *Count = sizeof(Table) / sizeof(Table[0]);
   return Table;
 }
