@@ -2,8 +2,8 @@
 /* What a service needs from the ExecutorServices object it belongs to, and
  * nothing about any one service. ServiceList.c builds the object from a list of
  * adders; each adder (one per service, declared in the service's own header)
- * gives the object what the controller must see and what must happen at
- * shutdown:
+ * gives the object what the controller must see and what must
+ * happen at shutdown:
  *
  *   addFunctions   the service's wrapper functions, advertised as bootstrap
  *                  symbols (and known as service functions, not JIT'd code)
