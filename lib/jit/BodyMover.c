@@ -140,8 +140,8 @@ static void remapOperands(orc_rt_jit_BodyMover *S, LLVMValueRef I) {
   }
 }
 
-/* The definition in S->Part that F's body moves into, named NewName, with
- * F's properties. */
+/* The definition in S->Part that F's body moves into, named NewName,
+ * with F's properties. */
 static LLVMValueRef definitionFor(orc_rt_jit_BodyMover *S, LLVMValueRef F,
                                   const char *NewName, LLVMLinkage Linkage,
                                   LLVMVisibility Visibility) {

@@ -27,8 +27,8 @@ typedef struct {
   LLVMModuleRef Part; /* where the bodies go */
   char *Buf;          /* a NUL-terminated copy of a name */
   size_t BufCap;
-  /* Set if an allocation failed: the part is then incomplete and must be
-   * thrown away. */
+  /* Set if an allocation failed: the part is then incomplete and must
+   * be thrown away. */
   bool OutOfMemory;
 } orc_rt_jit_BodyMover;
 

@@ -62,8 +62,8 @@ int orc_rt_jit_PtrSet_insert(orc_rt_jit_PtrSet *S, const void *P);
  * memory (S unchanged). */
 int orc_rt_jit_PtrSet_put(orc_rt_jit_PtrSet *S, const void *P, void *V);
 
-/* Frees the tables (not what the keys and values point to) and leaves S
- * empty. */
+/* Frees the tables (not what the keys and values point to) and
+ * leaves S empty. */
 void orc_rt_jit_PtrSet_free(orc_rt_jit_PtrSet *S);
 
 #endif

@@ -12,8 +12,8 @@
 
 #include <stdbool.h>
 
-/* Gives every local function and variable definition of M a unique external
- * name: NAME.__mini_lli.<ModuleIndex>.<n>. */
+/* Gives every local function and variable definition of M a unique
+ * external name: NAME.__mini_lli.<ModuleIndex>.<n>. */
 void orc_rt_jit_promoteLocals(LLVMModuleRef M, unsigned ModuleIndex);
 
 /* Turns a function definition into an external declaration
@@ -27,13 +27,13 @@ void orc_rt_jit_dropInitializer(LLVMValueRef G);
  * be moved away from the code or data holding that address. */
 bool orc_rt_jit_hasBlockAddress(LLVMValueRef F);
 
-/* True for the linkages a definition elsewhere may override (weak, linkonce,
- * common, extern_weak). */
+/* True for the linkages a definition elsewhere may override (weak,
+ * linkonce, common, extern_weak). */
 bool orc_rt_jit_isWeakLinkage(LLVMLinkage L);
 
-/* A new empty module in From's context, named Name, like From: same data
- * layout, triple and module flags (PIC level, frame pointers, ... steer code
- * generation). */
+/* A new empty module in From's context, named Name, like From: same
+ * data layout, triple and module flags (PIC level, frame pointers, ...
+ * steer code generation). */
 LLVMModuleRef orc_rt_jit_newModuleLike(LLVMModuleRef From, const char *Name);
 
 #endif

@@ -1,12 +1,11 @@
 /*===- lib/jit/ThreadInterpose.h - pthread_create for the whole process ---===*/
-/* mini-lli exports its own pthread_create from the executable, so that it
- * takes precedence over libc's for every library in the process. A thread
- * created while the creating thread is inside JIT'd code -- for example by
- * libstdc++'s std::thread on behalf of JIT'd C++ -- becomes a managed thread
- * exactly as if JIT'd code had called pthread_create itself (see
- * ProgramRuntime.h); every other creation goes straight to libc. The runtime's
- * and the driver's own thread creations are marked so they are never wrapped.
- */
+/* mini-lli exports its own pthread_create from the executable, so that it takes
+ * precedence over libc's for every library in the process. A thread created
+ * while the creating thread is inside JIT'd code -- for example by libstdc++'s
+ * std::thread on behalf of JIT'd C++ -- becomes a managed thread exactly as if
+ * JIT'd code had called pthread_create itself (see ProgramRuntime.h); every
+ * other creation goes straight to libc. The runtime's and the driver's own
+ * thread creations are marked so they are never wrapped. */
 
 #ifndef ORC_RT_C_LIB_JIT_THREADINTERPOSE_H
 #define ORC_RT_C_LIB_JIT_THREADINTERPOSE_H

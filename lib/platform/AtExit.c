@@ -61,8 +61,8 @@ void orc_rt_platform_runAtExits(orc_rt_platform_JITDylib *JD) {
       --I;
     if (I == 0) {
       /* An empty list holds no memory: at program end nothing may be left
-       * that only this image's globals point to (a leak checker does not scan
-       * JIT'd memory). */
+       * that only this image's globals point to (a leak checker does not
+       * scan JIT'd memory). */
       if (S->NumAtExits == 0) {
         free(S->AtExits);
         S->AtExits = NULL;
@@ -76,8 +76,8 @@ void orc_rt_platform_runAtExits(orc_rt_platform_JITDylib *JD) {
       S->AtExits[I - 1] = S->AtExits[I];
     --S->NumAtExits;
     unlock();
-    /* A handler may register more handlers or dlclose: the next round
-     * rescans. */
+    /* A handler may register more handlers or dlclose: the
+     * next round rescans. */
     E.Fn(E.Arg);
   }
 }

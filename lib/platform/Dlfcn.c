@@ -115,8 +115,8 @@ ORC_RT_PLATFORM_API int64_t __orc_rt_elfnix_run_program(const char *JITDylib,
     __orc_rt_log_error_to_stderr(__orc_rt_elfnix_jit_dlerror());
     return -1;
   }
-  /* main gets envp too, as from the C start-up code (a two-argument main
-   * ignores it). */
+  /* main gets envp too, as from the C start-up code (a two-argument
+   * main ignores it). */
   int (*Main)(int, char *[], char *[]) = (int (*)(int, char *[], char *[]))(
       uintptr_t)__orc_rt_elfnix_jit_dlsym(H, Entry);
   if (!Main) {

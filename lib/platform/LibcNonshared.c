@@ -5,8 +5,8 @@
  * pthread_atfork. A program linked by ld gets a copy; JIT'd code looking them
  * up by name finds nothing in the process. LLVM 22's controller aliases atexit
  * (AtExit.c); the other two are defined here, and the controller's archive
- * generator supplies them when JIT'd code looks them up through the platform
- * JITDylib.
+ * generator supplies them when JIT'd code looks them up through the
+ * platform JITDylib.
  *
  *   at_quick_exit(F)      the process's __cxa_at_quick_exit(F, NULL):
  *                         quick_exit() runs it, exit() does not

@@ -1,4 +1,4 @@
-/*===- lib/platform/Reenter.S - Lazy-compilation re-entry ------------------===*/
+/*===- lib/platform/Reenter.S - Lazy-compilation re-entry -----------------===*/
 /*
  * __orc_rt_sysv_reenter (the controller aliases __orc_rt_reenter to it): the
  * target of a lazy reexport's reentry trampoline, "call __orc_rt_reenter".

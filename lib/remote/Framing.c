@@ -25,8 +25,8 @@ static void putLE64(char *P, uint64_t V) {
     P[I] = (char)(V >> (8 * I));
 }
 
-/* Fills Buf completely; returns bytes read (< Size only at EOF) or -1 on error.
- */
+/* Fills Buf completely; returns bytes read (< Size only at EOF) or
+ * -1 on error. */
 static long readFull(orc_rt_internal_ReadFn Read, void *Ctx, char *Buf,
                      size_t Size) {
   size_t Got = 0;
@@ -81,8 +81,8 @@ orc_rt_internal_readMessage(orc_rt_internal_ReadFn Read, void *Ctx,
   }
   size_t Want = (size_t)(Size - ORC_RT_MSG_HEADER_SIZE), Have = 0, Cap = 0;
   char *Buf = NULL;
-  /* Grow with the bytes that actually arrive: at most double what has been
-   * read. */
+  /* Grow with the bytes that actually arrive: at most double what
+   * has been read. */
   while (Have < Want) {
     if (Have == Cap) {
       size_t NewCap = Cap ? Cap * 2 : 4096;

@@ -1,7 +1,7 @@
 /*===- lib/remote/Framing.h - SimpleRemoteEPC message framing -------------===*/
-/* Reading and writing whole messages on a file descriptor. Reading is split
- * from the fd by a byte-source callback so the same parser serves fds and
- * fuzzing buffers. */
+/* Reading and writing whole messages on a file descriptor. Reading is
+ * split from the fd by a byte-source callback so the same parser serves
+ * fds and fuzzing buffers. */
 
 #ifndef ORC_RT_C_LIB_REMOTE_FRAMING_H
 #define ORC_RT_C_LIB_REMOTE_FRAMING_H
@@ -27,8 +27,8 @@ typedef struct {
   size_t PayloadSize;
 } orc_rt_internal_Message;
 
-/* Reads up to Size bytes into Buf; returns the count (0 = EOF) or -1 with errno
- * set. */
+/* Reads up to Size bytes into Buf; returns the count (0 = EOF) or -1
+ * with errno set. */
 typedef long (*orc_rt_internal_ReadFn)(void *Ctx, char *Buf, size_t Size);
 
 typedef enum {
@@ -50,8 +50,8 @@ void orc_rt_internal_encodeHeader(char Out[ORC_RT_MSG_HEADER_SIZE],
                                   uint64_t Opcode, uint64_t SeqNo,
                                   uint64_t TagAddr, size_t PayloadSize);
 
-/* Writes a whole message to FD (the caller serialises writers). False on
- * failure. */
+/* Writes a whole message to FD (the caller serialises writers).
+ * False on failure. */
 bool orc_rt_internal_writeMessage(int FD, uint64_t Opcode, uint64_t SeqNo,
                                   uint64_t TagAddr, const char *Payload,
                                   size_t Size);

@@ -26,9 +26,9 @@ orc_rt_ErrorRef orc_rt_listenAndAcceptOne(const char *Host, const char *Port,
                                 gai_strerror(RC));
   orc_rt_ErrorRef Err = NULL;
   int L = -1;
-  /* IPv4 addresses first (a name like "localhost" also resolves to ::1, but the
-   * reference listens on IPv4, where clients connecting to that name look
-   * first). */
+  /* IPv4 addresses first (a name like "localhost" also resolves to ::1,
+   * but the reference listens on IPv4, where clients connecting to that
+   * name look first). */
   for (int Pass = 0; Pass < 2 && L < 0; ++Pass)
     for (struct addrinfo *AI = Res; AI && L < 0; AI = AI->ai_next) {
       if ((AI->ai_family == AF_INET) != (Pass == 0))

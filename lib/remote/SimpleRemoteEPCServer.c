@@ -4,24 +4,24 @@
  * with Results, JIT'd code making JIT-dispatch calls).
  *
  * Locks:
- *  - WriteLock serialises whole messages on OutFD (a header and its payload
- * stay contiguous) and guards Closed: once the read loop has ended the fds are
- * closed under it, so no sender writes to a closed (possibly reused)
- * descriptor.
+ *  - WriteLock serialises whole messages on OutFD (a header and its
+ *    payload stay contiguous) and guards Closed: once the read loop has
+ *    ended the fds are closed under it, so no sender writes to a closed
+ *    (possibly reused) descriptor.
  *  - Lock guards the JIT-dispatch table (NextSeqNo, Pending), Disconnected, the
  *    in-flight count and LastActivity. Answered is broadcast, under Lock, when
- * a Result fills a pending call and when the session disconnects; a waiter
- * re-checks its own Done flag and Disconnected, so the wake-up cannot be lost.
- * Lock and WriteLock are never held together.
+ *    a Result fills a pending call and when the session disconnects; a waiter
+ *    re-checks its own Done flag and Disconnected, so the wake-up cannot be
+ *    lost. Lock and WriteLock are never held together.
  *  - SendEpoch carries the order the controller creates between our messages
- * and its replies into the memory model: a sender bumps it (release) before it
- * writes, the reader loads it (acquire) after each message it reads. A reply
- * is written by the controller only after it read what it answers, so the
- * load sees the bump, and everything the sender did before sending (e.g. the
- * memory manager copying code into place before it answers finalize)
- * happens-before what the reader then does (e.g. starting the thread that
- * runs that code). ThreadSanitizer sees no order through inherited pipes;
- * without this it sometimes reported such code as racing with its copy.
+ *    and its replies into the memory model: a sender bumps it (release) before
+ *    it writes, the reader loads it (acquire) after each message it reads. A
+ *    reply is written by the controller only after it read what it answers, so
+ *    the load sees the bump, and everything the sender did before sending (e.g.
+ *    the memory manager copying code into place before it answers finalize)
+ *    happens-before what the reader then does (e.g. starting the thread that
+ *    runs that code). ThreadSanitizer sees no order through inherited pipes;
+ *    without this it sometimes reported such code as racing with its copy.
  *
  * Session rules: each incoming CallWrapper runs as
  * orc_rt_Session_dispatchManagedCall, so it holds a managed-code token while it
@@ -236,14 +236,14 @@ static void finishCall(IncomingCall *C, const char *Data, size_t Size) {
   pthread_mutex_unlock(&Srv->Lock);
 }
 
-/* Runs under a managed-code token: the Session (and its services) stay alive.
- */
+/* Runs under a managed-code token: the Session (and its
+ * services) stay alive. */
 static void serveCall(void *Ctx) {
   IncomingCall *C = Ctx;
   orc_rt_CWrapperFunctionBuffer R = orc_rt_ExecutorServices_callWrapper(
       C->Srv->ES, C->Tag, C->Payload, C->Size);
-  /* An OOB error travels as an empty Result (its message is lost, as in LLVM
-   * 22). */
+  /* An OOB error travels as an empty Result (its message is lost, as
+   * in LLVM 22). */
   finishCall(C, orc_rt_CWrapperFunctionBuffer_data(&R), R.Size);
   orc_rt_CWrapperFunctionBuffer_dispose(&R);
 }
@@ -267,9 +267,9 @@ static orc_rt_ErrorRef startCall(orc_rt_SimpleRemoteEPCServerRef Srv,
   if (Msg->TagAddr == 0)
     return orc_rt_Error_createf("CallWrapper (seqno %llu) to address 0x0",
                                 (unsigned long long)Msg->SeqNo);
-  /* The services are only safe to use while the Session is alive: check under a
-   * token. Denied means shutdown has started; the call is then denied below
-   * anyway. */
+  /* The services are only safe to use while the Session is alive: check
+   * under a token. Denied means shutdown has started; the call is then
+   * denied below anyway. */
   CallableCheck CC = {Srv->ES, Msg->TagAddr, true};
   orc_rt_Session_callManagedCode(Srv->S, checkCallable, &CC);
   if (!CC.Callable)
@@ -327,9 +327,9 @@ static long readFD(void *Ctx, char *Buf, size_t Size) {
   return (long)read(Srv->InFD, Buf, Size);
 }
 
-/* With an idle timeout: waits until InFD is readable. False if the connection
- * has been idle (nothing read or written, no call in flight either way) for
- * IdleMs. */
+/* With an idle timeout: waits until InFD is readable. False if the
+ * connection has been idle (nothing read or written, no call in flight
+ * either way) for IdleMs. */
 static bool waitForInput(orc_rt_SimpleRemoteEPCServerRef Srv) {
   if (!Srv->IdleMs)
     return true;

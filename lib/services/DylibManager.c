@@ -111,8 +111,7 @@ static orc_rt_CWrapperFunctionBuffer openWrapper(const char *Data,
   return orc_rt_SPS_expectedAddrResult((uint64_t)(uintptr_t)H);
 }
 
-/*---- resolve: Expected<Seq<Optional<ExecutorSymbolDef>>>(Addr H, ----*/
-/*----          LookupSet)                                        ----*/
+/*-- resolve: Expected<Seq<Optional<ExecutorSymbolDef>>>(Addr H, LookupSet) --*/
 
 /* A C++ executor has std::cout & co. constructed before any JIT'd code runs
  * (some translation unit of it includes <iostream>); JIT'd code relies on that,
@@ -146,9 +145,9 @@ static void *lookup(DylibManager *DM, Handle *H, const char *Name) {
     void *P = orc_rt_internal_ExecutorServices_findInterposer(DM->ES, Name);
     if (P)
       return P;
-    /* C++ code (mangled names) expects the C++ runtime as a C++ executor has
-     * it, even when some other library already brought libstdc++ into the
-     * process. */
+    /* C++ code (mangled names) expects the C++ runtime as a C++ executor
+     * has it, even when some other library already brought libstdc++
+     * into the process. */
     if (Name[0] == '_' && Name[1] == 'Z')
       openFallbacks(DM);
   }

@@ -1,6 +1,6 @@
 /*===- lib/services/DylibManager.h - SimpleExecutorDylibManager -----------===*/
-/* Adds the dylib manager: its open / resolve wrappers and its instance
- * (__llvm_orc_SimpleExecutorDylibManager_*). */
+/* Adds the dylib manager: its open / resolve wrappers and
+ * its instance (__llvm_orc_SimpleExecutorDylibManager_*). */
 
 #ifndef ORC_RT_C_LIB_SERVICES_DYLIBMANAGER_H
 #define ORC_RT_C_LIB_SERVICES_DYLIBMANAGER_H

@@ -2,8 +2,8 @@
 /* Holds what the services added (their functions, instances and interposers),
  * registers itself on the Session as one service whose onShutdown shuts the
  * instances down, keeps the bootstrap-symbol table, and is the single place
- * where the services enter JIT'd code. It knows no service by name: the list is
- * in ServiceList.c. */
+ * where the services enter JIT'd code. It knows no service by name: the list
+ * is in ServiceList.c. */
 
 #include "services/ExecutorServices.h"
 #include "services/SafeCopy.h"
@@ -209,8 +209,8 @@ orc_rt_ExecutorServices_getSession(orc_rt_ExecutorServicesRef ES) {
 
 /*---- Entering JIT'd code ----*/
 
-/* True if Addr is one of the services' own wrapper functions (not JIT'd
- * code). */
+/* True if Addr is one of the services' own wrapper functions
+ * (not JIT'd code). */
 static bool isServiceFunction(orc_rt_ExecutorServicesRef ES, uint64_t Addr) {
   for (size_t T = 0; T < ES->NumTables; ++T)
     for (size_t I = 0; I < ES->Tables[T].NumFns; ++I)
@@ -256,9 +256,9 @@ bool orc_rt_internal_ExecutorServices_isCodeInUse(
 
 bool orc_rt_ExecutorServices_callJITCode(orc_rt_ExecutorServicesRef ES,
                                          orc_rt_ManagedFn Fn, void *Ctx) {
-  /* Counted before the token is taken and uncounted after it is returned, so a
-   * release that finds no code in use knows no entry made here is using JIT'd
-   * memory. */
+  /* Counted before the token is taken and uncounted after it is returned,
+   * so a release that finds no code in use knows no entry made here is
+   * using JIT'd memory. */
   orc_rt_internal_ExecutorServices_beginCodeUse(ES);
   bool Entered = orc_rt_Session_callManagedCode(ES->S, Fn, Ctx);
   orc_rt_internal_ExecutorServices_endCodeUse(ES);

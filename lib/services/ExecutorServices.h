@@ -2,8 +2,8 @@
 /* What a service needs from the ExecutorServices object it belongs to, and
  * nothing about any one service. ServiceList.c builds the object from a list of
  * adders; each adder (one per service, declared in the service's own header)
- * gives the object what the controller must see and what must happen at
- * shutdown:
+ * gives the object what the controller must see and what must
+ * happen at shutdown:
  *
  *   addFunctions   the service's wrapper functions, advertised as bootstrap
  *                  symbols (and known as service functions, not JIT'd code)
@@ -36,8 +36,8 @@ typedef orc_rt_ErrorRef (*orc_rt_internal_ServiceAdder)(
     orc_rt_ExecutorServicesRef ES);
 
 /* Creates the object, runs Adders in order and registers the object on S (one
- * Session service). On error nothing is registered and everything added is shut
- * down again. */
+ * Session service). On error nothing is registered and everything added is
+ * shut down again. */
 orc_rt_ErrorRef orc_rt_internal_ExecutorServices_create(
     orc_rt_ExecutorServicesRef *Result, orc_rt_SessionRef S,
     const orc_rt_internal_ServiceAdder *Adders, size_t NumAdders);
@@ -60,9 +60,9 @@ typedef struct {
   /* After the managed-code drain (no JIT'd code runs, no token is granted), or
    * when create fails: release everything and free the instance. */
   void (*shutdown)(void *Instance);
-  /* True if Addr lies in memory the instance manages for JIT'd code (what
-   * isCallable falls back on when the process map cannot be read). May be
-   * NULL. */
+  /* True if Addr lies in memory the instance manages for JIT'd code
+   * (what isCallable falls back on when the process map cannot be read).
+   * May be NULL. */
   bool (*contains)(void *Instance, uint64_t Addr);
 } orc_rt_internal_InstanceVTable;
 

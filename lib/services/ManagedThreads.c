@@ -1,8 +1,8 @@
 /*===- lib/services/ManagedThreads.c - Threads JIT'd code starts and ends -===*/
 /*
  * The runtime's versions of pthread_create, thrd_create, pthread_exit,
- * thrd_exit, thrd_join and thrd_detach, which the dylib manager hands JIT'd code
- * (added as interposers of the services object):
+ * thrd_exit, thrd_join and thrd_detach, which the dylib manager hands JIT'd
+ * code (added as interposers of the services object):
  *  - a thread's body runs as managed code of the Session
  *    (orc_rt_Session_createManagedThread) and counts as JIT'd code in use from
  *    creation until it ends;
@@ -35,8 +35,8 @@ typedef struct CountedStart {
   struct CountedStart *Prev, *Next;
 } CountedStart;
 
-/* Threads JIT'd code created that have not entered yet, of every live
- * ExecutorServices. */
+/* Threads JIT'd code created that have not entered yet, of
+ * every live ExecutorServices. */
 static pthread_mutex_t StartsLock = PTHREAD_MUTEX_INITIALIZER;
 static CountedStart *Starts;
 
@@ -151,9 +151,9 @@ int orc_rt_ExecutorServices_pthread_create(pthread_t *Thread,
 
 /* pthread_exit for JIT'd code: in a thread started through
  * orc_rt_ExecutorServices_pthread_create, the body ends as if it had returned
- * Value (cleanup handlers and destructors of the unwound frames run; its token
- * is returned, so the shutdown drain does not wait for ever). Elsewhere it is
- * pthread_exit. */
+ * Value (cleanup handlers and destructors of the unwound frames run; its
+ * token is returned, so the shutdown drain does not wait for ever). Elsewhere
+ * it is pthread_exit. */
 static _Noreturn void pthreadExit(void *Value) {
   BodyExit *BE = CurrentBody;
   if (BE) {
@@ -163,7 +163,7 @@ static _Noreturn void pthreadExit(void *Value) {
   pthread_exit(Value);
 }
 
-/*---- C11 threads (glibc: thrd_t is a pthread_t, thrd_exit is pthread_exit) ----*/
+/*-- C11 threads (glibc: thrd_t is a pthread_t, thrd_exit is pthread_exit) --*/
 
 typedef struct {
   int (*Start)(void *);

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Largest single buffer or string read (a bound on what one request may
- * allocate). */
+/* Largest single buffer or string read (a bound on what one
+ * request may allocate). */
 #define MAX_READ ((size_t)256 << 20)
 
 static orc_rt_CWrapperFunctionBuffer badAddress(const char *What,
@@ -59,8 +59,8 @@ static orc_rt_CWrapperFunctionBuffer memWritePointers(const char *D, size_t S) {
   return writeInts(D, S, 8);
 }
 
-/* void(Sequence<Tuple<Addr, Sequence<char>>>): validated completely before
- * writing. */
+/* void(Sequence<Tuple<Addr, Sequence<char>>>): validated
+ * completely before writing. */
 static orc_rt_CWrapperFunctionBuffer memWriteBuffers(const char *Data,
                                                      size_t Size) {
   orc_rt_SPSReader R;

@@ -180,8 +180,8 @@ static int protect(uint64_t Addr, uint64_t Size, int Prot) {
                                   (size_t)(End - Start), Prot);
 }
 
-/* Lock held. Claims [Start, End) in Sl, or returns the reference's overlap
- * error. */
+/* Lock held. Claims [Start, End) in Sl, or returns the
+ * reference's overlap error. */
 static orc_rt_ErrorRef claimRegion(Slab *Sl, uint64_t Start, uint64_t End) {
   for (size_t I = 0; I < Sl->NumRegions; ++I) {
     Region *Rg = &Sl->Regions[I];
@@ -202,8 +202,8 @@ static orc_rt_ErrorRef claimRegion(Slab *Sl, uint64_t Start, uint64_t End) {
   return NULL;
 }
 
-/* Lock held. The region of the live slab containing Start that starts at
- * Start. */
+/* Lock held. The region of the live slab containing Start that
+ * starts at Start. */
 static Region *findRegion(MemoryManager *MM, uint64_t Start, Slab **Out) {
   Slab *Sl = findSlab(MM, Start, Start);
   if (Out)
@@ -411,8 +411,8 @@ static orc_rt_CWrapperFunctionBuffer releaseWrapper(const char *Data,
     bool Defer = false;
     if (Sl) {
       *P = Sl->Next;
-      /* JIT'd code may still run from this slab: keep it mapped until the
-       * drain. */
+      /* JIT'd code may still run from this slab: keep it mapped
+       * until the drain. */
       Defer = orc_rt_internal_ExecutorServices_isCodeInUse(MM->ES);
       if (Defer) {
         /* Appended, so shutdown destroys deferred slabs in the order release

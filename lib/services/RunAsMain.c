@@ -1,9 +1,8 @@
 /*===- lib/services/RunAsMain.c - run_as_main / run_as_void / run_as_int --===*/
 /* The bootstrap wrappers that call JIT'd entry points. They carry no instance:
- * they act on the current services (ExecutorServices.h). Each call enters
- * JIT'd code through orc_rt_ExecutorServices_callJITCode; a denied entry
- * (shutdown started) is an OOB error, which the controller sees as a failed
- * call. */
+ * they act on the current services (ExecutorServices.h). Each call enters JIT'd
+ * code through orc_rt_ExecutorServices_callJITCode; a denied entry (shutdown
+ * started) is an OOB error, which the controller sees as a failed call. */
 
 #include "services/RunAsMain.h"
 #include "services/ServiceWire.h"
@@ -21,9 +20,9 @@ typedef struct {
 } EntryCall;
 
 /* The reference calls main(argc, argv) only; a main declared with envp then
- * reads whatever the third argument register holds. Pass an empty environment
- * instead, so such a program sees what it saw under the reference (no entries)
- * deterministically. */
+ * reads whatever the third argument register holds. Pass an empty
+ * environment instead, so such a program sees what it saw under the
+ * reference (no entries) deterministically. */
 static char *EmptyEnv[] = {NULL};
 
 static void callMain(void *Ctx) {

@@ -11,8 +11,8 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-/* Set once process_vm_* turned out to be unusable here; then plain copies are
- * used. */
+/* Set once process_vm_* turned out to be unusable here; then plain
+ * copies are used. */
 static atomic_bool Unavailable;
 
 static bool kernelCopy(void *Dst, const void *Src, size_t N, bool Write,
@@ -128,8 +128,8 @@ bool orc_rt_internal_isExecutable(uint64_t Addr, bool *Known) {
     char *NL = memchr(Buf, '\n', Have);
     if (!NL) {
       if (Eof || Have == sizeof(Buf))
-        break; /* done, or a line too long for the window (never for the fields
-                  used) */
+        break; /* done, or a line too long for the window (never for the
+                  fields used) */
       continue;
     }
     *NL = 0;

@@ -13,12 +13,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Copies N bytes from the untrusted address Src into Dst; false if Src is not
- * readable. */
+/* Copies N bytes from the untrusted address Src into Dst; false if Src
+ * is not readable. */
 bool orc_rt_internal_safeRead(void *Dst, const void *Src, size_t N);
 
-/* Copies N bytes from Src to the untrusted address Dst; false if Dst is not
- * writable. */
+/* Copies N bytes from Src to the untrusted address Dst; false if Dst
+ * is not writable. */
 bool orc_rt_internal_safeWrite(void *Dst, const void *Src, size_t N);
 
 /* The length of the NUL-terminated string at the untrusted address S (at most

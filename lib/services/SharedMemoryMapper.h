@@ -1,6 +1,6 @@
 /*===- lib/services/SharedMemoryMapper.h - Shared-memory mapper -----------===*/
-/* Adds the shared-memory mapper (llvm-jitlink -use-memmgr=shared): its
- * wrappers and its instance (__llvm_orc_ExecutorSharedMemoryMapperService_*). */
+/* Adds the shared-memory mapper (llvm-jitlink -use-memmgr=shared): its wrappers
+ * and its instance (__llvm_orc_ExecutorSharedMemoryMapperService_*). */
 
 #ifndef ORC_RT_C_LIB_SERVICES_SHAREDMEMORYMAPPER_H
 #define ORC_RT_C_LIB_SERVICES_SHAREDMEMORYMAPPER_H

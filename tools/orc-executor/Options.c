@@ -112,9 +112,9 @@ static orc_rt_ErrorRef parseOption(const char *A, ExecutorOptions *O) {
   return orc_rt_Error_createf("unknown option %s", A);
 }
 
-/* Options from ORC_EXECUTOR_OPTIONS (space-separated): the clients start the
- * executor with a fixed command line, so this is how options reach it under
- * llvm-jitlink/lli. */
+/* Options from ORC_EXECUTOR_OPTIONS (space-separated): the clients start
+ * the executor with a fixed command line, so this is how options reach
+ * it under llvm-jitlink/lli. */
 static orc_rt_ErrorRef parseEnvironment(ExecutorOptions *O) {
   const char *Env = getenv("ORC_EXECUTOR_OPTIONS");
   if (!Env)

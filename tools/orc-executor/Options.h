@@ -22,8 +22,8 @@ typedef struct {
   bool Help;
 } ExecutorOptions;
 
-/* Parses argv; on error returns it (the caller prints it with the usage text).
- */
+/* Parses argv; on error returns it (the caller prints it with
+ * the usage text). */
 orc_rt_ErrorRef parseExecutorOptions(int Argc, char **Argv, ExecutorOptions *O);
 
 void freeExecutorOptions(ExecutorOptions *O);

@@ -2,14 +2,15 @@
 /* JIT'd code that calls pthread_create directly gets the runtime's managed
  * version (the dylib manager resolves the name to
  * orc_rt_ExecutorServices_pthread_create). Libraries it calls do not: JIT'd
- * C++'s std::thread is created by libstdc++, which calls pthread_create
- * itself. So the executable exports its own pthread_create, which takes
- * precedence over libc's for every library in the process (as mini-lli's
- * does, lib/jit/ThreadInterpose.c): a thread created by a library while the
- * creating thread is inside JIT'd code becomes a managed thread, counted as a
- * thread of the services, counted as JIT'd code in use, so the executor never
- * releases memory under it and a drain waits for it. Calls from the executable itself (the statically linked runtime,
- * including the managed path's own creation of the thread) go to libc. */
+ * C++'s std::thread is created by libstdc++, which calls pthread_create itself.
+ * So the executable exports its own pthread_create, which takes precedence over
+ * libc's for every library in the process (as mini-lli's does,
+ * lib/jit/ThreadInterpose.c): a thread created by a library while the creating
+ * thread is inside JIT'd code becomes a managed thread, counted as a thread of
+ * the services, counted as JIT'd code in use, so the executor never releases
+ * memory under it and a drain waits for it. Calls from the executable itself
+ * (the statically linked runtime, including the managed path's own creation of
+ * the thread) go to libc. */
 
 #include "orc-rt-c/ExecutorServices.h"
 #include "orc-rt-c/Session.h"
@@ -38,8 +39,8 @@ static int realPthreadCreate(pthread_t *Thread, const pthread_attr_t *Attr,
   return R(Thread, Attr, Fn, Arg);
 }
 
-/* True if Addr is code of this executable (not of a library or of JIT'd
- * memory). */
+/* True if Addr is code of this executable (not of a library or
+ * of JIT'd memory). */
 static bool inExecutable(void *Addr) {
   Dl_info Self, Caller;
   return dladdr((void *)(uintptr_t)realPthreadCreate, &Self) &&
