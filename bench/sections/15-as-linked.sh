@@ -75,7 +75,7 @@ body() { # $1: disassembly, $2: symbol; its instructions without padding
   awk -v f="<$2>:" '$2 == f { p = 1; next } p && /^$/ { exit } p' <<<"$1" |
     grep -Ev '\s(nop|xchg +%ax,%ax|data16|cs nopw)' ; }
 bad() { grep -Ec '\block\b|[ms]fence|lfence|xchg[^(]*\(' <<<"$1"; }
-echo "ROW	entry path as linked (objdump)	instructions	locked/fence	PLT/GOT calls"
+echo "ROW	entry path as linked (objdump)	instructions	locked/fence	calls via PLT/GOT (slow paths)"
 fail=0
 so=$(readlink -f "$libdir/liborc-rt-c.so")
 for spec in "shared:measuredLoop" "static:measuredLoop" "$so:orc_rt_Session_callManagedCode" \

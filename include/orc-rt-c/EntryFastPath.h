@@ -147,6 +147,9 @@ static inline orc_rt_abi_ManagedFrame *
 orc_rt_abi_pushFrame(orc_rt_abi_ManagedFrame *F, orc_rt_SessionRef S) {
   orc_rt_abi_ManagedFrame *Outer = orc_rt_abi_TopFrame;
   F->S = S;
+  /* Empty; keeps GCC from packing the two stores into one through an xmm
+   * register (four instructions instead of two). */
+  __asm__("" : : "m"(F->S));
   F->Prev = Outer;
   orc_rt_abi_TopFrame = F;
   return Outer;
@@ -194,9 +197,12 @@ static inline uint32_t orc_rt_abi_Session_entryIndex(orc_rt_SessionRef S) {
 
 #ifndef ORC_RT_C_ENTRY_OUT_OF_LINE
 /* orc_rt_Session_callManagedCode, inline; the library's function for the
- * slow path (the parentheses call the function, not the macro). */
-static inline bool orc_rt_abi_callManagedCode(orc_rt_SessionRef S,
-                                              orc_rt_ManagedFn Fn, void *Ctx) {
+ * slow path (the parentheses call the function, not the macro). Always
+ * inlined: GCC otherwise makes one out-of-line copy for a function with
+ * several call sites, and the entry pays the call it is here to avoid. */
+static inline __attribute__((always_inline)) bool
+orc_rt_abi_callManagedCode(orc_rt_SessionRef S, orc_rt_ManagedFn Fn,
+                           void *Ctx) {
   int R = orc_rt_abi_enter(orc_rt_abi_Session_entryIndex(S), S, Fn, Ctx);
   if (__builtin_expect(R < 0, 0))
     return (orc_rt_Session_callManagedCode)(S, Fn, Ctx);
