@@ -20,11 +20,10 @@
  *   - a Session's first member is an orc_rt_abi_SessionHead, whose EntryIndex
  *     (immutable for the Session's life) is its managed-code group's slot
  *     index, or UINT32_MAX to send every entry out of line;
- *   - orc_rt_abi_ThisThreadSlots: the calling thread's slot array (fixed for
- *     the thread's life) and its length (0 until the library gives it one);
- *     slot I's Count is written only by its thread, Closed only by the
- *     library;
- *   - orc_rt_abi_TopFrame: the calling thread's list of live managed frames;
+ *   - orc_rt_abi_ThisThread: the calling thread's slot array (fixed for the
+ *     thread's life) and its length (0 until the library gives it one), and
+ *     its list of live managed frames; slot I's Count is written only by its
+ *     thread, Closed only by the library;
  *   - the three out-of-line functions below, and the protocol in
  *     docs/TokenFastPath.md: Count += 1, compiler barrier, load Closed; on
  *     return Count -= 1 (release store), compiler barrier, load Closed.
@@ -47,17 +46,20 @@ typedef struct {
   uintptr_t Closed; /* non-zero once the counter is closed */
 } orc_rt_abi_TokenSlot;
 
-/* The calling thread's slots: one array, never moved, and its length. */
-typedef struct {
-  orc_rt_abi_TokenSlot *Slots;
-  uint32_t Cap;
-} orc_rt_abi_ThreadSlots;
-
 /* One live callManagedCode frame on this thread's stack. */
 typedef struct orc_rt_abi_ManagedFrame {
   orc_rt_SessionRef S;
   struct orc_rt_abi_ManagedFrame *Prev;
 } orc_rt_abi_ManagedFrame;
+
+/* The calling thread's entry state, in one thread-local so that one TLS
+ * offset reaches all of it: its slot array (never moved) and length, and its
+ * list of live managed frames. */
+typedef struct {
+  orc_rt_abi_TokenSlot *Slots;
+  uint32_t Cap;
+  orc_rt_abi_ManagedFrame *TopFrame;
+} orc_rt_abi_ThreadState;
 
 /* The start of every Session. */
 typedef struct {
@@ -66,9 +68,7 @@ typedef struct {
 
 /* initial-exec: one %fs-relative access, in the library and in programs (the
  * library needs static TLS anyway; see docs/TokenFastPath.md). */
-ORC_RT_C_API extern __thread orc_rt_abi_ThreadSlots orc_rt_abi_ThisThreadSlots
-    __attribute__((tls_model("initial-exec")));
-ORC_RT_C_API extern __thread orc_rt_abi_ManagedFrame *orc_rt_abi_TopFrame
+ORC_RT_C_API extern __thread orc_rt_abi_ThreadState orc_rt_abi_ThisThread
     __attribute__((tls_model("initial-exec")));
 
 /* A fast acquire stored Prev + 1 into S (this thread's slot of index I) and
@@ -89,9 +89,9 @@ ORC_RT_C_API void orc_rt_abi_TokenSlot_releaseSlow(orc_rt_abi_TokenSlot *S);
 static inline int orc_rt_abi_acquireFast(uint32_t I,
                                          orc_rt_abi_TokenSlot **Slot,
                                          uintptr_t *Expect) {
-  if (__builtin_expect(I >= orc_rt_abi_ThisThreadSlots.Cap, 0))
+  if (__builtin_expect(I >= orc_rt_abi_ThisThread.Cap, 0))
     return -1;
-  orc_rt_abi_TokenSlot *S = &orc_rt_abi_ThisThreadSlots.Slots[I];
+  orc_rt_abi_TokenSlot *S = &orc_rt_abi_ThisThread.Slots[I];
   /* Only this thread writes its Count: a plain load and store, no RMW. */
   uintptr_t Prev = __atomic_load_n(&S->Count, __ATOMIC_RELAXED);
   __atomic_store_n(&S->Count, Prev + 1, __ATOMIC_RELAXED);
@@ -145,20 +145,20 @@ static inline bool orc_rt_abi_releaseFast(orc_rt_abi_TokenSlot *S,
  * below it, for popFrameTo. Only this thread touches its list. */
 static inline orc_rt_abi_ManagedFrame *
 orc_rt_abi_pushFrame(orc_rt_abi_ManagedFrame *F, orc_rt_SessionRef S) {
-  orc_rt_abi_ManagedFrame *Outer = orc_rt_abi_TopFrame;
+  orc_rt_abi_ManagedFrame *Outer = orc_rt_abi_ThisThread.TopFrame;
   F->S = S;
   /* Empty; keeps GCC from packing the two stores into one through an xmm
    * register (four instructions instead of two). */
   __asm__("" : : "m"(F->S));
   F->Prev = Outer;
-  orc_rt_abi_TopFrame = F;
+  orc_rt_abi_ThisThread.TopFrame = F;
   return Outer;
 }
 
 /* Pops the top frame given what pushFrame returned: a store from a value kept
  * in a register (no reload after the call, so the store waits on no load). */
 static inline void orc_rt_abi_popFrameTo(orc_rt_abi_ManagedFrame *Outer) {
-  orc_rt_abi_TopFrame = Outer;
+  orc_rt_abi_ThisThread.TopFrame = Outer;
 }
 
 /* The entry under a token of slot index I (S's managed-code group): 1 if

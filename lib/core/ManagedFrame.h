@@ -10,10 +10,10 @@
 
 #include "orc-rt-c/Session.h"
 
-/* The frame, the list's head (orc_rt_abi_TopFrame, initial-exec TLS: one
- * %fs-relative access, also in the shared library) and push/pop are ABI, in
- * the public orc-rt-c/EntryFastPath.h: the inline entry in programs pushes
- * frames too. */
+/* The frame, the list's head (orc_rt_abi_ThisThread.TopFrame, initial-exec
+ * TLS: one %fs-relative access, also in the shared library) and push/pop are
+ * ABI, in the public orc-rt-c/EntryFastPath.h: the inline entry in programs
+ * pushes frames too. */
 typedef orc_rt_abi_ManagedFrame orc_rt_internal_ManagedFrame;
 
 /* Returns the frame below F (F->Prev). */
@@ -24,7 +24,7 @@ orc_rt_internal_pushFrame(orc_rt_internal_ManagedFrame *F,
 }
 
 static inline void orc_rt_internal_popFrame(orc_rt_internal_ManagedFrame *F) {
-  orc_rt_abi_TopFrame = F->Prev;
+  orc_rt_abi_ThisThread.TopFrame = F->Prev;
 }
 
 /* Pops the top frame given what pushFrame returned for it. */

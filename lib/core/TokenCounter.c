@@ -44,7 +44,9 @@
 #endif
 #endif
 
-_Thread_local orc_rt_internal_ThreadSlots orc_rt_abi_ThisThreadSlots
+/* The calling thread's slots (written here) and its managed-frame list
+ * (ManagedFrame.h): one thread-local, declared in orc-rt-c/EntryFastPath.h. */
+_Thread_local orc_rt_abi_ThreadState orc_rt_abi_ThisThread
     __attribute__((tls_model("initial-exec")));
 
 typedef struct ThreadRec {
@@ -269,8 +271,8 @@ static void threadExit(void *P) {
   pthread_mutex_unlock(&Lock);
   /* A later destructor that enters a counter re-registers this thread (and
    * sets the key again, so it is cleaned up in the next destructor round). */
-  orc_rt_abi_ThisThreadSlots.Slots = NULL;
-  orc_rt_abi_ThisThreadSlots.Cap = 0;
+  orc_rt_abi_ThisThread.Slots = NULL;
+  orc_rt_abi_ThisThread.Cap = 0;
   Self = NULL;
   munmap(T->Slots,
          ORC_RT_C_MAX_TOKEN_SLOTS * sizeof(orc_rt_internal_TokenSlot));
@@ -318,8 +320,8 @@ static __attribute__((noinline, cold)) bool ensureSlot(uint32_t I) {
       Threads->PrevNext = &T->Next;
     Threads = T;
     Self = T;
-    orc_rt_abi_ThisThreadSlots.Slots = T->Slots;
-    orc_rt_abi_ThisThreadSlots.Cap = T->Cap;
+    orc_rt_abi_ThisThread.Slots = T->Slots;
+    orc_rt_abi_ThisThread.Cap = T->Cap;
   }
   pthread_mutex_unlock(&Lock);
   return true;
@@ -347,15 +349,15 @@ static __attribute__((noinline, cold)) void lockedRelease(uint32_t I) {
 }
 
 static uint32_t indexOfMySlot(orc_rt_internal_TokenSlot *S) {
-  return (uint32_t)(S - orc_rt_abi_ThisThreadSlots.Slots);
+  return (uint32_t)(S - orc_rt_abi_ThisThread.Slots);
 }
 
 __attribute__((noinline, cold)) bool orc_rt_internal_TokenCounter_acquireSlow(
     const orc_rt_internal_TokenCounter *C) {
   uint32_t I = C->Index;
-  if (I >= orc_rt_abi_ThisThreadSlots.Cap && !ensureSlot(I))
+  if (I >= orc_rt_abi_ThisThread.Cap && !ensureSlot(I))
     return lockedAcquire(I);
-  orc_rt_internal_TokenSlot *S = &orc_rt_abi_ThisThreadSlots.Slots[I];
+  orc_rt_internal_TokenSlot *S = &orc_rt_abi_ThisThread.Slots[I];
   uintptr_t Prev = __atomic_load_n(&S->Count, __ATOMIC_RELAXED);
   if (C->Fenced) {
     /* Fallback mode: seq_cst store, then seq_cst load. Pairs with the
@@ -386,11 +388,11 @@ __attribute__((noinline, cold)) void orc_rt_internal_TokenCounter_releaseSlow(
   /* Read before the Count store: the owner may be freed after it. */
   uint32_t I = C->Index;
   bool Fenced = C->Fenced;
-  if (I >= orc_rt_abi_ThisThreadSlots.Cap && !ensureSlot(I)) {
+  if (I >= orc_rt_abi_ThisThread.Cap && !ensureSlot(I)) {
     lockedRelease(I);
     return;
   }
-  orc_rt_internal_TokenSlot *S = &orc_rt_abi_ThisThreadSlots.Slots[I];
+  orc_rt_internal_TokenSlot *S = &orc_rt_abi_ThisThread.Slots[I];
   if (!Fenced) {
     /* Membarrier mode on a thread that just got its slots. */
     orc_rt_abi_TokenSlot_releaseSlow(S);

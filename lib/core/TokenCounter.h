@@ -114,7 +114,6 @@ typedef struct {
  * orc_rt_Session_callManagedCode): one copy, used here too. Slot fields are
  * accessed with __atomic builtins (the public header is also C++). */
 typedef orc_rt_abi_TokenSlot orc_rt_internal_TokenSlot;
-typedef orc_rt_abi_ThreadSlots orc_rt_internal_ThreadSlots;
 
 /*---- Owner's side: lifetime and close (TokenCounter.c) ----*/
 
@@ -201,11 +200,11 @@ orc_rt_internal_TokenCounter_acquire(const orc_rt_internal_TokenCounter *C) {
 static inline void
 orc_rt_internal_TokenCounter_release(const orc_rt_internal_TokenCounter *C) {
   uint32_t I = C->FastIndex;
-  if (__builtin_expect(I >= orc_rt_abi_ThisThreadSlots.Cap, 0)) {
+  if (__builtin_expect(I >= orc_rt_abi_ThisThread.Cap, 0)) {
     orc_rt_internal_TokenCounter_releaseSlow(C);
     return;
   }
-  orc_rt_internal_TokenSlot *S = &orc_rt_abi_ThisThreadSlots.Slots[I];
+  orc_rt_internal_TokenSlot *S = &orc_rt_abi_ThisThread.Slots[I];
   uintptr_t Count = __atomic_load_n(&S->Count, __ATOMIC_RELAXED);
   /* Release store, as in releaseFast. */
   __atomic_store_n(&S->Count, Count - 1, __ATOMIC_RELEASE);
