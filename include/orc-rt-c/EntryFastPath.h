@@ -4,15 +4,20 @@
 |* the ABI it freezes. Included by orc-rt-c/Session.h; not for direct use.    *|
 \*===----------------------------------------------------------------------===*/
 /*
+ * With ORC_RT_C_INLINE_ENTRY defined (pkg-config's --cflags and the CMake
+ * package's targets define it for programs linked against the library),
  * orc_rt_Session_callManagedCode(S, Fn, Ctx) is a macro for
  * orc_rt_abi_callManagedCode: the token and the managed-frame push touch only
  * the calling thread's own state, with no call into the library, no PLT and
  * no locked instruction; anything else (fallback token mode, a thread's first
- * entry, a closed group) calls the library's orc_rt_Session_callManagedCode,
- * which is still exported (JIT'd code and function pointers reach it; the
- * macro only replaces direct calls). Define ORC_RT_C_NO_INLINE_ENTRY before
- * including to always call the library; TSan builds do (TSan cannot see the
- * ordering membarrier gives the library's inline path).
+ * entry) calls the library's general path. The library's
+ * orc_rt_Session_callManagedCode is still exported: JIT'd code and function
+ * pointers reach it (the macro only replaces direct calls). Without
+ * ORC_RT_C_INLINE_ENTRY, with ORC_RT_C_NO_INLINE_ENTRY, and in TSan builds
+ * (TSan cannot see the ordering membarrier gives the inline path) direct
+ * calls call it too. Code compiled to be JIT'd should not define
+ * ORC_RT_C_INLINE_ENTRY: the inline entry reaches the host's thread-locals
+ * (initial-exec TLS), which a JIT linker may not resolve.
  *
  * Everything named orc_rt_abi_ is ABI, not API: compiled into programs, so
  * frozen for a soname (docs/TokenFastPath.md, "The ABI the inline entry
@@ -24,7 +29,7 @@
  *     thread's life) and its length (0 until the library gives it one), and
  *     its list of live managed frames; slot I's Count is written only by its
  *     thread, Closed only by the library;
- *   - the three out-of-line functions below, and the protocol in
+ *   - the four out-of-line functions below, and the protocol in
  *     docs/TokenFastPath.md: Count += 1, compiler barrier, load Closed; on
  *     return Count -= 1 (release store), compiler barrier, load Closed.
  */
@@ -82,6 +87,11 @@ orc_rt_abi_TokenSlot_releaserSawClosed(orc_rt_abi_TokenSlot *S);
 /* The whole release of a token counted in S (this thread's slot), for when
  * the count carried across the call was stale. */
 ORC_RT_C_API void orc_rt_abi_TokenSlot_releaseSlow(orc_rt_abi_TokenSlot *S);
+/* The whole of orc_rt_Session_callManagedCode on the library's general path,
+ * for an entry the inline fast path did not take (it did nothing). */
+ORC_RT_C_API bool orc_rt_abi_Session_callManagedCodeSlow(orc_rt_SessionRef S,
+                                                         orc_rt_ManagedFn Fn,
+                                                         void *Ctx);
 
 /* Fast acquire of index I on this thread. 1: granted, *Slot and *Expect (the
  * slot's Count after the acquire) are for releaseFast; 0: denied; -1: take
@@ -191,13 +201,13 @@ static inline uint32_t orc_rt_abi_Session_entryIndex(orc_rt_SessionRef S) {
 #define ORC_RT_C_ENTRY_OUT_OF_LINE 1
 #endif
 #endif
-#if defined(ORC_RT_C_NO_INLINE_ENTRY)
+#if defined(ORC_RT_C_NO_INLINE_ENTRY) || !defined(ORC_RT_C_INLINE_ENTRY)
 #define ORC_RT_C_ENTRY_OUT_OF_LINE 1
 #endif
 
 #ifndef ORC_RT_C_ENTRY_OUT_OF_LINE
-/* orc_rt_Session_callManagedCode, inline; the library's function for the
- * slow path (the parentheses call the function, not the macro). Always
+/* orc_rt_Session_callManagedCode, inline; the library's general path for
+ * what the fast path does not take. Always
  * inlined: GCC otherwise makes one out-of-line copy for a function with
  * several call sites, and the entry pays the call it is here to avoid. */
 static inline __attribute__((always_inline)) bool
@@ -205,7 +215,7 @@ orc_rt_abi_callManagedCode(orc_rt_SessionRef S, orc_rt_ManagedFn Fn,
                            void *Ctx) {
   int R = orc_rt_abi_enter(orc_rt_abi_Session_entryIndex(S), S, Fn, Ctx);
   if (__builtin_expect(R < 0, 0))
-    return (orc_rt_Session_callManagedCode)(S, Fn, Ctx);
+    return orc_rt_abi_Session_callManagedCodeSlow(S, Fn, Ctx);
   return R != 0;
 }
 #define orc_rt_Session_callManagedCode(S, Fn, Ctx)                             \

@@ -415,9 +415,13 @@ orc_rt_TaskGroupRef orc_rt_internal_Session_retainGroup(orc_rt_SessionRef S) {
   return S->Managed;
 }
 
-/* The library's copy, for JIT'd code, function pointers, TSan builds and the
- * inline entry's slow path (the parentheses keep the public header's macro
- * out). */
+bool orc_rt_abi_Session_callManagedCodeSlow(orc_rt_SessionRef S,
+                                            orc_rt_ManagedFn Fn, void *Ctx) {
+  return callInGroupSlow(S, S->Managed, Fn, Ctx);
+}
+
+/* The library's copy, for JIT'd code, function pointers and TSan builds (the
+ * parentheses keep the public header's macro out). */
 bool(orc_rt_Session_callManagedCode)(orc_rt_SessionRef S, orc_rt_ManagedFn Fn,
                                      void *Ctx) {
   /* The head's copy of the index: one load fewer than S->Managed->Tokens. */
