@@ -59,14 +59,19 @@ done
 echo "ROW"
 echo "(* = no run with both threads on a CPU at once: the machine was busy; best run shown)"
 
-verdict=met
+over=0 measured="" unmeasured=""
 while IFS=$'\t' read -r _ label t _ _ ratio; do
-  r=${ratio%x*}
-  awk -v r="$r" 'BEGIN { exit !(r <= 2.0) }' || verdict="NOT met"
-  case "$ratio" in *'*'*) verdict="unmeasured (busy machine)" ;; esac
-  cells="${cells:+$cells, }$label ${t}T $ratio"
+  cell="${label#as linked, } ${t}T ${ratio% \*}"
+  case "$ratio" in
+    *'*'*) unmeasured="${unmeasured:+$unmeasured, }$cell" ;;
+    *) measured="${measured:+$measured, }$cell"
+       awk -v r="${ratio%x*}" 'BEGIN { exit !(r <= 2.0) }' || over=1 ;;
+  esac
 done <"$rows"
-echo "callManagedCode as linked (installed package, pkg-config) <= 2.0x an indirect call, shared and static, 1 and 2 threads: $verdict ($cells)" >>"$BENCH_HEADLINES"
+if [ $over -ne 0 ]; then verdict="NOT met"
+elif [ -z "$unmeasured" ]; then verdict=met
+else verdict="met where measured; unmeasured (busy machine): $unmeasured"; fi
+echo "callManagedCode as linked (installed package, pkg-config) <= 2.0x an indirect call, shared and static, 1 and 2 threads: ${measured:-nothing measured}; target: $verdict" >>"$BENCH_HEADLINES"
 
 # objdump: the entry path as linked. In each binary measuredLoop holds what the
 # public header inlines; the library's out-of-line orc_rt_Session_callManagedCode is
