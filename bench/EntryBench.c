@@ -3,9 +3,11 @@
  * Measures, side by side in one process:
  *   - entry overhead (ns per entry, 1 and 2 threads): an indirect call alone,
  *     the Session wrapper without a token, orc_rt_Session_callManagedCode in
- *     membarrier and fallback mode, and two reference token designs written
- *     here (a mutex-guarded counter, as the upstream C++ TaskGroup; and one
- *     atomic word with a CAS acquire, as this project's first TaskGroup);
+ *     membarrier mode (the public header's inline entry, and the library's
+ *     exported function) and in fallback mode, and two reference token
+ *     designs written here (a mutex-guarded counter, as the upstream C++
+ *     TaskGroup; and one atomic word with a CAS acquire, as this project's
+ *     first TaskGroup);
  *   - close latency: from the last release to the completion callback, with 0
  *     and 1 other threads running entries, per mode.
  * Prints table rows (tab separated, formatted by bench/run.sh) and
@@ -103,9 +105,10 @@ static NOINLINE bool atomicCall(AtomicGroup *G, orc_rt_ManagedFn Fn,
   return true;
 }
 
-/* callManagedCode's wrapper with the token taken out: frame push, call, pop. */
-static NOINLINE bool wrapperNoToken(orc_rt_SessionRef S, orc_rt_ManagedFn Fn,
-                                    void *Ctx) {
+/* callManagedCode's wrapper with the token taken out: frame push, call, pop.
+ * Inlined into the loop, as the public header's callManagedCode is. */
+static inline __attribute__((always_inline)) bool
+wrapperNoToken(orc_rt_SessionRef S, orc_rt_ManagedFn Fn, void *Ctx) {
   orc_rt_internal_ManagedFrame F;
   orc_rt_internal_ManagedFrame *Outer = orc_rt_internal_pushFrame(&F, S);
   Fn(Ctx);
@@ -120,6 +123,7 @@ typedef enum {
   C_Wrapper,
   C_TokenPair,
   C_CallManaged,
+  C_CallManagedLibrary,
   C_CallManagedFallback,
   C_Mutex,
   C_Atomic,
@@ -130,6 +134,7 @@ static const char *CaseKey[NumCases] = {"direct",
                                         "wrapper",
                                         "token-pair",
                                         "callManagedCode",
+                                        "callManagedCode-library",
                                         "callManagedCode-fallback",
                                         "mutex",
                                         "atomic"};
@@ -137,7 +142,8 @@ static const char *CaseName[NumCases] = {
     "indirect call alone (direct)",
     "wrapper without token (frame push/pop)",
     "token alone: acquire+release, no call",
-    "orc_rt_Session_callManagedCode",
+    "orc_rt_Session_callManagedCode (inline entry, the header's)",
+    "callManagedCode, the library's function (JIT'd code, TSan)",
     "callManagedCode, fallback mode (seq_cst)",
     "reference: mutex-guarded counter",
     "reference: single atomic word (CAS)"};
@@ -167,6 +173,11 @@ static NOINLINE void measuredLoop(Case C, long N) {
   case C_CallManaged:
     for (long I = 0; I != N; ++I)
       orc_rt_Session_callManagedCode(SessFast, TargetPtr, Ctx);
+    break;
+  case C_CallManagedLibrary:
+    /* The parentheses call the exported function, not the header's macro. */
+    for (long I = 0; I != N; ++I)
+      (orc_rt_Session_callManagedCode)(SessFast, TargetPtr, Ctx);
     break;
   case C_CallManagedFallback:
     for (long I = 0; I != N; ++I)

@@ -67,6 +67,8 @@ static void shutdownAndWait(orc_rt_SessionRef S) {
 
 /*---- callManagedCode ----*/
 
+static void noopEntry(void *Ctx) { (void)Ctx; }
+
 static void setTo42(void *Ctx) { *(int *)Ctx = 42; }
 
 static void voidCallRunsBeforeShutdownOnly(void **State) {
@@ -177,6 +179,48 @@ static void callInFlightDelaysOnShutdownUntilItReturns(void **State) {
 }
 
 /*---- Nested and deferred entries ----*/
+
+/* The library's exported function, as JIT'd code and function pointers reach
+ * it (no parentheses after the name: the header's inline macro stays out). */
+static bool (*volatile LibraryEntry)(orc_rt_SessionRef, orc_rt_ManagedFn,
+                                     void *) = orc_rt_Session_callManagedCode;
+
+typedef struct {
+  orc_rt_SessionRef S;
+  bool InnerGranted, SeenCurrent, DeniedInline, DeniedLibrary;
+} MixedCtx;
+
+static void mixedInner(void *Ctx) {
+  MixedCtx *M = Ctx;
+  M->SeenCurrent =
+      orc_rt_Session_current() == M->S && orc_rt_Session_isInManagedCode(M->S);
+  assert_null(orc_rt_Session_shutdown(M->S, NULL, NULL));
+  M->DeniedInline = !orc_rt_Session_callManagedCode(M->S, noopEntry, NULL);
+  M->DeniedLibrary = !LibraryEntry(M->S, noopEntry, NULL);
+}
+
+static void mixedOuter(void *Ctx) {
+  MixedCtx *M = Ctx;
+  M->InnerGranted = LibraryEntry(M->S, mixedInner, M);
+}
+
+/* The inline entry (orc-rt-c/EntryFastPath.h) and the library's function
+ * share one token model: nested in each other, both push frames the other
+ * sees, both are denied once shutdown is requested, and the drain completes
+ * when the outermost (inline) frame returns. */
+static void inlineAndLibraryEntriesShareTheTokenModel(void **State) {
+  Fixture *F = *State;
+  MixedCtx M = {F->S, false, false, false, false};
+  assert_true(orc_rt_Session_callManagedCode(F->S, mixedOuter, &M));
+  assert_true(M.InnerGranted);
+  assert_true(M.SeenCurrent);
+  assert_true(M.DeniedInline);
+  assert_true(M.DeniedLibrary);
+  assert_null(orc_rt_Session_current());
+  assert_int_equal(orc_rt_Session_getState(F->S), orc_rt_SessionState_Shutdown);
+  assert_false(orc_rt_Session_callManagedCode(F->S, noopEntry, NULL));
+  assert_false(LibraryEntry(F->S, noopEntry, NULL));
+}
 
 typedef struct {
   orc_rt_SessionRef S;
@@ -559,6 +603,7 @@ int main(void) {
       T(asyncContinuationRunsInlineBeforeShutdownNotAfter),
       T(callInFlightDelaysOnShutdownUntilItReturns),
       T(nestedEntryIsDeniedOnceShutdownRequested),
+      T(inlineAndLibraryEntriesShareTheTokenModel),
       T(stashedContinuationResumesUnderFreshTokenBeforeShutdown),
       T(stashedContinuationResumedAfterShutdownIsDenied),
       T(deferredCallDestroyedUnrunReportsDenial),

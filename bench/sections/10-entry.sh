@@ -15,7 +15,8 @@ ir=$BENCH_BUILD/entry-bench-ir.txt
 : >"$ir"
 if command -v valgrind >/dev/null; then
   n=100000
-  for c in direct wrapper token-pair callManagedCode callManagedCode-fallback mutex atomic; do
+  for c in direct wrapper token-pair callManagedCode callManagedCode-library \
+           callManagedCode-fallback mutex atomic; do
     tot=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null \
             --toggle-collect=measuredLoop "$exe" --callgrind "$c" "$n" 2>&1 |
           sed -n 's/.*Collected : \([0-9]*\).*/\1/p')

@@ -202,4 +202,7 @@ ORC_RT_C_API bool orc_rt_Session_isInManagedCode(orc_rt_SessionRef S);
 
 ORC_RT_C_EXTERN_C_END
 
+/* callManagedCode's inline fast path (a macro for direct calls). */
+#include "orc-rt-c/EntryFastPath.h"
+
 #endif /* ORC_RT_C_SESSION_H */

@@ -2,14 +2,13 @@
 
 #include "core/ManagedFrame.h"
 
-_Thread_local orc_rt_internal_ManagedFrame *orc_rt_internal_TopFrame;
-
 orc_rt_SessionRef orc_rt_Session_current(void) {
-  return orc_rt_internal_TopFrame ? orc_rt_internal_TopFrame->S : NULL;
+  return orc_rt_abi_ThisThread.TopFrame ? orc_rt_abi_ThisThread.TopFrame->S
+                                        : NULL;
 }
 
 bool orc_rt_Session_isInManagedCode(orc_rt_SessionRef S) {
-  for (orc_rt_internal_ManagedFrame *F = orc_rt_internal_TopFrame; F;
+  for (orc_rt_internal_ManagedFrame *F = orc_rt_abi_ThisThread.TopFrame; F;
        F = F->Prev)
     if (F->S == S)
       return true;

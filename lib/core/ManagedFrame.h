@@ -10,37 +10,27 @@
 
 #include "orc-rt-c/Session.h"
 
-typedef struct orc_rt_internal_ManagedFrame {
-  orc_rt_SessionRef S;
-  struct orc_rt_internal_ManagedFrame *Prev;
-} orc_rt_internal_ManagedFrame;
-
-/* initial-exec: one %fs-relative access, also in the shared library (no
- * __tls_get_addr call on every managed-code entry). */
-extern _Thread_local orc_rt_internal_ManagedFrame *orc_rt_internal_TopFrame
-    __attribute__((tls_model("initial-exec")));
+/* The frame, the list's head (orc_rt_abi_ThisThread.TopFrame, initial-exec
+ * TLS: one %fs-relative access, also in the shared library) and push/pop are
+ * ABI, in the public orc-rt-c/EntryFastPath.h: the inline entry in programs
+ * pushes frames too. */
+typedef orc_rt_abi_ManagedFrame orc_rt_internal_ManagedFrame;
 
 /* Returns the frame below F (F->Prev). */
 static inline orc_rt_internal_ManagedFrame *
 orc_rt_internal_pushFrame(orc_rt_internal_ManagedFrame *F,
                           orc_rt_SessionRef S) {
-  orc_rt_internal_ManagedFrame *Outer = orc_rt_internal_TopFrame;
-  F->S = S;
-  F->Prev = Outer;
-  orc_rt_internal_TopFrame = F;
-  return Outer;
+  return orc_rt_abi_pushFrame(F, S);
 }
 
 static inline void orc_rt_internal_popFrame(orc_rt_internal_ManagedFrame *F) {
-  orc_rt_internal_TopFrame = F->Prev;
+  orc_rt_abi_ThisThread.TopFrame = F->Prev;
 }
 
-/* Pops the top frame given what pushFrame returned for it: the same store as
- * popFrame, from a value the caller kept in a register (no reload of F->Prev
- * after the call, so the store does not wait on a load). */
+/* Pops the top frame given what pushFrame returned for it. */
 static inline void
 orc_rt_internal_popFrameTo(orc_rt_internal_ManagedFrame *Outer) {
-  orc_rt_internal_TopFrame = Outer;
+  orc_rt_abi_popFrameTo(Outer);
 }
 
 #endif

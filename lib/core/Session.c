@@ -23,6 +23,7 @@
 
 #include <assert.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -47,7 +48,10 @@ typedef struct {
 typedef enum { Phase_Detach, Phase_Shutdown } Phase;
 
 struct orc_rt_OpaqueSession {
-  /* Immutable after create. */
+  /* Immutable after create. First (ABI, orc-rt-c/EntryFastPath.h): the
+   * inline entry in programs reads Head.EntryIndex, the managed group's
+   * token-counter FastIndex (UINT32_MAX in fallback mode). */
+  orc_rt_abi_SessionHead Head;
   orc_rt_DispatchFn Dispatch;
   void *DispatchCtx;
   orc_rt_ErrorReporterFn Report;
@@ -171,6 +175,7 @@ orc_rt_ErrorRef orc_rt_Session_create(orc_rt_SessionRef *Result,
   S->Report = Report ? Report : printError;
   S->ReportCtx = Report ? ReportCtx : NULL;
   S->Managed = G;
+  S->Head.EntryIndex = G->Tokens.FastIndex;
   /* Registered now so that shutdown has no allocation (and no failure)
    * left to do. */
   orc_rt_ErrorRef Err = orc_rt_TaskGroup_addOnComplete(G, finishShutdown, S);
@@ -382,29 +387,22 @@ static __attribute__((noinline)) bool callInGroupSlow(orc_rt_SessionRef S,
   return true;
 }
 
-/* The entry hot path: the token ops are inlined (core/TokenCounter.h) and both
- * thread-local stacks (the token slot, the frame list) get back values carried
- * in registers rather than reloaded after Fn, which keeps loads off the
- * critical path (see docs/TokenFastPath.md). */
+_Static_assert(offsetof(struct orc_rt_OpaqueSession, Head) == 0,
+               "the inline entry (orc-rt-c/EntryFastPath.h) reads the head");
+
+/* The entry hot path: orc_rt_abi_enter, the same inline code programs get
+ * from orc-rt-c/EntryFastPath.h. The token ops are inlined and both
+ * thread-local stacks (the token slot, the frame list) get back values
+ * carried in registers rather than reloaded after Fn, which keeps loads off
+ * the critical path (see docs/TokenFastPath.md). The index is G's, not S's
+ * head: deferred work only touches S once the token is granted. */
 static inline __attribute__((always_inline)) bool
 callInGroup(orc_rt_SessionRef S, orc_rt_TaskGroupRef G, orc_rt_ManagedFn Fn,
             void *Ctx) {
-  orc_rt_internal_TokenSlot *Slot;
-  uintptr_t Expect;
-  int Fast =
-      orc_rt_internal_TokenCounter_acquireFast(&G->Tokens, &Slot, &Expect);
-  if (__builtin_expect(Fast < 0, 0))
+  int R = orc_rt_abi_enter(G->Tokens.FastIndex, S, Fn, Ctx);
+  if (__builtin_expect(R < 0, 0))
     return callInGroupSlow(S, G, Fn, Ctx);
-  if (!Fast)
-    return false;
-  orc_rt_internal_ManagedFrame F;
-  orc_rt_internal_ManagedFrame *Outer = orc_rt_internal_pushFrame(&F, S);
-  Fn(Ctx);
-  orc_rt_internal_popFrameTo(Outer);
-  if (__builtin_expect(!orc_rt_internal_TokenCounter_releaseFast(Slot, Expect),
-                       0))
-    orc_rt_internal_TokenCounter_releaseSlotSlow(Slot);
-  return true;
+  return R != 0;
 }
 
 bool orc_rt_internal_callInGroup(orc_rt_SessionRef S, orc_rt_TaskGroupRef G,
@@ -417,9 +415,20 @@ orc_rt_TaskGroupRef orc_rt_internal_Session_retainGroup(orc_rt_SessionRef S) {
   return S->Managed;
 }
 
-bool orc_rt_Session_callManagedCode(orc_rt_SessionRef S, orc_rt_ManagedFn Fn,
-                                    void *Ctx) {
-  return callInGroup(S, S->Managed, Fn, Ctx);
+bool orc_rt_abi_Session_callManagedCodeSlow(orc_rt_SessionRef S,
+                                            orc_rt_ManagedFn Fn, void *Ctx) {
+  return callInGroupSlow(S, S->Managed, Fn, Ctx);
+}
+
+/* The library's copy, for JIT'd code, function pointers and TSan builds (the
+ * parentheses keep the public header's macro out). */
+bool(orc_rt_Session_callManagedCode)(orc_rt_SessionRef S, orc_rt_ManagedFn Fn,
+                                     void *Ctx) {
+  /* The head's copy of the index: one load fewer than S->Managed->Tokens. */
+  int R = orc_rt_abi_enter(S->Head.EntryIndex, S, Fn, Ctx);
+  if (__builtin_expect(R < 0, 0))
+    return callInGroupSlow(S, S->Managed, Fn, Ctx);
+  return R != 0;
 }
 
 typedef struct {

@@ -44,7 +44,9 @@
 #endif
 #endif
 
-_Thread_local orc_rt_internal_ThreadSlots orc_rt_internal_ThisThreadSlots
+/* The calling thread's slots (written here) and its managed-frame list
+ * (ManagedFrame.h): one thread-local, declared in orc-rt-c/EntryFastPath.h. */
+_Thread_local orc_rt_abi_ThreadState orc_rt_abi_ThisThread
     __attribute__((tls_model("initial-exec")));
 
 typedef struct ThreadRec {
@@ -147,7 +149,7 @@ static uintptr_t sumLocked(uint32_t I) {
   uintptr_t S = Entries[I].Departed;
   for (ThreadRec *T = Threads; T; T = T->Next)
     if (I < T->Cap)
-      S += atomic_load_explicit(&T->Slots[I].Count, memory_order_seq_cst);
+      S += __atomic_load_n(&T->Slots[I].Count, __ATOMIC_SEQ_CST);
   return S;
 }
 
@@ -231,8 +233,8 @@ bool orc_rt_internal_TokenCounter_init(
   uintptr_t Base = E->Departed;
   for (ThreadRec *T = Threads; T; T = T->Next)
     if (I < T->Cap) {
-      atomic_store_explicit(&T->Slots[I].Closed, 0, memory_order_seq_cst);
-      Base += atomic_load_explicit(&T->Slots[I].Count, memory_order_seq_cst);
+      __atomic_store_n(&T->Slots[I].Closed, 0, __ATOMIC_SEQ_CST);
+      Base += __atomic_load_n(&T->Slots[I].Count, __ATOMIC_SEQ_CST);
     }
   E->Owner = Owner;
   E->Ops = Ops;
@@ -262,15 +264,15 @@ static void threadExit(void *P) {
   pthread_mutex_lock(&Lock);
   for (uint32_t I = 0; I < T->Cap && I < NumEntries; ++I)
     Entries[I].Departed +=
-        atomic_load_explicit(&T->Slots[I].Count, memory_order_relaxed);
+        __atomic_load_n(&T->Slots[I].Count, __ATOMIC_RELAXED);
   *T->PrevNext = T->Next;
   if (T->Next)
     T->Next->PrevNext = T->PrevNext;
   pthread_mutex_unlock(&Lock);
   /* A later destructor that enters a counter re-registers this thread (and
    * sets the key again, so it is cleaned up in the next destructor round). */
-  orc_rt_internal_ThisThreadSlots.Slots = NULL;
-  orc_rt_internal_ThisThreadSlots.Cap = 0;
+  orc_rt_abi_ThisThread.Slots = NULL;
+  orc_rt_abi_ThisThread.Cap = 0;
   Self = NULL;
   munmap(T->Slots,
          ORC_RT_C_MAX_TOKEN_SLOTS * sizeof(orc_rt_internal_TokenSlot));
@@ -311,15 +313,15 @@ static __attribute__((noinline, cold)) bool ensureSlot(uint32_t I) {
      * closer's marking by the lock itself. */
     for (uint32_t J = 0; J != NumEntries; ++J)
       if (Entries[J].Owner && Entries[J].Closed)
-        atomic_store_explicit(&T->Slots[J].Closed, 1, memory_order_relaxed);
+        __atomic_store_n(&T->Slots[J].Closed, 1, __ATOMIC_RELAXED);
     T->Next = Threads;
     T->PrevNext = &Threads;
     if (Threads)
       Threads->PrevNext = &T->Next;
     Threads = T;
     Self = T;
-    orc_rt_internal_ThisThreadSlots.Slots = T->Slots;
-    orc_rt_internal_ThisThreadSlots.Cap = T->Cap;
+    orc_rt_abi_ThisThread.Slots = T->Slots;
+    orc_rt_abi_ThisThread.Cap = T->Cap;
   }
   pthread_mutex_unlock(&Lock);
   return true;
@@ -347,37 +349,37 @@ static __attribute__((noinline, cold)) void lockedRelease(uint32_t I) {
 }
 
 static uint32_t indexOfMySlot(orc_rt_internal_TokenSlot *S) {
-  return (uint32_t)(S - orc_rt_internal_ThisThreadSlots.Slots);
+  return (uint32_t)(S - orc_rt_abi_ThisThread.Slots);
 }
 
 __attribute__((noinline, cold)) bool orc_rt_internal_TokenCounter_acquireSlow(
     const orc_rt_internal_TokenCounter *C) {
   uint32_t I = C->Index;
-  if (I >= orc_rt_internal_ThisThreadSlots.Cap && !ensureSlot(I))
+  if (I >= orc_rt_abi_ThisThread.Cap && !ensureSlot(I))
     return lockedAcquire(I);
-  orc_rt_internal_TokenSlot *S = &orc_rt_internal_ThisThreadSlots.Slots[I];
-  uintptr_t Prev = atomic_load_explicit(&S->Count, memory_order_relaxed);
+  orc_rt_internal_TokenSlot *S = &orc_rt_abi_ThisThread.Slots[I];
+  uintptr_t Prev = __atomic_load_n(&S->Count, __ATOMIC_RELAXED);
   if (C->Fenced) {
     /* Fallback mode: seq_cst store, then seq_cst load. Pairs with the
      * closer's seq_cst store of Closed (close) and seq_cst loads of Count
      * (sumLocked): in the single total order either our store precedes the
      * closer's loads (counted) or the mark precedes our load (denied). */
-    atomic_store_explicit(&S->Count, Prev + 1, memory_order_seq_cst);
-    if (!atomic_load_explicit(&S->Closed, memory_order_seq_cst))
+    __atomic_store_n(&S->Count, Prev + 1, __ATOMIC_SEQ_CST);
+    if (!__atomic_load_n(&S->Closed, __ATOMIC_SEQ_CST))
       return true;
-    atomic_store_explicit(&S->Count, Prev, memory_order_seq_cst);
+    __atomic_store_n(&S->Count, Prev, __ATOMIC_SEQ_CST);
     recount(I); /* our transient +1 may have been counted */
     return false;
   }
   /* A membarrier-mode counter on a thread that just got its slots: the fast
    * path (acquireFast has the barrier's comment). */
-  atomic_store_explicit(&S->Count, Prev + 1, memory_order_relaxed);
+  __atomic_store_n(&S->Count, Prev + 1, __ATOMIC_RELAXED);
   /* Compiler barrier: Count store before Closed load. Pairs with the
    * membarrier in close. */
   atomic_signal_fence(memory_order_seq_cst);
-  if (!atomic_load_explicit(&S->Closed, memory_order_relaxed))
+  if (!__atomic_load_n(&S->Closed, __ATOMIC_RELAXED))
     return true;
-  orc_rt_internal_TokenCounter_acquirerSawClosed(S, Prev, I);
+  orc_rt_abi_TokenSlot_acquirerSawClosed(S, Prev, I);
   return false;
 }
 
@@ -386,42 +388,42 @@ __attribute__((noinline, cold)) void orc_rt_internal_TokenCounter_releaseSlow(
   /* Read before the Count store: the owner may be freed after it. */
   uint32_t I = C->Index;
   bool Fenced = C->Fenced;
-  if (I >= orc_rt_internal_ThisThreadSlots.Cap && !ensureSlot(I)) {
+  if (I >= orc_rt_abi_ThisThread.Cap && !ensureSlot(I)) {
     lockedRelease(I);
     return;
   }
-  orc_rt_internal_TokenSlot *S = &orc_rt_internal_ThisThreadSlots.Slots[I];
+  orc_rt_internal_TokenSlot *S = &orc_rt_abi_ThisThread.Slots[I];
   if (!Fenced) {
     /* Membarrier mode on a thread that just got its slots. */
-    orc_rt_internal_TokenCounter_releaseSlotSlow(S);
+    orc_rt_abi_TokenSlot_releaseSlow(S);
     return;
   }
-  uintptr_t Count = atomic_load_explicit(&S->Count, memory_order_relaxed);
+  uintptr_t Count = __atomic_load_n(&S->Count, __ATOMIC_RELAXED);
   /* Fallback mode: seq_cst store, then seq_cst load. Pairs with the closer's
    * seq_cst store of Closed and seq_cst loads of Count, as in acquireSlow. */
-  atomic_store_explicit(&S->Count, Count - 1, memory_order_seq_cst);
-  if (atomic_load_explicit(&S->Closed, memory_order_seq_cst))
+  __atomic_store_n(&S->Count, Count - 1, __ATOMIC_SEQ_CST);
+  if (__atomic_load_n(&S->Closed, __ATOMIC_SEQ_CST))
     recount(I); /* by index: the owner is not touched */
 }
 
 __attribute__((noinline)) void
-orc_rt_internal_TokenCounter_releaseSlotSlow(orc_rt_internal_TokenSlot *S) {
-  uintptr_t Count = atomic_load_explicit(&S->Count, memory_order_relaxed);
+orc_rt_abi_TokenSlot_releaseSlow(orc_rt_internal_TokenSlot *S) {
+  uintptr_t Count = __atomic_load_n(&S->Count, __ATOMIC_RELAXED);
   /* Release store: the holder's work before the token's return (pairs with
    * the closer's seq_cst Count loads). */
-  atomic_store_explicit(&S->Count, Count - 1, memory_order_release);
+  __atomic_store_n(&S->Count, Count - 1, __ATOMIC_RELEASE);
   /* Compiler barrier: Count store before Closed load. Pairs with the
    * membarrier in close. */
   atomic_signal_fence(memory_order_seq_cst);
-  if (atomic_load_explicit(&S->Closed, memory_order_relaxed))
+  if (__atomic_load_n(&S->Closed, __ATOMIC_RELAXED))
     recount(indexOfMySlot(S));
 }
 
 __attribute__((noinline, cold)) void
-orc_rt_internal_TokenCounter_acquirerSawClosed(orc_rt_internal_TokenSlot *S,
-                                               uintptr_t Prev, uint32_t I) {
+orc_rt_abi_TokenSlot_acquirerSawClosed(orc_rt_internal_TokenSlot *S,
+                                       uintptr_t Prev, uint32_t I) {
   /* Undo the +1. Release store, like a release's. */
-  atomic_store_explicit(&S->Count, Prev, memory_order_release);
+  __atomic_store_n(&S->Count, Prev, __ATOMIC_RELEASE);
   /* Compiler barrier: keeps the undo before the re-count (the call would
    * too). Pairs with the membarrier in close, as for every Count store: the
    * undo either precedes the barrier membarrier puts in this thread (close's
@@ -431,7 +433,7 @@ orc_rt_internal_TokenCounter_acquirerSawClosed(orc_rt_internal_TokenSlot *S,
 }
 
 __attribute__((noinline, cold)) void
-orc_rt_internal_TokenCounter_releaserSawClosed(orc_rt_internal_TokenSlot *S) {
+orc_rt_abi_TokenSlot_releaserSawClosed(orc_rt_internal_TokenSlot *S) {
   recount(indexOfMySlot(S));
 }
 
@@ -468,7 +470,7 @@ void orc_rt_internal_TokenCounter_close(const orc_rt_internal_TokenCounter *C) {
    * membarrier below orders it. */
   for (ThreadRec *T = Threads; T; T = T->Next)
     if (I < T->Cap)
-      atomic_store_explicit(&T->Slots[I].Closed, 1, memory_order_seq_cst);
+      __atomic_store_n(&T->Slots[I].Closed, 1, __ATOMIC_SEQ_CST);
   if (Membarrier) {
     pthread_mutex_unlock(&Lock);
     /* The asymmetric fence: orders the marks above before this thread's

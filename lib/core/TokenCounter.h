@@ -50,6 +50,8 @@
 #ifndef ORC_RT_C_LIB_CORE_TOKENCOUNTER_H
 #define ORC_RT_C_LIB_CORE_TOKENCOUNTER_H
 
+#include "orc-rt-c/EntryFastPath.h"
+
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -107,22 +109,11 @@ typedef struct {
  * live counters than this) count their tokens on the locked path. */
 #define ORC_RT_C_MAX_TOKEN_SLOTS 16384u
 
-typedef struct {
-  _Atomic uintptr_t Count;  /* written only by the owning thread */
-  _Atomic uintptr_t Closed; /* written only under the registry lock */
-} orc_rt_internal_TokenSlot;
-
-/* The calling thread's slot array and its length (0 until the thread first
- * touches a counter), side by side so one TLS offset reaches both.
- * initial-exec: %fs-relative accesses, also in the shared library (no
- * __tls_get_addr). Written only by the owning thread. */
-typedef struct {
-  orc_rt_internal_TokenSlot *Slots;
-  uint32_t Cap;
-} orc_rt_internal_ThreadSlots;
-
-extern _Thread_local orc_rt_internal_ThreadSlots orc_rt_internal_ThisThreadSlots
-    __attribute__((tls_model("initial-exec")));
+/* A thread's slot, its slot array and the entry's inline fast path are ABI,
+ * in the public orc-rt-c/EntryFastPath.h (compiled into programs that call
+ * orc_rt_Session_callManagedCode): one copy, used here too. Slot fields are
+ * accessed with __atomic builtins (the public header is also C++). */
+typedef orc_rt_abi_TokenSlot orc_rt_internal_TokenSlot;
 
 /*---- Owner's side: lifetime and close (TokenCounter.c) ----*/
 
@@ -160,88 +151,38 @@ ORC_RT_C_TOKEN_COLD bool
 orc_rt_internal_TokenCounter_acquireSlow(const orc_rt_internal_TokenCounter *C);
 ORC_RT_C_TOKEN_COLD void
 orc_rt_internal_TokenCounter_releaseSlow(const orc_rt_internal_TokenCounter *C);
-/* The whole release of a token counted in S (this thread's slot of a
- * membarrier-mode counter), for when a carried count was stale. */
-void orc_rt_internal_TokenCounter_releaseSlotSlow(orc_rt_internal_TokenSlot *S);
-/* A fast acquire stored Prev + 1 into S, this thread's slot of index I, and
- * then saw Closed: undoes its +1 and re-counts (the undo may be the last
- * change the closer waits for). I is passed although S determines it:
- * keeping I live until the check lets GCC put the entry wrapper's register
- * saves after its fast/slow test (shrink-wrapping), 7 fewer instructions
- * per fallback-mode entry. */
-ORC_RT_C_TOKEN_COLD void
-orc_rt_internal_TokenCounter_acquirerSawClosed(orc_rt_internal_TokenSlot *S,
-                                               uintptr_t Prev, uint32_t I);
-/* A fast release stored into S and then saw Closed: re-counts (the token may
- * have been the last). */
-ORC_RT_C_TOKEN_COLD void
-orc_rt_internal_TokenCounter_releaserSawClosed(orc_rt_internal_TokenSlot *S);
+/* Out of line too, declared in orc-rt-c/EntryFastPath.h (ABI: the inline
+ * entry in programs calls them): orc_rt_abi_TokenSlot_releaseSlow (a whole
+ * release, when a carried count was stale), ..._acquirerSawClosed (undo a
+ * denied acquire and re-count; it takes the index I although S determines
+ * it: keeping I live until the check lets GCC put the entry wrapper's
+ * register saves after its fast/slow test (shrink-wrapping), 7 fewer
+ * instructions per fallback-mode entry) and ..._releaserSawClosed
+ * (re-count after a release that saw the mark). */
 
 /*---- Acquirer's and releaser's side, inline: the hot path ----*/
 
-/* Fast acquire, membarrier mode on a thread with slots. Returns 1 if the
- * token was granted, 0 if denied, -1 if acquireSlow must be taken (nothing was
- * done). On 1, *Slot gets the thread's slot (fixed for the thread's life) and
- * *Expect its Count after the acquire, for releaseFast: an entry wrapper that
- * releases on the same thread carries them across the call it guards. */
+/* Fast acquire, membarrier mode on a thread with slots: orc_rt_abi_acquireFast
+ * (orc-rt-c/EntryFastPath.h) on C's index. Returns 1 if the token was granted,
+ * 0 if denied, -1 if acquireSlow must be taken (nothing was done). On 1, *Slot
+ * gets the thread's slot (fixed for the thread's life) and *Expect its Count
+ * after the acquire, for releaseFast: an entry wrapper that releases on the
+ * same thread carries them across the call it guards. */
 static inline int
 orc_rt_internal_TokenCounter_acquireFast(const orc_rt_internal_TokenCounter *C,
                                          orc_rt_internal_TokenSlot **Slot,
                                          uintptr_t *Expect) {
-  uint32_t I = C->FastIndex;
-  if (__builtin_expect(I >= orc_rt_internal_ThisThreadSlots.Cap, 0))
-    return -1;
-  orc_rt_internal_TokenSlot *S = &orc_rt_internal_ThisThreadSlots.Slots[I];
-  /* Only this thread writes its Count: a plain load and store, no RMW. */
-  uintptr_t Prev = atomic_load_explicit(&S->Count, memory_order_relaxed);
-  atomic_store_explicit(&S->Count, Prev + 1, memory_order_relaxed);
-  /* Compiler barrier (no instruction): keeps the Count store before the
-   * Closed load. Pairs with the membarrier in TokenCounter_close, which puts a
-   * full CPU barrier between them on this thread while a close is in progress
-   * (docs/TokenFastPath.md, "Why a token cannot be granted after close"). */
-  atomic_signal_fence(memory_order_seq_cst);
-  /* Opaque to the compiler, so the wrapper keeps one register (Prev + 1)
-   * across the call instead of two (Prev and Prev + 1). */
-  uintptr_t E = Prev + 1;
-  __asm__("" : "+r"(E));
-  *Slot = S;
-  *Expect = E;
-  if (__builtin_expect(
-          atomic_load_explicit(&S->Closed, memory_order_relaxed) != 0, 0)) {
-    orc_rt_internal_TokenCounter_acquirerSawClosed(S, Prev, I);
-    return 0;
-  }
-  return 1;
+  return orc_rt_abi_acquireFast(C->FastIndex, Slot, Expect);
 }
 
 /* Fast release for an entry wrapper, after acquireFast on this thread returned
- * 1 with slot S and count Expect. Expect is a hint, never trusted: returns
- * false, having done nothing, unless the slot still holds exactly Expect (it
- * does unless a token acquired elsewhere was released on this thread during
- * the call, or the reverse); the caller then uses releaseSlotSlow. */
+ * 1 with slot S and count Expect: orc_rt_abi_releaseFast. False, having done
+ * nothing, if the slot no longer holds Expect; the caller then uses
+ * orc_rt_abi_TokenSlot_releaseSlow. */
 static inline bool
 orc_rt_internal_TokenCounter_releaseFast(orc_rt_internal_TokenSlot *S,
                                          uintptr_t Expect) {
-  if (__builtin_expect(
-          atomic_load_explicit(&S->Count, memory_order_relaxed) != Expect, 0))
-    return false;
-  /* Count - 1, computed from a register: hide the equality from the compiler
-   * so the store does not wait for the load (the branch is predicted). */
-  uintptr_t New = Expect - 1;
-  __asm__("" : "+r"(New));
-  /* Release store (a plain mov on x86): the holder's work is ordered before
-   * the token's return for whoever counts it (pairs with the closer's seq_cst
-   * Count loads). The counter is not touched after this: once the count is
-   * back, another thread may complete and free its owner. */
-  atomic_store_explicit(&S->Count, New, memory_order_release);
-  /* Compiler barrier: keeps the Count store before the Closed load. Pairs
-   * with the membarrier in TokenCounter_close (docs/TokenFastPath.md, "Why
-   * close cannot miss a live token"). */
-  atomic_signal_fence(memory_order_seq_cst);
-  if (__builtin_expect(
-          atomic_load_explicit(&S->Closed, memory_order_relaxed) != 0, 0))
-    orc_rt_internal_TokenCounter_releaserSawClosed(S);
-  return true;
+  return orc_rt_abi_releaseFast(S, Expect);
 }
 
 /* Takes a token; false, taking nothing, if C is closed. */
@@ -259,20 +200,19 @@ orc_rt_internal_TokenCounter_acquire(const orc_rt_internal_TokenCounter *C) {
 static inline void
 orc_rt_internal_TokenCounter_release(const orc_rt_internal_TokenCounter *C) {
   uint32_t I = C->FastIndex;
-  if (__builtin_expect(I >= orc_rt_internal_ThisThreadSlots.Cap, 0)) {
+  if (__builtin_expect(I >= orc_rt_abi_ThisThread.Cap, 0)) {
     orc_rt_internal_TokenCounter_releaseSlow(C);
     return;
   }
-  orc_rt_internal_TokenSlot *S = &orc_rt_internal_ThisThreadSlots.Slots[I];
-  uintptr_t Count = atomic_load_explicit(&S->Count, memory_order_relaxed);
+  orc_rt_internal_TokenSlot *S = &orc_rt_abi_ThisThread.Slots[I];
+  uintptr_t Count = __atomic_load_n(&S->Count, __ATOMIC_RELAXED);
   /* Release store, as in releaseFast. */
-  atomic_store_explicit(&S->Count, Count - 1, memory_order_release);
+  __atomic_store_n(&S->Count, Count - 1, __ATOMIC_RELEASE);
   /* Compiler barrier, as in releaseFast: pairs with the
    * membarrier in TokenCounter_close. */
-  atomic_signal_fence(memory_order_seq_cst);
-  if (__builtin_expect(
-          atomic_load_explicit(&S->Closed, memory_order_relaxed) != 0, 0))
-    orc_rt_internal_TokenCounter_releaserSawClosed(S);
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  if (__builtin_expect(__atomic_load_n(&S->Closed, __ATOMIC_RELAXED) != 0, 0))
+    orc_rt_abi_TokenSlot_releaserSawClosed(S);
 }
 
 #endif
