@@ -6,10 +6,12 @@
 #include "jit/Diag.h"
 #include "jit/EmuTLS.h"
 #include "jit/LazySplit.h"
+#include "jit/TargetOptions.h"
 #include "jit/ThreadInterpose.h"
 
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Orc.h>
+#include <llvm-c/OrcEE.h>
 #include <llvm-c/Target.h>
 
 #include <pthread.h>
@@ -27,6 +29,8 @@ struct orc_rt_jit_Jit {
   char *Triple, *CPU, *Features;
   char *Settings; /* see orc_rt_jit_Jit_codegenSettings */
   LLVMCodeGenOptLevel Level;
+  LLVMRelocMode Reloc;
+  LLVMCodeModel CodeModel;
   unsigned NextModule;
   /* Lazy mode. */
   LLVMOrcLazyCallThroughManagerRef LCTM;
@@ -80,7 +84,7 @@ static LLVMTargetMachineRef makeTM(orc_rt_jit_Jit *J) {
     return NULL;
   }
   return LLVMCreateTargetMachine(T, J->Triple, J->CPU, J->Features, J->Level,
-                                 LLVMRelocDefault, LLVMCodeModelJITDefault);
+                                 J->Reloc, J->CodeModel);
 }
 
 LLVMTargetMachineRef orc_rt_jit_Jit_createTargetMachine(orc_rt_jit_Jit *J) {
@@ -107,6 +111,15 @@ static orc_rt_ErrorRef defineOverrides(orc_rt_jit_Jit *J) {
   return orc_rt_jit_fromLLVMError(E, NULL);
 }
 
+/* -jit-linker=rtdyld: RuntimeDyld with a SectionMemoryManager, as lli. */
+static LLVMOrcObjectLayerRef createRTDyldLayer(void *Ctx,
+                                               LLVMOrcExecutionSessionRef ES,
+                                               const char *Triple) {
+  (void)Ctx;
+  (void)Triple;
+  return LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager(ES);
+}
+
 /* Builds the LLJIT and the program's JITDylib. Runs on the creator thread,
  * which writes only these fields (and LazyJit); every other thread reads them
  * after ready() has joined it. */
@@ -117,6 +130,8 @@ static orc_rt_ErrorRef buildLLJIT(orc_rt_jit_Jit *J) {
   LLVMOrcLLJITBuilderRef B = LLVMOrcCreateLLJITBuilder();
   LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(
       B, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(TM));
+  if (J->Opts->Linker == orc_rt_jit_Linker_RTDyld)
+    LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator(B, createRTDyldLayer, NULL);
   orc_rt_ErrorRef Err = orc_rt_jit_fromLLVMError(LLVMOrcCreateLLJIT(&J->J, B),
                                                  "cannot create the JIT: ");
   if (Err)
@@ -168,9 +183,12 @@ orc_rt_ErrorRef orc_rt_jit_Jit_create(orc_rt_jit_Jit **Result,
     return orc_rt_Error_create("out of memory");
   pthread_mutex_init(&J->Lock, NULL);
   J->Opts = Opts;
-  J->Triple = LLVMGetDefaultTargetTriple();
-  J->CPU = LLVMGetHostCPUName();
-  J->Features = LLVMGetHostCPUFeatures();
+  orc_rt_ErrorRef Err = orc_rt_jit_targetSettings(
+      Opts, &J->Triple, &J->CPU, &J->Features, &J->Reloc, &J->CodeModel);
+  if (Err) {
+    orc_rt_jit_Jit_dispose(J);
+    return Err;
+  }
   static const LLVMCodeGenOptLevel Levels[] = {
       LLVMCodeGenLevelNone, LLVMCodeGenLevelLess, LLVMCodeGenLevelDefault,
       LLVMCodeGenLevelAggressive};
@@ -183,8 +201,9 @@ orc_rt_ErrorRef orc_rt_jit_Jit_create(orc_rt_jit_Jit **Result,
     return orc_rt_Error_create("out of memory");
   }
   snprintf(J->Settings, SettingsSize,
-           "triple=%s cpu=%s features=%s level=%d reloc=default code=jit",
-           J->Triple, J->CPU, J->Features, Opts->OptLevel);
+           "triple=%s cpu=%s features=%s level=%d reloc=%d code=%d", J->Triple,
+           J->CPU, J->Features, Opts->OptLevel, (int)J->Reloc,
+           (int)J->CodeModel);
 
   /* The LLJIT is built on a thread of its own while this thread goes on to
    * read and compile the inputs (they need only a target machine): start-up
@@ -194,7 +213,6 @@ orc_rt_ErrorRef orc_rt_jit_Jit_create(orc_rt_jit_Jit **Result,
   else
     J->CreateErr = buildLLJIT(J);
   J->MainTM = makeTM(J);
-  orc_rt_ErrorRef Err = NULL;
   if (J->MainTM) {
     LLVMTargetDataRef TD = LLVMCreateTargetDataLayout(J->MainTM);
     J->DataLayout = LLVMCopyStringRepOfTargetData(TD);
