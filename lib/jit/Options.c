@@ -87,7 +87,7 @@ static const OptionInfo Table[] = {
      "Force interpretation: disable JIT", false, true},
     {"jd", Kind_List, FIELD(JITDylibs), "<string>",
      "Specifies the JITDylib to be used for any subsequent -extra-module "
-     "arguments.",
+     "arguments (not supported by mini-lli)",
      true, false},
     {"jit-kind", Kind_Raw, Raw_JitKind, "<value>",
      "Choose underlying JIT kind: orc (default), orc-lazy, mcjit", false,
@@ -119,7 +119,8 @@ static const OptionInfo Table[] = {
      false},
     {"orc-lazy-debug", Kind_Raw, Raw_OrcLazyDebug, "<value>",
      "Debug dumping for the orc-lazy JIT: no-dump, funcs-to-stdout, "
-     "mods-to-stdout, mods-to-disk",
+     "mods-to-stdout, mods-to-disk (jit-debug-descriptor, jit-debug-objects: "
+     "not supported)",
      true, false},
     {"orc-runtime", Kind_Raw, Raw_OrcRuntime, "<string>",
      "Use ORC runtime from given path (mini-lli is its own runtime: ignored)",
@@ -285,10 +286,20 @@ static orc_rt_ErrorRef finishEnums(orc_rt_jit_Options *Opts, RawValues *Raw) {
       return Err;
   }
   if (V[Raw_OrcLazyDebug]) {
-    static const char *const Dumps[] = {"no-dump", "funcs-to-stdout",
-                                        "mods-to-stdout", "mods-to-disk", NULL};
+    static const char *const Dumps[] = {"no-dump",
+                                        "funcs-to-stdout",
+                                        "mods-to-stdout",
+                                        "mods-to-disk",
+                                        "jit-debug-descriptor",
+                                        "jit-debug-objects",
+                                        NULL};
     if ((Err = enumValue("orc-lazy-debug", V[Raw_OrcLazyDebug], Dumps, &I)))
       return Err;
+    if (I > orc_rt_jit_Dump_ModsToDisk)
+      return orc_rt_Error_createf(
+          "error: -orc-lazy-debug=%s: mini-lli registers no JIT'd code with "
+          "the debugger (there is no __jit_debug_descriptor to dump)",
+          V[Raw_OrcLazyDebug]);
     Opts->Dump = (orc_rt_jit_DumpKind)I;
   }
   return NULL;
@@ -298,12 +309,32 @@ static orc_rt_ErrorRef finish(orc_rt_jit_Options *Opts, RawValues *Raw) {
   orc_rt_ErrorRef Err = finishEnums(Opts, Raw);
   if (Err)
     return Err;
+  if (Opts->EnableCacheManager && Opts->Engine == orc_rt_jit_Engine_MCJIT)
+    return orc_rt_Error_create(
+        "error: -enable-cache-manager is not supported with -jit-kind=mcjit: "
+        "LLVM-C gives MCJIT no object cache; use -jit-kind=orc");
+  /* lli puts later -extra-modules in another JITDylib; LLVM-C has no call to
+   * set a JITDylib's link order, so mini-lli keeps one. */
+  if (Opts->JITDylibs.Size)
+    return orc_rt_Error_create(
+        "error: -jd is not supported by mini-lli: every module is linked in "
+        "one JITDylib (LLVM-C cannot set a JITDylib's link order)");
   /* lli runs MCJIT code in another process with these; mini-lli does not. */
   if (Raw->RemoteMCJIT || Raw->Values[Raw_RemoteProcess])
     return orc_rt_Error_create(
         "error: remote execution is not supported by mini-lli: run "
         "'lli -jit-kind=mcjit -remote-mcjit -mcjit-remote-process=orc-executor "
         "...' to run MCJIT'd code in orc-executor");
+  /* lli's checks for -jit-kind=mcjit (and the interpreter), in its words. */
+  bool ExecutionEngine = Opts->Engine == orc_rt_jit_Engine_MCJIT ||
+                         Opts->Engine == orc_rt_jit_Engine_Interpreter;
+  if (ExecutionEngine && Raw->Values[Raw_CompileThreads] &&
+      strcmp(Raw->Values[Raw_CompileThreads], "0"))
+    return orc_rt_Error_create(
+        "error: -compile-threads requires -jit-kind=orc or orc-lazy");
+  if (ExecutionEngine && Opts->PerModuleLazy)
+    return orc_rt_Error_create(
+        "error: -per-module-lazy requires -jit-kind=orc-lazy");
   if (Opts->Engine == orc_rt_jit_Engine_Interpreter && Opts->ThreadEntries.Size)
     return orc_rt_Error_create("error: -thread-entry needs a JIT: LLVM's "
                                "interpreter runs on one thread at a time");

@@ -66,7 +66,7 @@ typedef struct {
    * ...), handed to LLVMParseCommandLineOptions before anything runs. */
   orc_rt_jit_StringList LLVMArgs;
   orc_rt_jit_StringList Plugins;   /* -load: dlopen'd before anything runs */
-  orc_rt_jit_StringList JITDylibs; /* -jd: accepted; one JITDylib (see docs) */
+  orc_rt_jit_StringList JITDylibs; /* -jd: refused (one JITDylib, see docs) */
   int OptLevel;                    /* 0..3, default 2 */
   unsigned CompileThreads;         /* -compile-threads; default: one per CPU */
   bool Lazy;                       /* -jit-kind=orc-lazy */

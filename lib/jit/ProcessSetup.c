@@ -3,6 +3,7 @@
 #include "jit/ProcessSetup.h"
 
 #include <llvm-c/Core.h>
+#include <llvm-c/ErrorHandling.h>
 #include <llvm-c/Support.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
@@ -175,7 +176,19 @@ static void printTargetHelp(const orc_rt_jit_Options *Opts) {
   LLVMDisposeMessage(Triple);
 }
 
+/* LLVM reports some failures as fatal errors (MCJIT: an unresolved external;
+ * the interpreter: an unknown external function or an unsupported
+ * instruction): say them as mini-lli's other errors are said, status 1,
+ * instead of LLVM's crash report. */
+static void fatalError(const char *Reason) {
+  fflush(stdout);
+  fprintf(stderr, "mini-lli: error: %s\n", Reason);
+  fflush(stderr);
+  _exit(1);
+}
+
 void orc_rt_jit_setUpProcess(const orc_rt_jit_Options *Opts) {
+  LLVMInstallFatalErrorHandler(fatalError);
   if (Opts->DisableCoreFiles) {
     struct rlimit None = {0, 0};
     setrlimit(RLIMIT_CORE, &None);
