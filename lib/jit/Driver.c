@@ -217,7 +217,11 @@ static orc_rt_ErrorRef addModuleFile(orc_rt_jit_Program *P, const char *Path,
     LLVMContextDispose(Ctx);
     return Err;
   }
-  if (P->Opts->EnableCacheManager &&
+  /* lli's objects for a module with constructors or destructors hold lli's
+   * own init functions, and it expects them in the objects it reads: such a
+   * module is never taken from or written to lli's cache. */
+  bool HasInits = P->Ctors.Size != Store.Ctors || P->Dtors.Size != Store.Dtors;
+  if (P->Opts->EnableCacheManager && !HasInits &&
       P->Opts->Engine != orc_rt_jit_Engine_Interpreter)
     return addThroughLLICache(P, Path, Ctx, M);
   return orc_rt_jit_Jit_addModule(P->Jit, Ctx, M, Cached ? storeInCache : NULL,

@@ -6,7 +6,8 @@
  * keys the cache by the input's name only: an edited input reuses stale
  * code). mini-lli's own -object-cache-dir cache (ObjectCache.h) is keyed by
  * content instead; this one exists so that a cache filled by lli is read by
- * mini-lli and the other way round (see docs/CommandGuide/mini-lli.md). */
+ * mini-lli and the other way round (see docs/CommandGuide/mini-lli.md);
+ * modules with constructors or destructors are not cached (see Driver.c). */
 
 #ifndef ORC_RT_C_LIB_JIT_LLICACHE_H
 #define ORC_RT_C_LIB_JIT_LLICACHE_H
