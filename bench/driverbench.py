@@ -233,6 +233,16 @@ def driver():
         row("hello-world", "-jit-kind=%s %s" % s, HELLO_RUNS, l.fmt(), m.fmt(), ratio(m, l))
     results["hello"] = hello
 
+    # The other engines (hello-world): MCJIT and the interpreter, each against
+    # lli-22's same engine at the same settings.
+    engines = {name: (Cell([LLI, *flags, inp("hello.bc")], "hello, world\n"),
+                      Cell([MINI_LLI, *flags, inp("hello.bc")], "hello, world\n"))
+               for name, flags in (("-jit-kind=mcjit -O2", ["-jit-kind=mcjit", "-O2"]),
+                                   ("-force-interpreter", ["-force-interpreter"]))}
+    run_rounds([c for p in engines.values() for c in p], HELLO_RUNS)
+    for name, (l, m) in engines.items():
+        row("hello-world", name, HELLO_RUNS, l.fmt(), m.fmt(), ratio(m, l))
+
     # SQLite: the amalgamation + our driver, one module of IR.
     sq = None
     if os.path.exists(inp("sqlite-native")):

@@ -21,18 +21,20 @@ static _Thread_local unsigned Depth;
  * is not in the process. */
 static void **slot(const char *Name) { return dlsym(RTLD_DEFAULT, Name); }
 
+/* The IR transform that runs after save (see installCallOnceGuard). */
+static LLVMOrcIRTransformLayerTransformFunction Next;
+static void *NextCtx;
+
 static LLVMErrorRef save(void *Ctx, LLVMOrcThreadSafeModuleRef *ModInOut,
                          LLVMOrcMaterializationResponsibilityRef MR) {
   (void)Ctx;
-  (void)ModInOut;
-  (void)MR;
   void **Callable = slot("_ZSt15__once_callable");
   void **Call = slot("_ZSt11__once_call");
   if (Depth < MaxDepth)
     Saved[Depth] =
         (OnceState){Callable ? *Callable : NULL, Call ? *Call : NULL};
   ++Depth;
-  return NULL;
+  return Next ? Next(NextCtx, ModInOut, MR) : NULL;
 }
 
 static LLVMErrorRef restore(void *Ctx, LLVMMemoryBufferRef *ObjInOut) {
@@ -52,7 +54,11 @@ static LLVMErrorRef restore(void *Ctx, LLVMMemoryBufferRef *ObjInOut) {
   return NULL;
 }
 
-void orc_rt_jit_installCallOnceGuard(LLVMOrcLLJITRef J) {
+void orc_rt_jit_installCallOnceGuard(
+    LLVMOrcLLJITRef J, LLVMOrcIRTransformLayerTransformFunction Then,
+    void *ThenCtx) {
+  Next = Then;
+  NextCtx = ThenCtx;
   LLVMOrcIRTransformLayerSetTransform(LLVMOrcLLJITGetIRTransformLayer(J), save,
                                       NULL);
   LLVMOrcObjectTransformLayerSetTransform(LLVMOrcLLJITGetObjTransformLayer(J),

@@ -12,7 +12,10 @@
 
 #include <llvm-c/LLJIT.h>
 
-/* Installs the two transforms on J. */
-void orc_rt_jit_installCallOnceGuard(LLVMOrcLLJITRef J);
+/* Installs the two transforms on J. The layer holds one IR transform:
+ * Then (if not NULL) runs after the guard's, with ThenCtx. */
+void orc_rt_jit_installCallOnceGuard(
+    LLVMOrcLLJITRef J, LLVMOrcIRTransformLayerTransformFunction Then,
+    void *ThenCtx);
 
 #endif

@@ -2,14 +2,55 @@
 
 #include "jit/Diag.h"
 
+#include <stdbool.h>
+
 #include <llvm-c/Core.h>
 
+#include <ctype.h>
 #include <string.h>
+
+static bool isNameChar(char C) {
+  return isalnum((unsigned char)C) || C == '_' || C == '.' || C == '$';
+}
+
+/* Length of ".__mini_lli.<digits>.<digits>" at S, or 0. */
+static size_t uniqueSuffixAt(const char *S) {
+  static const char Tag[] = ".__mini_lli.";
+  if (strncmp(S, Tag, sizeof(Tag) - 1))
+    return 0;
+  const char *P = S + sizeof(Tag) - 1;
+  size_t Digits = strspn(P, "0123456789");
+  if (!Digits || P[Digits] != '.')
+    return 0;
+  P += Digits + 1;
+  Digits = strspn(P, "0123456789");
+  return Digits && !isNameChar(P[Digits]) ? (size_t)(P + Digits - S) : 0;
+}
+
+void orc_rt_jit_restoreUserNames(char *Msg) {
+  char *Out = Msg;
+  for (const char *In = Msg; *In;) {
+    size_t Skip = 0;
+    if (In != Msg && isNameChar(In[-1]) && In[-1] != '.') {
+      if (!strncmp(In, "$body", 5) && !isNameChar(In[5]))
+        Skip = 5;
+      else
+        Skip = uniqueSuffixAt(In);
+    }
+    if (Skip) {
+      In += Skip;
+      continue;
+    }
+    *Out++ = *In++;
+  }
+  *Out = '\0';
+}
 
 orc_rt_ErrorRef orc_rt_jit_fromLLVMError(LLVMErrorRef E, const char *Prefix) {
   if (!E)
     return NULL;
   char *Msg = LLVMGetErrorMessage(E);
+  orc_rt_jit_restoreUserNames(Msg);
   orc_rt_ErrorRef R = Prefix ? orc_rt_Error_createf("%s%s", Prefix, Msg)
                              : orc_rt_Error_create(Msg);
   LLVMDisposeErrorMessage(Msg);

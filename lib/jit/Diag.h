@@ -9,7 +9,13 @@
 
 #include <llvm-c/Error.h>
 
-/* Consumes E (may be NULL, giving NULL). Prefix, if not NULL, goes first. */
+/* Gives mini-lli's renamed symbols their names in the user's module back, in
+ * place: "f$body" (a lazily compiled body) and "x.__mini_lli.1.2" (a local
+ * symbol made unique for a split) become "f" and "x". */
+void orc_rt_jit_restoreUserNames(char *Msg);
+
+/* Consumes E (may be NULL, giving NULL). Messages name the user's symbols
+ * (see orc_rt_jit_restoreUserNames). Prefix, if not NULL, goes first. */
 orc_rt_ErrorRef orc_rt_jit_fromLLVMError(LLVMErrorRef E, const char *Prefix);
 
 /* Turns an SMDiagnostic print-out ("file:1:2: error: msg\nline\n  ^") into

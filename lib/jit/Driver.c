@@ -3,6 +3,7 @@
 #include "jit/Driver.h"
 #include "jit/IRDlopen.h"
 #include "jit/Jit.h"
+#include "jit/LLICache.h"
 #include "jit/LiveEntries.h"
 #include "jit/Module.h"
 #include "jit/ObjectCache.h"
@@ -149,13 +150,39 @@ static orc_rt_ErrorRef addFromCache(orc_rt_jit_Program *P,
   return Err;
 }
 
+/* -enable-cache-manager: lli's cache. The IR is read either way (the driver
+ * takes the constructors, destructors and names out of it); on a hit the
+ * cached object is linked instead of compiling the module. With orc-lazy the
+ * module is then compiled whole, when it is added (see Jit_addModule). */
+static orc_rt_ErrorRef addThroughLLICache(orc_rt_jit_Program *P,
+                                          const char *Path, LLVMContextRef Ctx,
+                                          LLVMModuleRef M) {
+  char *CachePath = orc_rt_jit_LLICache_path(P->Opts->ObjectCacheDir, Path);
+  LLVMMemoryBufferRef Obj = NULL;
+  if (CachePath)
+    orc_rt_jit_LLICache_load(CachePath, &Obj);
+  orc_rt_ErrorRef Err;
+  if (Obj) {
+    LLVMDisposeModule(M);
+    LLVMContextDispose(Ctx);
+    Err = orc_rt_jit_Jit_addObjects(P->Jit, &Obj, 1);
+  } else {
+    Err = orc_rt_jit_Jit_addModule(P->Jit, Ctx, M,
+                                   CachePath ? orc_rt_jit_LLICache_store : NULL,
+                                   CachePath);
+  }
+  free(CachePath);
+  return Err;
+}
+
 static orc_rt_ErrorRef addModuleFile(orc_rt_jit_Program *P, const char *Path,
                                      unsigned Index) {
   LLVMMemoryBufferRef Buf;
   orc_rt_ErrorRef Err = orc_rt_jit_readInput(Path, &Buf);
   if (Err)
     return Err;
-  bool Cached = P->Opts->ObjectCacheDir && !P->Opts->Lazy;
+  bool Cached = P->Opts->ObjectCacheDir && !P->Opts->EnableCacheManager &&
+                P->Opts->Engine == orc_rt_jit_Engine_Orc;
   CacheStore Store = {P, {0, 0}, P->Ctors.Size, P->Dtors.Size, P->Names.Size};
   if (Cached) {
     Store.Key = orc_rt_jit_ObjectCache_key(
@@ -182,12 +209,22 @@ static orc_rt_ErrorRef addModuleFile(orc_rt_jit_Program *P, const char *Path,
   if (!Err)
     Err = orc_rt_jit_takeInitializers(M, Index, &P->Ctors, &P->Dtors);
   if (!Err)
-    Err = orc_rt_jit_collectFunctionNames(M, Index, !P->Opts->Lazy, &P->Names);
+    Err = orc_rt_jit_collectFunctionNames(
+        M, Index,
+        !P->Opts->Lazy && P->Opts->Engine != orc_rt_jit_Engine_Interpreter,
+        &P->Names);
   if (Err) {
     LLVMDisposeModule(M);
     LLVMContextDispose(Ctx);
     return Err;
   }
+  /* lli's objects for a module with constructors or destructors hold lli's
+   * own init functions, and it expects them in the objects it reads: such a
+   * module is never taken from or written to lli's cache. */
+  bool HasInits = P->Ctors.Size != Store.Ctors || P->Dtors.Size != Store.Dtors;
+  if (P->Opts->EnableCacheManager && !HasInits &&
+      P->Opts->Engine != orc_rt_jit_Engine_Interpreter)
+    return addThroughLLICache(P, Path, Ctx, M);
   return orc_rt_jit_Jit_addModule(P->Jit, Ctx, M, Cached ? storeInCache : NULL,
                                   &Store);
 }
@@ -264,19 +301,26 @@ _Noreturn void orc_rt_jit_quickExit(int Status) {
 
 /*---- Calling into JIT'd code ----*/
 
+typedef struct {
+  orc_rt_jit_Jit *Jit;
+  uint64_t Addr;
+} VoidCall;
+
 static void callVoid(void *Ctx) {
-  uint64_t Addr = *(uint64_t *)Ctx;
-  ((void (*)(void))(uintptr_t)Addr)();
+  VoidCall *C = Ctx;
+  orc_rt_jit_Jit_callVoid(C->Jit, C->Addr);
 }
 
 static bool runVoid(orc_rt_jit_Program *P, const char *Symbol, uint64_t Addr) {
-  bool Entered = orc_rt_jit_callManaged(P->S, Symbol, Addr, callVoid, &Addr);
+  VoidCall C = {P->Jit, Addr};
+  bool Entered = orc_rt_jit_callManaged(P->S, Symbol, Addr, callVoid, &C);
   if (!Entered)
     trace(P, "entry into '%s' denied", Symbol);
   return Entered;
 }
 
 typedef struct {
+  orc_rt_jit_Jit *Jit;
   uint64_t Addr;
   int Argc;
   char **Argv, **Envp;
@@ -285,8 +329,8 @@ typedef struct {
 
 static void callMain(void *Ctx) {
   MainCall *C = Ctx;
-  C->Result = ((int (*)(int, char **, char **))(uintptr_t)C->Addr)(
-      C->Argc, C->Argv, C->Envp);
+  C->Result =
+      orc_rt_jit_Jit_callMain(C->Jit, C->Addr, C->Argc, C->Argv, C->Envp);
   orc_rt_jit_Runtime_runThreadDtors(); /* as exit() would, first */
 }
 
@@ -542,7 +586,7 @@ orc_rt_ErrorRef orc_rt_jit_Program_run(orc_rt_jit_Program *P, char **Envp,
   memcpy(Argv, O->ProgramArgv, (size_t)O->ProgramArgc * sizeof(char *));
   if (O->FakeArgv0)
     Argv[0] = (char *)O->FakeArgv0;
-  MainCall MC = {EntryAddr, O->ProgramArgc, Argv, Envp, 0};
+  MainCall MC = {P->Jit, EntryAddr, O->ProgramArgc, Argv, Envp, 0};
   if (!orc_rt_jit_callManaged(P->S, O->EntryFunction, EntryAddr, callMain, &MC))
     Err = orc_rt_Error_createf("entry into '%s' denied: shutdown of the "
                                "Session was requested before it ran",
@@ -554,6 +598,11 @@ orc_rt_ErrorRef orc_rt_jit_Program_run(orc_rt_jit_Program *P, char **Envp,
 
   /* atexit handlers in reverse, then dtors; then shut down. */
   finishProgram(P);
+  /* The interpreter ends the process here, as lli does. It runs on this
+   * thread only, so P->Jit is gone only if the program shut the Session down
+   * itself (then its code is freed and nothing more can run). */
+  if (O->Engine == orc_rt_jit_Engine_Interpreter && P->Jit)
+    orc_rt_jit_Jit_endProgram(P->Jit, *Status);
   Err = orc_rt_Error_join(Err, requestShutdown(P));
   if (!O->Drain) {
     /* As the native program: it ends now, taking threads still inside JIT'd

@@ -731,6 +731,14 @@ void *orc_rt_jit_dlopen(const char *Path, int Flags) {
     setError("%s: invalid mode for dlopen(): Invalid argument", Path);
     return NULL;
   }
+  if (Opts->Engine == orc_rt_jit_Engine_MCJIT ||
+      Opts->Engine == orc_rt_jit_Engine_Interpreter) {
+    /* Modules get a JITDylib, stubs and a task group of their own: LLJIT's. */
+    setError("%s: LLVM IR modules can be dlopen'ed only under -jit-kind=orc "
+             "or orc-lazy",
+             Path);
+    return NULL;
+  }
   lock();
   if (JitGone) {
     setError("%s: cannot load a module after the program's JIT was freed",

@@ -3,15 +3,21 @@
 #include "jit/Jit.h"
 #include "jit/CallOnceGuard.h"
 #include "jit/CodeGen.h"
+#include "jit/DebugDump.h"
 #include "jit/Diag.h"
 #include "jit/EmuTLS.h"
+#include "jit/InterpreterEngine.h"
 #include "jit/LazySplit.h"
+#include "jit/MCJITEngine.h"
+#include "jit/TargetOptions.h"
 #include "jit/ThreadInterpose.h"
 
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Orc.h>
+#include <llvm-c/OrcEE.h>
 #include <llvm-c/Target.h>
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +33,8 @@ struct orc_rt_jit_Jit {
   char *Triple, *CPU, *Features;
   char *Settings; /* see orc_rt_jit_Jit_codegenSettings */
   LLVMCodeGenOptLevel Level;
+  LLVMRelocMode Reloc;
+  LLVMCodeModel CodeModel;
   unsigned NextModule;
   /* Lazy mode. */
   LLVMOrcLazyCallThroughManagerRef LCTM;
@@ -38,6 +46,10 @@ struct orc_rt_jit_Jit {
   /* This thread's target machine for compiling, and its data layout. */
   LLVMTargetMachineRef MainTM;
   char *DataLayout;
+  /* -jit-kind=mcjit / -force-interpreter: LLVM's ExecutionEngine instead of
+   * the LLJIT (J is then NULL). */
+  orc_rt_jit_MCJIT *MCJIT;
+  orc_rt_jit_Interpreter *Interp;
   /* Errors the ExecutionSession reported, waiting to be joined to a result. */
   pthread_mutex_t Lock;
   orc_rt_ErrorRef Pending;
@@ -47,7 +59,8 @@ static orc_rt_jit_Jit *LazyJit; /* for the lazy-call-through error handler */
 
 static void reportSessionError(void *Ctx, LLVMErrorRef Err) {
   orc_rt_jit_Jit *J = Ctx;
-  orc_rt_ErrorRef E = orc_rt_jit_fromLLVMError(Err, NULL);
+  /* Worded as lli's ExecutionSession reports it. */
+  orc_rt_ErrorRef E = orc_rt_jit_fromLLVMError(Err, "JIT session error: ");
   pthread_mutex_lock(&J->Lock);
   J->Pending = orc_rt_Error_join(J->Pending, E);
   pthread_mutex_unlock(&J->Lock);
@@ -80,7 +93,7 @@ static LLVMTargetMachineRef makeTM(orc_rt_jit_Jit *J) {
     return NULL;
   }
   return LLVMCreateTargetMachine(T, J->Triple, J->CPU, J->Features, J->Level,
-                                 LLVMRelocDefault, LLVMCodeModelJITDefault);
+                                 J->Reloc, J->CodeModel);
 }
 
 LLVMTargetMachineRef orc_rt_jit_Jit_createTargetMachine(orc_rt_jit_Jit *J) {
@@ -107,6 +120,33 @@ static orc_rt_ErrorRef defineOverrides(orc_rt_jit_Jit *J) {
   return orc_rt_jit_fromLLVMError(E, NULL);
 }
 
+/* -jit-linker=rtdyld: RuntimeDyld with a SectionMemoryManager, as lli. */
+static LLVMOrcObjectLayerRef createRTDyldLayer(void *Ctx,
+                                               LLVMOrcExecutionSessionRef ES,
+                                               const char *Triple) {
+  (void)Ctx;
+  (void)Triple;
+  return LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager(ES);
+}
+
+/* -orc-lazy-debug: every module on its way from the IR layers to the
+ * compiler, as lli's IR transform prints it. */
+static LLVMErrorRef dumpEach(void *Ctx, LLVMModuleRef M) {
+  orc_rt_jit_Jit *J = Ctx;
+  orc_rt_ErrorRef Err = orc_rt_jit_dumpModule(J->Opts->Dump, M);
+  if (!Err)
+    return NULL;
+  LLVMErrorRef E = LLVMCreateStringError(orc_rt_Error_getMessage(Err));
+  orc_rt_Error_consume(Err);
+  return E;
+}
+
+static LLVMErrorRef dumpTransform(void *Ctx, LLVMOrcThreadSafeModuleRef *TSM,
+                                  LLVMOrcMaterializationResponsibilityRef MR) {
+  (void)MR;
+  return LLVMOrcThreadSafeModuleWithModuleDo(*TSM, dumpEach, Ctx);
+}
+
 /* Builds the LLJIT and the program's JITDylib. Runs on the creator thread,
  * which writes only these fields (and LazyJit); every other thread reads them
  * after ready() has joined it. */
@@ -117,11 +157,16 @@ static orc_rt_ErrorRef buildLLJIT(orc_rt_jit_Jit *J) {
   LLVMOrcLLJITBuilderRef B = LLVMOrcCreateLLJITBuilder();
   LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(
       B, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(TM));
+  if (J->Opts->Linker == orc_rt_jit_Linker_RTDyld)
+    LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator(B, createRTDyldLayer, NULL);
   orc_rt_ErrorRef Err = orc_rt_jit_fromLLVMError(LLVMOrcCreateLLJIT(&J->J, B),
                                                  "cannot create the JIT: ");
   if (Err)
     return Err;
   J->ES = LLVMOrcLLJITGetExecutionSession(J->J);
+  if (J->Opts->Dump != orc_rt_jit_Dump_None)
+    LLVMOrcIRTransformLayerSetTransform(LLVMOrcLLJITGetIRTransformLayer(J->J),
+                                        dumpTransform, J);
   LLVMOrcExecutionSessionSetErrorReporter(J->ES, reportSessionError, J);
   J->GlobalPrefix = LLVMOrcLLJITGetGlobalPrefix(J->J);
   J->JD = LLVMOrcExecutionSessionCreateBareJITDylib(J->ES, "<program>");
@@ -134,7 +179,8 @@ static orc_rt_ErrorRef buildLLJIT(orc_rt_jit_Jit *J) {
             (LLVMOrcJITTargetAddress)(uintptr_t)lazyCallFailed, &J->LCTM),
         "cannot set up lazy compilation: ");
     LazyJit = J;
-    orc_rt_jit_installCallOnceGuard(J->J);
+    orc_rt_jit_installCallOnceGuard(
+        J->J, J->Opts->Dump != orc_rt_jit_Dump_None ? dumpTransform : NULL, J);
   }
   return Err;
 }
@@ -168,9 +214,12 @@ orc_rt_ErrorRef orc_rt_jit_Jit_create(orc_rt_jit_Jit **Result,
     return orc_rt_Error_create("out of memory");
   pthread_mutex_init(&J->Lock, NULL);
   J->Opts = Opts;
-  J->Triple = LLVMGetDefaultTargetTriple();
-  J->CPU = LLVMGetHostCPUName();
-  J->Features = LLVMGetHostCPUFeatures();
+  orc_rt_ErrorRef Err = orc_rt_jit_targetSettings(
+      Opts, &J->Triple, &J->CPU, &J->Features, &J->Reloc, &J->CodeModel);
+  if (Err) {
+    orc_rt_jit_Jit_dispose(J);
+    return Err;
+  }
   static const LLVMCodeGenOptLevel Levels[] = {
       LLVMCodeGenLevelNone, LLVMCodeGenLevelLess, LLVMCodeGenLevelDefault,
       LLVMCodeGenLevelAggressive};
@@ -183,19 +232,29 @@ orc_rt_ErrorRef orc_rt_jit_Jit_create(orc_rt_jit_Jit **Result,
     return orc_rt_Error_create("out of memory");
   }
   snprintf(J->Settings, SettingsSize,
-           "triple=%s cpu=%s features=%s level=%d reloc=default code=jit",
-           J->Triple, J->CPU, J->Features, Opts->OptLevel);
+           "triple=%s cpu=%s features=%s level=%d reloc=%d code=%d", J->Triple,
+           J->CPU, J->Features, Opts->OptLevel, (int)J->Reloc,
+           (int)J->CodeModel);
 
+  if (Opts->Engine == orc_rt_jit_Engine_MCJIT) {
+    orc_rt_jit_MCJITSettings S = {J->Triple, J->CPU, J->Features, J->Level,
+                                  J->CodeModel};
+    Err = orc_rt_jit_MCJIT_create(&J->MCJIT, &S);
+  } else if (Opts->Engine == orc_rt_jit_Engine_Interpreter) {
+    Err = orc_rt_jit_Interpreter_create(&J->Interp);
+  }
   /* The LLJIT is built on a thread of its own while this thread goes on to
    * read and compile the inputs (they need only a target machine): start-up
    * pays for the longer of the two, not both. */
-  if (!orc_rt_jit_realPthreadCreate(&J->Creator, NULL, creatorThread, J))
+  if (Err || J->MCJIT || J->Interp)
+    ; /* no LLJIT */
+  else if (!orc_rt_jit_realPthreadCreate(&J->Creator, NULL, creatorThread, J))
     J->Creating = true;
   else
     J->CreateErr = buildLLJIT(J);
   J->MainTM = makeTM(J);
-  orc_rt_ErrorRef Err = NULL;
-  if (J->MainTM) {
+  if (Err) {
+  } else if (J->MainTM) {
     LLVMTargetDataRef TD = LLVMCreateTargetDataLayout(J->MainTM);
     J->DataLayout = LLVMCopyStringRepOfTargetData(TD);
     LLVMDisposeTargetData(TD);
@@ -294,8 +353,16 @@ static orc_rt_ErrorRef addCompiled(orc_rt_jit_Jit *J, LLVMModuleRef M,
                                    orc_rt_jit_ObjectsCallback OnObjects,
                                    void *CallbackCtx) {
   orc_rt_jit_ObjectList Objs;
+  if (J->Opts->Dump != orc_rt_jit_Dump_None) {
+    /* Compiled here, not by the LLJIT's IR layers: dumped here. */
+    orc_rt_ErrorRef Err = orc_rt_jit_dumpModule(J->Opts->Dump, M);
+    if (Err)
+      return Err;
+  }
   orc_rt_ErrorRef Err = orc_rt_jit_compileModule(
-      M, J->NextModule, J->Opts->CompileThreads, J->MainTM, newTM, J, &Objs);
+      M, J->NextModule,
+      J->Opts->EnableCacheManager ? 1 : J->Opts->CompileThreads, /* 1 object */
+      J->MainTM, newTM, J, &Objs);
   if (Err)
     return Err;
   if (OnObjects)
@@ -311,15 +378,21 @@ orc_rt_ErrorRef orc_rt_jit_Jit_addModule(orc_rt_jit_Jit *J, LLVMContextRef Ctx,
                                          void *CallbackCtx) {
   /* The module must carry the JIT's data layout and triple. */
   LLVMSetDataLayout(M, J->DataLayout);
-  if (!*LLVMGetTarget(M))
+  if (!*LLVMGetTarget(M) || J->Opts->MTriple)
     LLVMSetTarget(M, J->Triple);
+  if (J->Interp) /* interprets thread_local as it is */
+    return orc_rt_jit_Interpreter_addModule(J->Interp, Ctx, M);
   orc_rt_ErrorRef Err = orc_rt_jit_lowerEmulatedTLS(M);
   if (Err) {
     LLVMDisposeModule(M);
     LLVMContextDispose(Ctx);
     return Err;
   }
-  if (!J->Opts->Lazy) {
+  if (J->MCJIT)
+    return orc_rt_jit_MCJIT_addModule(J->MCJIT, Ctx, M);
+  /* lli's object cache holds whole modules: with it, orc-lazy compiles each
+   * module whole, now, as orc does. */
+  if (!J->Opts->Lazy || J->Opts->EnableCacheManager) {
     Err = addCompiled(J, M, OnObjects, CallbackCtx);
     LLVMDisposeModule(M);
     LLVMContextDispose(Ctx);
@@ -339,8 +412,20 @@ orc_rt_ErrorRef orc_rt_jit_Jit_addModule(orc_rt_jit_Jit *J, LLVMContextRef Ctx,
   return Err;
 }
 
+/* What LLVM-C cannot give MCJIT or the interpreter: no call adds an object
+ * file or archive to an ExecutionEngine, or hides the process's symbols. */
+static orc_rt_ErrorRef notOnExecutionEngine(orc_rt_jit_Jit *J,
+                                            const char *Option) {
+  return orc_rt_Error_createf(
+      "%s is not supported with %s: LLVM-C's ExecutionEngine API cannot do "
+      "it; use -jit-kind=orc or orc-lazy",
+      Option, J->MCJIT ? "-jit-kind=mcjit" : "-force-interpreter");
+}
+
 orc_rt_ErrorRef orc_rt_jit_Jit_addObjectFile(orc_rt_jit_Jit *J,
                                              const char *Path) {
+  if (J->MCJIT || J->Interp)
+    return notOnExecutionEngine(J, "-extra-object");
   LLVMMemoryBufferRef Buf;
   char *Msg = NULL;
   if (LLVMCreateMemoryBufferWithContentsOfFile(Path, &Buf, &Msg)) {
@@ -360,6 +445,8 @@ orc_rt_ErrorRef orc_rt_jit_Jit_addObjectFile(orc_rt_jit_Jit *J,
 }
 
 orc_rt_ErrorRef orc_rt_jit_Jit_addArchive(orc_rt_jit_Jit *J, const char *Path) {
+  if (J->MCJIT || J->Interp)
+    return notOnExecutionEngine(J, "-extra-archive");
   orc_rt_ErrorRef Err = ready(J);
   if (Err)
     return Err;
@@ -374,6 +461,12 @@ orc_rt_ErrorRef orc_rt_jit_Jit_addArchive(orc_rt_jit_Jit *J, const char *Path) {
 
 orc_rt_ErrorRef orc_rt_jit_Jit_addDynamicLibrary(orc_rt_jit_Jit *J,
                                                  const char *Path) {
+  if (J->MCJIT || J->Interp) {
+    /* Both engines resolve externals in the process's global scope. */
+    if (!dlopen(Path, RTLD_NOW | RTLD_GLOBAL))
+      return orc_rt_Error_createf("%s", dlerror());
+    return NULL;
+  }
   orc_rt_ErrorRef Err = ready(J);
   if (Err)
     return Err;
@@ -396,6 +489,9 @@ static int notHostMain(void *Ctx, LLVMOrcSymbolStringPoolEntryRef Sym) {
 }
 
 orc_rt_ErrorRef orc_rt_jit_Jit_addProcessSymbols(orc_rt_jit_Jit *J) {
+  if (J->MCJIT || J->Interp)
+    return J->Opts->NoProcessSyms ? notOnExecutionEngine(J, "-no-process-syms")
+                                  : NULL;
   orc_rt_ErrorRef Err = ready(J);
   if (Err || J->Opts->NoProcessSyms)
     return Err;
@@ -483,6 +579,10 @@ orc_rt_ErrorRef orc_rt_jit_Jit_lookupIn(orc_rt_jit_Jit *J,
 
 orc_rt_ErrorRef orc_rt_jit_Jit_lookup(orc_rt_jit_Jit *J, const char *Name,
                                       uint64_t *Addr) {
+  if (J->MCJIT)
+    return orc_rt_jit_MCJIT_lookup(J->MCJIT, Name, Addr);
+  if (J->Interp)
+    return orc_rt_jit_Interpreter_lookup(J->Interp, Name, Addr);
   return orc_rt_jit_Jit_lookupIn(J, NULL, &Name, 1, Addr);
 }
 
@@ -544,6 +644,8 @@ orc_rt_ErrorRef orc_rt_jit_Jit_dispose(orc_rt_jit_Jit *J) {
         Err, orc_rt_jit_fromLLVMError(LLVMOrcDisposeLLJIT(J->J), NULL));
   if (LazyJit == J)
     LazyJit = NULL;
+  orc_rt_jit_MCJIT_dispose(J->MCJIT);
+  orc_rt_jit_Interpreter_dispose(J->Interp);
   Err = orc_rt_Error_join(Err, takePending(J));
   LLVMDisposeMessage(J->Triple);
   LLVMDisposeMessage(J->CPU);
@@ -556,4 +658,23 @@ orc_rt_ErrorRef orc_rt_jit_Jit_dispose(orc_rt_jit_Jit *J) {
   pthread_mutex_destroy(&J->Lock);
   free(J);
   return Err;
+}
+
+void orc_rt_jit_Jit_callVoid(orc_rt_jit_Jit *J, uint64_t Addr) {
+  if (J->Interp)
+    orc_rt_jit_Interpreter_callVoid(J->Interp, Addr);
+  else
+    ((void (*)(void))(uintptr_t)Addr)();
+}
+
+int orc_rt_jit_Jit_callMain(orc_rt_jit_Jit *J, uint64_t Addr, int Argc,
+                            char **Argv, char **Envp) {
+  if (J->Interp)
+    return orc_rt_jit_Interpreter_callMain(J->Interp, Addr, Argc, Argv, Envp);
+  return ((int (*)(int, char **, char **))(uintptr_t)Addr)(Argc, Argv, Envp);
+}
+
+void orc_rt_jit_Jit_endProgram(orc_rt_jit_Jit *J, int Status) {
+  if (J->Interp)
+    orc_rt_jit_Interpreter_exit(J->Interp, Status);
 }

@@ -3,7 +3,9 @@
  * controls: the driver's overrides first (see ProgramRuntime.h), then -dlopen
  * libraries, -extra-archive members and, unless -no-process-syms, the process's
  * symbols except the host's own `main`. In lazy mode every function is reached
- * through a lazy-reexport stub and compiled on its first call. */
+ * through a lazy-reexport stub and compiled on its first call. With
+ * -jit-kind=mcjit or -force-interpreter the same calls drive LLVM's MCJIT
+ * (MCJITEngine.h) or interpreter (InterpreterEngine.h) instead. */
 
 #ifndef ORC_RT_C_LIB_JIT_JIT_H
 #define ORC_RT_C_LIB_JIT_JIT_H
@@ -59,6 +61,17 @@ orc_rt_ErrorRef orc_rt_jit_Jit_addProcessSymbols(orc_rt_jit_Jit *J);
  * JIT reported meanwhile (e.g. "Symbols not found: [ foo ]"). */
 orc_rt_ErrorRef orc_rt_jit_Jit_lookup(orc_rt_jit_Jit *J, const char *Name,
                                       uint64_t *Addr);
+
+/* Calls what lookup gave (a function address, or for the interpreter a
+ * handle it runs) as void(void), or as main(argc, argv, envp). */
+void orc_rt_jit_Jit_callVoid(orc_rt_jit_Jit *J, uint64_t Addr);
+int orc_rt_jit_Jit_callMain(orc_rt_jit_Jit *J, uint64_t Addr, int Argc,
+                            char **Argv, char **Envp);
+
+/* After the program's destructors: with -force-interpreter, ends the process
+ * as lli does, through the interpreter's exit(Status) (its atexit handlers,
+ * newest first). Does nothing for the JITs. */
+void orc_rt_jit_Jit_endProgram(orc_rt_jit_Jit *J, int Status);
 
 /* For dlopen'ed modules (IRDlopen.c), each in a JITDylib of its own. */
 #include "jit/CodeGen.h"

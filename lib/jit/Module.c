@@ -108,8 +108,17 @@ static orc_rt_ErrorRef takeArray(LLVMModuleRef M, const char *ArrayName,
     if (!LLVMIsAFunction(Fn))
       continue; /* null entries */
     if (isLocal(Fn)) {
-      char Name[64];
-      snprintf(Name, sizeof(Name), "__mini_lli.%s.%u.%u", Kind, ModuleIndex, I);
+      /* "<name>.__mini_lli.<module>.<index>": unique, and reported by its
+       * own name (orc_rt_jit_restoreUserNames). */
+      size_t OldLen;
+      const char *Old = LLVMGetValueName2(Fn, &OldLen);
+      char Name[192];
+      if (OldLen)
+        snprintf(Name, sizeof(Name), "%.*s.__mini_lli.%u.%u",
+                 (int)(OldLen < 96 ? OldLen : 96), Old, ModuleIndex, I);
+      else
+        snprintf(Name, sizeof(Name), "__mini_lli.%s.%u.%u", Kind, ModuleIndex,
+                 I);
       exposeFunction(Fn, Name);
     }
     size_t Len;

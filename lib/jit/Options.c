@@ -7,71 +7,166 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-typedef enum { Kind_Bool, Kind_Value, Kind_List } Kind;
+typedef enum { Kind_Bool, Kind_Value, Kind_List, Kind_Raw } Kind;
+
+/* Options whose value needs checking are stored as strings first, in these
+ * slots, then interpreted by finish(). */
+enum {
+  Raw_JitKind,
+  Raw_ShutdownTimeout,
+  Raw_CompileThreads,
+  Raw_RelocModel,
+  Raw_CodeModel,
+  Raw_JitLinker,
+  Raw_LLJITPlatform,
+  Raw_OrcLazyDebug,
+  Raw_RemoteProcess,
+  Raw_OrcRuntime,
+  Raw_Count
+};
+
+/* lli's booleans that mini-lli only checks in finish(). */
+typedef struct {
+  const char *Values[Raw_Count];
+  bool ForceInterpreter, RemoteMCJIT;
+  bool SawJD;
+} RawValues;
 
 typedef struct {
   const char *Name;
   Kind K;
-  size_t Offset; /* of the field in orc_rt_jit_Options */
+  size_t Offset; /* of the field in orc_rt_jit_Options, or the Raw_ slot */
   const char *ValueName;
   const char *Help;
+  bool Hidden; /* listed by --help-hidden only, as lli does */
+  bool InRaw;  /* a Kind_Bool whose field is in RawValues */
 } OptionInfo;
 
 #define FIELD(F) offsetof(orc_rt_jit_Options, F)
+#define RAWFIELD(F) offsetof(RawValues, F)
 
-/* Options whose value needs checking (jit-kind, shutdown-timeout) are stored as
- * strings first, in these slots, then interpreted by finish(). */
-typedef struct {
-  const char *JitKind;
-  const char *ShutdownTimeout;
-  const char *CompileThreads;
-} RawValues;
-
+/* lli-22's own options (llvm/tools/lli/lli.cpp, its codegen flags and
+ * -load), with lli's help text, then mini-lli's. LLVM's library options
+ * (-time-passes, -stats, -debug-pass, ...) are not in the table: they are
+ * handed to LLVM's own parser (see orc_rt_jit_Options::LLVMArgs). */
 static const OptionInfo Table[] = {
-    {"entry-function", Kind_Value, FIELD(EntryFunction), "<function>",
-     "Specify the entry function (default = 'main') of the executable"},
-    {"extra-module", Kind_List, FIELD(ExtraModules), "<input bitcode>",
-     "Extra modules to be loaded"},
-    {"extra-object", Kind_List, FIELD(ExtraObjects), "<input object>",
-     "Extra object files to be loaded"},
-    {"extra-archive", Kind_List, FIELD(ExtraArchives), "<input archive>",
-     "Extra archive files to be loaded"},
+    {"code-model", Kind_Raw, Raw_CodeModel, "<value>", "Choose code model",
+     false, false},
+    {"compile-threads", Kind_Raw, Raw_CompileThreads, "<uint>",
+     "Choose the number of compile threads (default: one per CPU; 0 or 1 "
+     "compiles on the main thread)",
+     false, false},
+    {"disable-core-files", Kind_Bool, FIELD(DisableCoreFiles), NULL,
+     "Disable emission of core files if possible", true, false},
+    {"disable-lazy-compilation", Kind_Bool, FIELD(DisableLazyCompilation), NULL,
+     "Disable JIT lazy compilation", false, false},
     {"dlopen", Kind_List, FIELD(DLOpens), "<string>",
-     "Dynamic libraries to load before linking"},
+     "Dynamic libraries to load before linking", false, false},
+    {"emulated-tls", Kind_Bool, FIELD(EmulatedTLS), NULL,
+     "Use emulated TLS model", false, false},
+    {"enable-cache-manager", Kind_Bool, FIELD(EnableCacheManager), NULL,
+     "Use cache manager to save/load modules", false, false},
+    {"entry-function", Kind_Value, FIELD(EntryFunction), "<function>",
+     "Specify the entry function (default = 'main') of the executable", false,
+     false},
+    {"extra-archive", Kind_List, FIELD(ExtraArchives), "<input archive>",
+     "Extra archive files to be loaded", false, false},
+    {"extra-module", Kind_List, FIELD(ExtraModules), "<input bitcode>",
+     "Extra modules to be loaded", false, false},
+    {"extra-object", Kind_List, FIELD(ExtraObjects), "<input object>",
+     "Extra object files to be loaded", false, false},
     {"fake-argv0", Kind_Value, FIELD(FakeArgv0), "<executable>",
-     "Override the 'argv[0]' value passed into the executing program"},
-    {"thread-entry", Kind_List, FIELD(ThreadEntries), "<string>",
-     "calls the given entry-point on a new thread (entered through the "
-     "Session)"},
-    {"passes", Kind_Value, FIELD(Passes), "<pipeline>",
-     "Run an IR optimisation pipeline first, e.g. default<O2>"},
-    {"object-cache-dir", Kind_Value, FIELD(ObjectCacheDir), "<dir>",
-     "Directory to store cached object files (jit-kind=orc; created if "
-     "missing)"},
+     "Override the 'argv[0]' value passed into the executing program", false,
+     false},
+    {"force-interpreter", Kind_Bool, RAWFIELD(ForceInterpreter), NULL,
+     "Force interpretation: disable JIT", false, true},
+    {"jd", Kind_List, FIELD(JITDylibs), "<string>",
+     "Specifies the JITDylib to be used for any subsequent -extra-module "
+     "arguments (not supported by mini-lli)",
+     true, false},
+    {"jit-kind", Kind_Raw, Raw_JitKind, "<value>",
+     "Choose underlying JIT kind: orc (default), orc-lazy, mcjit", false,
+     false},
+    {"jit-linker", Kind_Raw, Raw_JitLinker, "<value>",
+     "Choose the dynamic linker/loader: default, rtdyld, jitlink", false,
+     false},
+    {"lljit-platform", Kind_Raw, Raw_LLJITPlatform, "<value>",
+     "Platform to use with LLJIT: DetectHost, ORC, GenericIR, Inactive", true,
+     false},
+    {"load", Kind_List, FIELD(Plugins), "<pluginfilename>",
+     "Load the specified plugin", false, false},
+    {"march", Kind_Value, FIELD(MArch), "<string>",
+     "Architecture to generate code for (see --version)", false, false},
+    {"mattr", Kind_List, FIELD(MAttrs), "<a1,+a2,-a3,...>",
+     "Target specific attributes (-mattr=help for details)", false, false},
+    {"mcjit-remote-process", Kind_Raw, Raw_RemoteProcess, "<filename>",
+     "Specify the filename of the process to launch for remote MCJIT "
+     "execution (not supported by mini-lli)",
+     false, false},
+    {"mcpu", Kind_Value, FIELD(MCPU), "<cpu-name>",
+     "Target a specific cpu type (-mcpu=help for details)", false, false},
+    {"mtriple", Kind_Value, FIELD(MTriple), "<string>",
+     "Override target triple for module", false, false},
     {"no-process-syms", Kind_Bool, FIELD(NoProcessSyms), NULL,
-     "Do not resolve mini-lli process symbols in JIT'd code"},
+     "Do not resolve mini-lli process symbols in JIT'd code", false, false},
+    {"object-cache-dir", Kind_Value, FIELD(ObjectCacheDir), "<dir>",
+     "Directory to store cached object files (created if missing)", false,
+     false},
+    {"orc-lazy-debug", Kind_Raw, Raw_OrcLazyDebug, "<value>",
+     "Debug dumping for the orc-lazy JIT: no-dump, funcs-to-stdout, "
+     "mods-to-stdout, mods-to-disk (jit-debug-descriptor, jit-debug-objects: "
+     "not supported)",
+     true, false},
+    {"orc-runtime", Kind_Raw, Raw_OrcRuntime, "<string>",
+     "Use ORC runtime from given path (mini-lli is its own runtime: ignored)",
+     false, false},
     {"per-module-lazy", Kind_Bool, FIELD(PerModuleLazy), NULL,
      "Performs lazy compilation on whole module boundaries rather than "
-     "individual functions"},
-    {"trace-shutdown", Kind_Bool, FIELD(TraceShutdown), NULL,
-     "Print each shutdown phase to stderr (mini-lli only)"},
-    {"help", Kind_Bool, FIELD(Help), NULL, "Display available options"},
-    {"version", Kind_Bool, FIELD(Version), NULL,
-     "Display the version of this program"},
-    /* Checked after parsing; the offsets point into RawValues instead. */
-    {"jit-kind", Kind_Value, 0, "<value>",
-     "Choose underlying JIT kind: orc (default) or orc-lazy"},
-    {"compile-threads", Kind_Value, 0, "<uint>",
-     "Choose the number of compile threads (default: one per CPU; 0 or 1 "
-     "compiles on the main thread)"},
-    {"shutdown-timeout", Kind_Value, 0, "<seconds|forever>",
+     "individual functions",
+     false, false},
+    {"relocation-model", Kind_Raw, Raw_RelocModel, "<value>",
+     "Choose relocation model: static, pic, dynamic-no-pic, ropi, rwpi, "
+     "ropi-rwpi",
+     false, false},
+    {"remote-mcjit", Kind_Bool, RAWFIELD(RemoteMCJIT), NULL,
+     "Execute MCJIT'ed code in a separate process (not supported by "
+     "mini-lli)",
+     false, true},
+    {"soft-float", Kind_Bool, FIELD(SoftFloat), NULL,
+     "Generate software floating point library calls", false, false},
+    {"thread-entry", Kind_List, FIELD(ThreadEntries), "<string>",
+     "calls the given entry-point on a new thread (entered through the "
+     "Session)",
+     false, false},
+    /* mini-lli's own. */
+    {"passes", Kind_Value, FIELD(Passes), "<pipeline>",
+     "Run an IR optimisation pipeline first, e.g. default<O2> (mini-lli "
+     "only)",
+     false, false},
+    {"shutdown-timeout", Kind_Raw, Raw_ShutdownTimeout, "<seconds|forever>",
      "Before the process ends, wait this long for threads still inside "
      "JIT'd code (mini-lli only; default: do not wait, as the native "
-     "program)"},
+     "program)",
+     false, false},
+    {"trace-shutdown", Kind_Bool, FIELD(TraceShutdown), NULL,
+     "Print each shutdown phase to stderr (mini-lli only)", false, false},
+    /* Generic options, as every LLVM tool has them. */
+    {"help", Kind_Bool, FIELD(Help), NULL,
+     "Display available options (--help-hidden for more)", false, false},
+    {"help-hidden", Kind_Bool, FIELD(HelpHidden), NULL,
+     "Display all available options", true, false},
+    {"help-list", Kind_Bool, FIELD(HelpList), NULL,
+     "Display list of available options (--help-list-hidden for more)", false,
+     false},
+    {"help-list-hidden", Kind_Bool, FIELD(HelpListHidden), NULL,
+     "Display list of all available options", true, false},
+    {"version", Kind_Bool, FIELD(Version), NULL,
+     "Display the version of this program", false, false},
 };
 
 static const size_t TableSize = sizeof(Table) / sizeof(Table[0]);
@@ -116,27 +211,136 @@ static orc_rt_ErrorRef parseOptLevel(const char *V, int *Out) {
     *Out = V[0] - '0';
     return NULL;
   }
-  return orc_rt_Error_createf("invalid optimization level '-O%s' (expected "
-                              "-O0, -O1, -O2 or -O3)",
-                              V ? V : "");
+  return orc_rt_Error_createf(
+      "error: invalid optimization level '-O%s' (expected "
+      "-O0, -O1, -O2 or -O3)",
+      V ? V : "");
+}
+
+/* Finds V among Names (NULL-terminated); -1 if absent. */
+static int lookupValue(const char *V, const char *const *Names) {
+  for (int I = 0; Names[I]; ++I)
+    if (!strcmp(V, Names[I]))
+      return I;
+  return -1;
+}
+
+static orc_rt_ErrorRef enumValue(const char *Option, const char *V,
+                                 const char *const *Names, int *Out) {
+  int I = lookupValue(V, Names);
+  if (I < 0)
+    return orc_rt_Error_createf(
+        "for the --%s option: Cannot find option named '%s'!", Option, V);
+  *Out = I;
+  return NULL;
+}
+
+static orc_rt_ErrorRef finishEnums(orc_rt_jit_Options *Opts, RawValues *Raw) {
+  const char *const *V = Raw->Values;
+  orc_rt_ErrorRef Err = NULL;
+  int I = 0;
+  if (V[Raw_JitKind]) {
+    static const char *const Kinds[] = {"orc", "orc-lazy", "mcjit", NULL};
+    static const orc_rt_jit_Engine Engines[] = {orc_rt_jit_Engine_Orc,
+                                                orc_rt_jit_Engine_OrcLazy,
+                                                orc_rt_jit_Engine_MCJIT};
+    if ((Err = enumValue("jit-kind", V[Raw_JitKind], Kinds, &I)))
+      return Err;
+    Opts->Engine = Engines[I];
+  }
+  if (Raw->ForceInterpreter)
+    Opts->Engine = orc_rt_jit_Engine_Interpreter;
+  Opts->Lazy = Opts->Engine == orc_rt_jit_Engine_OrcLazy;
+  /* The order of LLVMRelocMode and LLVMCodeModel (llvm-c/TargetMachine.h). */
+  if (V[Raw_RelocModel]) {
+    static const char *const Models[] = {
+        "",     "static", "pic",       "dynamic-no-pic",
+        "ropi", "rwpi",   "ropi-rwpi", NULL};
+    if ((Err = enumValue("relocation-model", V[Raw_RelocModel], Models,
+                         &Opts->RelocModel)) ||
+        Opts->RelocModel == 0)
+      return Err ? Err
+                 : orc_rt_Error_create("for the --relocation-model option: "
+                                       "Cannot find option named ''!");
+  }
+  if (V[Raw_CodeModel]) {
+    static const char *const Models[] = {"",       "",       "tiny",  "small",
+                                         "kernel", "medium", "large", NULL};
+    if ((Err = enumValue("code-model", V[Raw_CodeModel], Models,
+                         &Opts->CodeModel)) ||
+        Opts->CodeModel < 2)
+      return Err ? Err
+                 : orc_rt_Error_create("for the --code-model option: "
+                                       "Cannot find option named ''!");
+  }
+  if (V[Raw_JitLinker]) {
+    static const char *const Linkers[] = {"default", "jitlink", "rtdyld", NULL};
+    if ((Err = enumValue("jit-linker", V[Raw_JitLinker], Linkers, &I)))
+      return Err;
+    Opts->Linker = (orc_rt_jit_LinkerKind)I;
+  }
+  if (V[Raw_LLJITPlatform]) {
+    static const char *const Platforms[] = {"DetectHost", "ORC", "GenericIR",
+                                            "Inactive", NULL};
+    if ((Err =
+             enumValue("lljit-platform", V[Raw_LLJITPlatform], Platforms, &I)))
+      return Err;
+  }
+  if (V[Raw_OrcLazyDebug]) {
+    static const char *const Dumps[] = {"no-dump",
+                                        "funcs-to-stdout",
+                                        "mods-to-stdout",
+                                        "mods-to-disk",
+                                        "jit-debug-descriptor",
+                                        "jit-debug-objects",
+                                        NULL};
+    if ((Err = enumValue("orc-lazy-debug", V[Raw_OrcLazyDebug], Dumps, &I)))
+      return Err;
+    if (I > orc_rt_jit_Dump_ModsToDisk)
+      return orc_rt_Error_createf(
+          "error: -orc-lazy-debug=%s: mini-lli registers no JIT'd code with "
+          "the debugger (there is no __jit_debug_descriptor to dump)",
+          V[Raw_OrcLazyDebug]);
+    Opts->Dump = (orc_rt_jit_DumpKind)I;
+  }
+  return NULL;
 }
 
 static orc_rt_ErrorRef finish(orc_rt_jit_Options *Opts, RawValues *Raw) {
-  if (Raw->JitKind) {
-    if (!strcmp(Raw->JitKind, "orc"))
-      Opts->Lazy = false;
-    else if (!strcmp(Raw->JitKind, "orc-lazy"))
-      Opts->Lazy = true;
-    else if (!strcmp(Raw->JitKind, "mcjit"))
-      return orc_rt_Error_create("for the --jit-kind option: 'mcjit' is not "
-                                 "supported by mini-lli (use orc or orc-lazy)");
-    else
-      return orc_rt_Error_createf(
-          "for the --jit-kind option: Cannot find option named '%s'!",
-          Raw->JitKind);
-  }
-  if (Raw->CompileThreads) {
-    const char *V = Raw->CompileThreads;
+  orc_rt_ErrorRef Err = finishEnums(Opts, Raw);
+  if (Err)
+    return Err;
+  if (Opts->EnableCacheManager && Opts->Engine == orc_rt_jit_Engine_MCJIT)
+    return orc_rt_Error_create(
+        "error: -enable-cache-manager is not supported with -jit-kind=mcjit: "
+        "LLVM-C gives MCJIT no object cache; use -jit-kind=orc");
+  /* lli puts later -extra-modules in another JITDylib; LLVM-C has no call to
+   * set a JITDylib's link order, so mini-lli keeps one. */
+  if (Opts->JITDylibs.Size)
+    return orc_rt_Error_create(
+        "error: -jd is not supported by mini-lli: every module is linked in "
+        "one JITDylib (LLVM-C cannot set a JITDylib's link order)");
+  /* lli runs MCJIT code in another process with these; mini-lli does not. */
+  if (Raw->RemoteMCJIT || Raw->Values[Raw_RemoteProcess])
+    return orc_rt_Error_create(
+        "error: remote execution is not supported by mini-lli: run "
+        "'lli -jit-kind=mcjit -remote-mcjit -mcjit-remote-process=orc-executor "
+        "...' to run MCJIT'd code in orc-executor");
+  /* lli's checks for -jit-kind=mcjit (and the interpreter), in its words. */
+  bool ExecutionEngine = Opts->Engine == orc_rt_jit_Engine_MCJIT ||
+                         Opts->Engine == orc_rt_jit_Engine_Interpreter;
+  if (ExecutionEngine && Raw->Values[Raw_CompileThreads] &&
+      strcmp(Raw->Values[Raw_CompileThreads], "0"))
+    return orc_rt_Error_create(
+        "error: -compile-threads requires -jit-kind=orc or orc-lazy");
+  if (ExecutionEngine && Opts->PerModuleLazy)
+    return orc_rt_Error_create(
+        "error: -per-module-lazy requires -jit-kind=orc-lazy");
+  if (Opts->Engine == orc_rt_jit_Engine_Interpreter && Opts->ThreadEntries.Size)
+    return orc_rt_Error_create("error: -thread-entry needs a JIT: LLVM's "
+                               "interpreter runs on one thread at a time");
+  if (Raw->Values[Raw_CompileThreads]) {
+    const char *V = Raw->Values[Raw_CompileThreads];
     char *End;
     errno = 0;
     unsigned long N = strtoul(V, &End, 10);
@@ -147,13 +351,14 @@ static orc_rt_ErrorRef finish(orc_rt_jit_Options *Opts, RawValues *Raw) {
                                   V);
     Opts->CompileThreads = (unsigned)N;
   }
-  if (Raw->ShutdownTimeout && !strcmp(Raw->ShutdownTimeout, "forever")) {
+  if (Raw->Values[Raw_ShutdownTimeout] &&
+      !strcmp(Raw->Values[Raw_ShutdownTimeout], "forever")) {
     Opts->Drain = true;
     Opts->ShutdownTimeout = -1;
-  } else if (Raw->ShutdownTimeout) {
+  } else if (Raw->Values[Raw_ShutdownTimeout]) {
     /* Plain decimal seconds only (digits and at most one '.'): strtod alone
      * would also take hex floats, "inf" and exponents. */
-    const char *V = Raw->ShutdownTimeout;
+    const char *V = Raw->Values[Raw_ShutdownTimeout];
     bool Decimal = strspn(V, "0123456789.") == strlen(V) &&
                    strchr(V, '.') == strrchr(V, '.');
     char *End;
@@ -162,29 +367,95 @@ static orc_rt_ErrorRef finish(orc_rt_jit_Options *Opts, RawValues *Raw) {
       return orc_rt_Error_createf("for the --shutdown-timeout option: '%s' "
                                   "value invalid for non-negative number of "
                                   "seconds or 'forever'!",
-                                  Raw->ShutdownTimeout);
+                                  V);
     Opts->Drain = true;
     Opts->ShutdownTimeout = T;
   }
   if (!*Opts->EntryFunction)
-    return orc_rt_Error_create("--entry-function name cannot be empty");
+    return orc_rt_Error_create("error: --entry-function name cannot be empty");
   for (size_t I = 0; I != Opts->ThreadEntries.Size; ++I)
     if (!*Opts->ThreadEntries.Items[I])
-      return orc_rt_Error_create("--thread-entry name cannot be empty");
+      return orc_rt_Error_create("error: --thread-entry name cannot be empty");
   return NULL;
 }
 
-/* True if -help/--help is among the options (before the input), wherever it
- * stands: like lli, a help request wins over every option error. */
-static bool helpRequested(int Argc, char **Argv) {
+/* The help option among the options (before the input), wherever it stands:
+ * like lli, a help request wins over every option error. */
+static const char *helpRequested(int Argc, char **Argv) {
+  static const char *const Helps[] = {"help", "help-hidden", "help-list",
+                                      "help-list-hidden", NULL};
   for (int I = 1; I < Argc; ++I) {
     const char *A = Argv[I];
     if (A[0] != '-' || A[1] == '\0' || !strcmp(A, "--"))
-      return false;
-    if (!strcmp(A, "-help") || !strcmp(A, "--help"))
-      return true;
+      return NULL;
+    const char *Name = A + (A[1] == '-' ? 2 : 1);
+    int K = lookupValue(Name, Helps);
+    if (K >= 0)
+      return Helps[K];
   }
-  return false;
+  return NULL;
+}
+
+size_t orc_rt_jit_editDistance(const char *A, size_t LA, const char *B,
+                               size_t LB) {
+  size_t Row[128];
+  if (LB >= sizeof(Row) / sizeof(Row[0]))
+    return SIZE_MAX;
+  for (size_t J = 0; J <= LB; ++J)
+    Row[J] = J;
+  for (size_t I = 1; I <= LA; ++I) {
+    size_t Prev = Row[0]; /* Row[I-1][J-1] */
+    Row[0] = I;
+    for (size_t J = 1; J <= LB; ++J) {
+      size_t Old = Row[J];
+      size_t Best = Prev + (A[I - 1] != B[J - 1]);
+      if (Row[J] + 1 < Best)
+        Best = Row[J] + 1;
+      if (Row[J - 1] + 1 < Best)
+        Best = Row[J - 1] + 1;
+      Row[J] = Best;
+      Prev = Old;
+    }
+  }
+  return Row[LB];
+}
+
+const char *orc_rt_jit_nearestOption(const char *Name, size_t Len,
+                                     size_t *Dist) {
+  const char *Best = NULL;
+  *Dist = SIZE_MAX;
+  for (size_t I = 0; Len && I < TableSize; ++I) {
+    size_t D = orc_rt_jit_editDistance(Name, Len, Table[I].Name,
+                                       strlen(Table[I].Name));
+    if (D < *Dist) {
+      *Dist = D;
+      Best = Table[I].Name;
+    }
+  }
+  return Best;
+}
+
+/* An option that is not lli's nor mini-lli's. If it is close to one of ours,
+ * it is a typo: cl::'s message with the suggestion ("Did you mean
+ * '--jit-kind=orc'?"). Otherwise it may be one of LLVM's own options
+ * (-time-passes, -stats, ...): it goes to LLVM's parser, which words an
+ * unknown one the same way, with its own suggestion. */
+static orc_rt_ErrorRef unknownOption(orc_rt_jit_Options *Opts, const char *Arg,
+                                     const char *Name, size_t Len,
+                                     const char *Value) {
+  size_t BestDist;
+  const char *Best = orc_rt_jit_nearestOption(Name, Len, &BestDist);
+  bool Typo = Best && BestDist <= 2 && 2 * BestDist < Len;
+  if (Len && Name[0] != '-' && !Typo)
+    return push(&Opts->LLVMArgs, Arg);
+  if (!Typo)
+    return orc_rt_Error_createf("Unknown command line argument '%s'.  Try: "
+                                "'mini-lli --help'",
+                                Arg);
+  return orc_rt_Error_createf("Unknown command line argument '%s'.  Try: "
+                              "'mini-lli --help'\nmini-lli: Did you mean "
+                              "'--%s%s%s'?",
+                              Arg, Best, Value ? "=" : "", Value ? Value : "");
 }
 
 /* Handles one option argument at Argv[*I]; may consume the next argument. */
@@ -208,11 +479,11 @@ static orc_rt_ErrorRef parseOne(orc_rt_jit_Options *Opts, RawValues *Raw,
 
   const OptionInfo *O = find(Name, Len);
   if (!O)
-    return orc_rt_Error_createf("unknown command line argument '%s'. Try: "
-                                "'mini-lli --help'",
-                                Arg);
+    return unknownOption(Opts, Arg, Name, Len, Value);
   if (O->K == Kind_Bool)
-    return parseBool(O, Value, (bool *)((char *)Opts + O->Offset));
+    return parseBool(
+        O, Value,
+        (bool *)((char *)(O->InRaw ? (void *)Raw : (void *)Opts) + O->Offset));
 
   if (!Value) {
     if (*I + 1 >= Argc)
@@ -220,12 +491,8 @@ static orc_rt_ErrorRef parseOne(orc_rt_jit_Options *Opts, RawValues *Raw,
                                   O->Name);
     Value = Argv[++*I];
   }
-  if (!strcmp(O->Name, "jit-kind"))
-    Raw->JitKind = Value;
-  else if (!strcmp(O->Name, "shutdown-timeout"))
-    Raw->ShutdownTimeout = Value;
-  else if (!strcmp(O->Name, "compile-threads"))
-    Raw->CompileThreads = Value;
+  if (O->K == Kind_Raw)
+    Raw->Values[O->Offset] = Value;
   else if (O->K == Kind_List)
     return push((orc_rt_jit_StringList *)((char *)Opts + O->Offset), Value);
   else
@@ -236,10 +503,14 @@ static orc_rt_ErrorRef parseOne(orc_rt_jit_Options *Opts, RawValues *Raw,
 static orc_rt_ErrorRef helpOverrides(orc_rt_jit_Options *Opts,
                                      orc_rt_ErrorRef Err, int Argc,
                                      char **Argv) {
-  if (!Err || !helpRequested(Argc, Argv))
+  const char *Help = helpRequested(Argc, Argv);
+  if (!Err || !Help)
     return Err;
   orc_rt_Error_consume(Err);
-  Opts->Help = true;
+  Opts->Help = !strcmp(Help, "help");
+  Opts->HelpHidden = !strcmp(Help, "help-hidden");
+  Opts->HelpList = !strcmp(Help, "help-list");
+  Opts->HelpListHidden = !strcmp(Help, "help-list-hidden");
   return NULL;
 }
 
@@ -256,8 +527,11 @@ orc_rt_ErrorRef orc_rt_jit_Options_parse(orc_rt_jit_Options *Opts, int Argc,
   Opts->CompileThreads = CPUs < 1 ? 1 : CPUs > 64 ? 64 : (unsigned)CPUs;
   Opts->ProgramArgc = 1;
   Opts->ProgramArgv = StdinArgv;
+  Opts->RelocModel = -1;
+  Opts->CodeModel = -1;
 
-  RawValues Raw = {NULL, NULL, NULL};
+  RawValues Raw;
+  memset(&Raw, 0, sizeof(Raw));
   int I = 1;
   for (; I < Argc; ++I) {
     const char *Arg = Argv[I];
@@ -285,9 +559,13 @@ void orc_rt_jit_Options_dispose(orc_rt_jit_Options *Opts) {
   free(Opts->ExtraArchives.Items);
   free(Opts->DLOpens.Items);
   free(Opts->ThreadEntries.Items);
+  free(Opts->MAttrs.Items);
+  free(Opts->LLVMArgs.Items);
+  free(Opts->Plugins.Items);
+  free(Opts->JITDylibs.Items);
 }
 
-void orc_rt_jit_printHelp(FILE *Out) {
+void orc_rt_jit_printHelp(FILE *Out, bool Hidden, bool List) {
   fprintf(Out,
           "OVERVIEW: mini-lli: runs LLVM IR in-process on the orc-rt-c "
           "runtime, like lli\n\n"
@@ -297,15 +575,23 @@ void orc_rt_jit_printHelp(FILE *Out) {
           "(stdin).\n"
           "Every option may be written -name=value, -name value, or with two "
           "dashes.\n\nOPTIONS:\n\n");
+  if (!List)
+    fputs("General options:\n\n", Out);
   fprintf(Out, "  %-32s - %s\n", "-O <char>",
           "Optimization level. [-O0, -O1, -O2, or -O3] (default = '-O2')");
   for (size_t I = 0; I < TableSize; ++I) {
+    if (Table[I].Hidden && !Hidden)
+      continue;
     char Left[64];
     snprintf(Left, sizeof(Left), "--%s%s%s", Table[I].Name,
              Table[I].ValueName ? "=" : "",
              Table[I].ValueName ? Table[I].ValueName : "");
     fprintf(Out, "  %-32s - %s\n", Left, Table[I].Help);
   }
+  fputs("\nLLVM's own options (--time-passes, --stats, --debug-pass=..., "
+        "target tuning\nflags) are accepted as -name or -name=value and "
+        "passed to LLVM.\n",
+        Out);
   fprintf(Out,
           "\nEXIT STATUS:\n"
           "  the entry function's return value (or exit()'s argument), "
@@ -322,6 +608,7 @@ void orc_rt_jit_printHelp(FILE *Out) {
 }
 
 void orc_rt_jit_printVersion(FILE *Out) {
+  /* lli's words ("LLVM version ...", "Optimized build."), naming mini-lli. */
   fprintf(Out,
           "mini-lli (orc-rt-c %s)\n  LLVM version %s\n  Optimized build.\n",
           ORC_RT_C_VERSION, ORC_RT_C_LLVM_VERSION);

@@ -4,6 +4,7 @@
 
 #include "jit/Driver.h"
 #include "jit/Options.h"
+#include "jit/ProcessSetup.h"
 
 #include <stdio.h>
 
@@ -14,17 +15,29 @@ static int fail(orc_rt_ErrorRef Err) {
   return 1;
 }
 
+/* Option errors are worded as LLVM's cl:: parser words them, after the tool's
+ * name ("mini-lli: for the --jit-kind option: ..."). */
+static int failOptions(orc_rt_ErrorRef Err) {
+  fprintf(stderr, "mini-lli: %s\n", orc_rt_Error_getMessage(Err));
+  orc_rt_Error_consume(Err);
+  return 1;
+}
+
 int main(int Argc, char **Argv, char **Envp) {
   orc_rt_jit_Options Opts;
   orc_rt_ErrorRef Err = orc_rt_jit_Options_parse(&Opts, Argc, Argv);
-  if (Err || Opts.Help || Opts.Version) {
-    if (Opts.Help)
-      orc_rt_jit_printHelp(stdout);
+  bool Help =
+      Opts.Help || Opts.HelpHidden || Opts.HelpList || Opts.HelpListHidden;
+  if (Err || Help || Opts.Version) {
+    if (Help)
+      orc_rt_jit_printHelp(stdout, Opts.HelpHidden || Opts.HelpListHidden,
+                           Opts.HelpList || Opts.HelpListHidden);
     else if (Opts.Version)
       orc_rt_jit_printVersion(stdout);
     orc_rt_jit_Options_dispose(&Opts);
-    return Err ? fail(Err) : 0;
+    return Err ? failOptions(Err) : 0;
   }
+  orc_rt_jit_setUpProcess(&Opts);
 
   orc_rt_jit_Program *P;
   Err = orc_rt_jit_Program_create(&P, &Opts);
@@ -36,6 +49,7 @@ int main(int Argc, char **Argv, char **Envp) {
   Err = orc_rt_jit_Program_run(P, Envp, &Status);
   if (!orc_rt_jit_Program_destroy(P))
     orc_rt_jit_quickExit(Err ? fail(Err) : Status); /* code still running */
+  orc_rt_jit_finishProcess(&Opts);
   orc_rt_jit_Options_dispose(&Opts);
   return Err ? fail(Err) : Status;
 }

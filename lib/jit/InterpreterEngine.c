@@ -1,0 +1,184 @@
+/*===- lib/jit/InterpreterEngine.c - -force-interpreter: LLVM's interpreter ===*/
+
+#include "jit/InterpreterEngine.h"
+
+#include <llvm-c/BitReader.h>
+#include <llvm-c/BitWriter.h>
+#include <llvm-c/ExecutionEngine.h>
+#include <llvm-c/Linker.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+struct orc_rt_jit_Interpreter {
+  LLVMExecutionEngineRef EE; /* made on the first lookup */
+  LLVMModuleRef Main;        /* every module, linked into the first */
+  LLVMContextRef Ctx;        /* Main's */
+};
+
+/* The interpreter's own printf writes to LLVM's outs() buffer, which neither
+ * stdio's flush nor the driver's end of the process (fflush, _exit) reach:
+ * output would be lost on exit() and out of order with puts. Its fprintf
+ * writes with fputs, so printf(...) becomes fprintf(stdout, ...). */
+static void routePrintfThroughStdio(LLVMModuleRef M) {
+  LLVMValueRef Printf = LLVMGetNamedFunction(M, "printf");
+  if (!Printf || !LLVMIsDeclaration(Printf) || !LLVMGetFirstUse(Printf))
+    return;
+  LLVMContextRef C = LLVMGetModuleContext(M);
+  LLVMTypeRef Ptr = LLVMPointerTypeInContext(C, 0);
+  LLVMTypeRef Params[] = {Ptr, Ptr};
+  LLVMTypeRef FTy =
+      LLVMFunctionType(LLVMInt32TypeInContext(C), Params, 2, /*IsVarArg=*/1);
+  LLVMValueRef Fprintf = LLVMGetNamedFunction(M, "fprintf");
+  if (!Fprintf)
+    Fprintf = LLVMAddFunction(M, "fprintf", FTy);
+  LLVMValueRef Stdout = LLVMGetNamedGlobal(M, "stdout");
+  if (!Stdout)
+    Stdout = LLVMAddGlobal(M, Ptr, "stdout"); /* libc's */
+  LLVMBuilderRef B = LLVMCreateBuilderInContext(C);
+  for (LLVMUseRef U = LLVMGetFirstUse(Printf), Next; U; U = Next) {
+    Next = LLVMGetNextUse(U);
+    LLVMValueRef Call = LLVMGetUser(U);
+    if (!LLVMIsACallInst(Call) || LLVMGetCalledValue(Call) != Printf)
+      continue;
+    unsigned N = LLVMGetNumArgOperands(Call);
+    LLVMValueRef *Args = malloc((N + 1) * sizeof(*Args));
+    if (!Args)
+      break;
+    LLVMPositionBuilderBefore(B, Call);
+    Args[0] = LLVMBuildLoad2(B, Ptr, Stdout, "");
+    for (unsigned I = 0; I < N; ++I)
+      Args[I + 1] = LLVMGetOperand(Call, I);
+    LLVMValueRef New = LLVMBuildCall2(B, FTy, Fprintf, Args, N + 1, "");
+    LLVMReplaceAllUsesWith(Call, New);
+    LLVMInstructionEraseFromParent(Call);
+    free(Args);
+  }
+  LLVMDisposeBuilder(B);
+}
+
+orc_rt_ErrorRef orc_rt_jit_Interpreter_create(orc_rt_jit_Interpreter **Result) {
+  LLVMLinkInInterpreter();
+  orc_rt_jit_Interpreter *E = calloc(1, sizeof(*E));
+  if (!E)
+    return orc_rt_Error_create("out of memory");
+  *Result = E;
+  return NULL;
+}
+
+/* The interpreter calls a function another module defines as an unknown
+ * external (lli -force-interpreter -extra-module aborts so): the modules
+ * are linked into one, through bitcode since each has its own context. */
+static orc_rt_ErrorRef linkIntoMain(orc_rt_jit_Interpreter *E,
+                                    LLVMContextRef Ctx, LLVMModuleRef M) {
+  LLVMMemoryBufferRef Bits = LLVMWriteBitcodeToMemoryBuffer(M);
+  LLVMDisposeModule(M);
+  LLVMContextDispose(Ctx);
+  LLVMModuleRef Copy;
+  if (!Bits || LLVMParseBitcodeInContext2(E->Ctx, Bits, &Copy)) {
+    if (Bits)
+      LLVMDisposeMemoryBuffer(Bits);
+    return orc_rt_Error_create("cannot copy a module for the interpreter");
+  }
+  LLVMDisposeMemoryBuffer(Bits);
+  if (LLVMLinkModules2(E->Main, Copy)) /* consumes Copy */
+    return orc_rt_Error_create("cannot link the modules for the interpreter "
+                               "(a symbol is defined twice?)");
+  return NULL;
+}
+
+orc_rt_ErrorRef orc_rt_jit_Interpreter_addModule(orc_rt_jit_Interpreter *E,
+                                                 LLVMContextRef Ctx,
+                                                 LLVMModuleRef M) {
+  routePrintfThroughStdio(M);
+  if (E->EE) {
+    LLVMDisposeModule(M);
+    LLVMContextDispose(Ctx);
+    return orc_rt_Error_create("a module was added after the program ran");
+  }
+  if (!E->Main) {
+    E->Main = M;
+    E->Ctx = Ctx;
+    return NULL;
+  }
+  return linkIntoMain(E, Ctx, M);
+}
+
+/* lli ends an interpreted program by calling its exit(): the interpreter's
+ * own, which runs the handlers interpreted code gave its atexit. */
+static LLVMValueRef exitFunction(LLVMModuleRef M) {
+  LLVMContextRef C = LLVMGetModuleContext(M);
+  LLVMTypeRef I32 = LLVMInt32TypeInContext(C);
+  LLVMTypeRef FTy = LLVMFunctionType(LLVMVoidTypeInContext(C), &I32, 1, 0);
+  LLVMValueRef F = LLVMGetNamedFunction(M, "exit");
+  if (!F)
+    F = LLVMAddFunction(M, "exit", FTy);
+  return LLVMGlobalGetValueType(F) == FTy ? F : NULL;
+}
+
+static orc_rt_ErrorRef ready(orc_rt_jit_Interpreter *E) {
+  if (E->EE)
+    return NULL;
+  if (!E->Main)
+    return orc_rt_Error_create("no module to interpret");
+  exitFunction(E->Main);
+  char *Msg = NULL;
+  if (LLVMCreateInterpreterForModule(&E->EE, E->Main, &Msg)) {
+    orc_rt_ErrorRef Err =
+        orc_rt_Error_createf("error creating EE: %s", Msg ? Msg : "");
+    LLVMDisposeMessage(Msg);
+    E->EE = NULL;
+    return Err;
+  }
+  return NULL;
+}
+
+orc_rt_ErrorRef orc_rt_jit_Interpreter_lookup(orc_rt_jit_Interpreter *E,
+                                              const char *Name,
+                                              uint64_t *Handle) {
+  orc_rt_ErrorRef Err = ready(E);
+  if (Err)
+    return Err;
+  LLVMValueRef F;
+  if (LLVMFindFunction(E->EE, Name, &F) || LLVMIsDeclaration(F))
+    return orc_rt_Error_createf("Symbols not found: [ %s ]", Name);
+  *Handle = (uint64_t)(uintptr_t)F;
+  return NULL;
+}
+
+void orc_rt_jit_Interpreter_callVoid(orc_rt_jit_Interpreter *E,
+                                     uint64_t Handle) {
+  LLVMValueRef F = (LLVMValueRef)(uintptr_t)Handle;
+  LLVMDisposeGenericValue(LLVMRunFunction(E->EE, F, 0, NULL));
+}
+
+int orc_rt_jit_Interpreter_callMain(orc_rt_jit_Interpreter *E, uint64_t Handle,
+                                    int Argc, char **Argv, char **Envp) {
+  LLVMValueRef F = (LLVMValueRef)(uintptr_t)Handle;
+  return LLVMRunFunctionAsMain(E->EE, F, (unsigned)Argc,
+                               (const char *const *)Argv,
+                               (const char *const *)Envp);
+}
+
+void orc_rt_jit_Interpreter_exit(orc_rt_jit_Interpreter *E, int Status) {
+  LLVMValueRef Exit = E->EE ? exitFunction(E->Main) : NULL;
+  if (!Exit)
+    return;
+  LLVMContextRef C = LLVMGetModuleContext(E->Main);
+  LLVMGenericValueRef Arg = LLVMCreateGenericValueOfInt(
+      LLVMInt32TypeInContext(C), (unsigned long long)(unsigned)Status, 0);
+  LLVMRunFunction(E->EE, Exit, 1, &Arg); /* does not return */
+  LLVMDisposeGenericValue(Arg);
+}
+
+void orc_rt_jit_Interpreter_dispose(orc_rt_jit_Interpreter *E) {
+  if (!E)
+    return;
+  if (E->EE)
+    LLVMDisposeExecutionEngine(E->EE); /* and Main */
+  else if (E->Main)
+    LLVMDisposeModule(E->Main);
+  if (E->Ctx)
+    LLVMContextDispose(E->Ctx);
+  free(E);
+}

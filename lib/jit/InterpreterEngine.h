@@ -1,0 +1,52 @@
+/*===- lib/jit/InterpreterEngine.h - -force-interpreter: LLVM's interpreter ===*/
+/* The program's modules on LLVM's IR interpreter (llvm-c/ExecutionEngine.h),
+ * as lli -force-interpreter runs them. Nothing is compiled: a "function
+ * address" this engine hands out is the function's LLVMValueRef, and the
+ * driver calls through orc_rt_jit_Interpreter_call* instead of jumping to it.
+ * The modules are linked into one (the interpreter does not look across
+ * modules). What the interpreter does for itself, and so differs from the
+ * JITs (see docs/CommandGuide/mini-lli.md): external calls go through libffi
+ * to the process's symbols; atexit and exit are the interpreter's own, as in
+ * lli (the program ends with orc_rt_jit_Interpreter_exit); it cannot run
+ * code re-entered from a native callback, nor on two threads. */
+
+#ifndef ORC_RT_C_LIB_JIT_INTERPRETERENGINE_H
+#define ORC_RT_C_LIB_JIT_INTERPRETERENGINE_H
+
+#include "orc-rt-c/Error.h"
+
+#include <llvm-c/Core.h>
+
+#include <stdint.h>
+
+typedef struct orc_rt_jit_Interpreter orc_rt_jit_Interpreter;
+
+orc_rt_ErrorRef orc_rt_jit_Interpreter_create(orc_rt_jit_Interpreter **Result);
+
+/* Takes M and its context. */
+orc_rt_ErrorRef orc_rt_jit_Interpreter_addModule(orc_rt_jit_Interpreter *E,
+                                                 LLVMContextRef Ctx,
+                                                 LLVMModuleRef M);
+
+/* A handle for the function Name defines (not an address). */
+orc_rt_ErrorRef orc_rt_jit_Interpreter_lookup(orc_rt_jit_Interpreter *E,
+                                              const char *Name,
+                                              uint64_t *Handle);
+
+/* Runs the function Handle names as void(void). */
+void orc_rt_jit_Interpreter_callVoid(orc_rt_jit_Interpreter *E,
+                                     uint64_t Handle);
+
+/* Runs it as main(argc, argv, envp), whatever of the three it takes. */
+int orc_rt_jit_Interpreter_callMain(orc_rt_jit_Interpreter *E, uint64_t Handle,
+                                    int Argc, char **Argv, char **Envp);
+
+/* Ends the program as lli does: the interpreter's exit(Status), which runs
+ * the handlers interpreted code registered with atexit, newest first, then
+ * ends the process with Status. Returns only if the module's exit has
+ * another prototype. */
+void orc_rt_jit_Interpreter_exit(orc_rt_jit_Interpreter *E, int Status);
+
+void orc_rt_jit_Interpreter_dispose(orc_rt_jit_Interpreter *E);
+
+#endif

@@ -1,0 +1,214 @@
+/*===- lib/jit/MCJITEngine.c - -jit-kind=mcjit: LLVM's MCJIT --------------===*/
+
+#include "jit/MCJITEngine.h"
+#include "jit/ProgramRuntime.h"
+
+#include <llvm-c/ExecutionEngine.h>
+
+#include <dlfcn.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct orc_rt_jit_MCJIT {
+  orc_rt_jit_MCJITSettings S;
+  LLVMExecutionEngineRef EE; /* made with the first module */
+  LLVMModuleRef *Modules;
+  LLVMContextRef *Contexts;
+  size_t NumModules, Capacity;
+  bool Checked; /* externals checked (on the first lookup) */
+};
+
+orc_rt_ErrorRef orc_rt_jit_MCJIT_create(orc_rt_jit_MCJIT **Result,
+                                        const orc_rt_jit_MCJITSettings *S) {
+  LLVMLinkInMCJIT();
+  orc_rt_jit_MCJIT *E = calloc(1, sizeof(*E));
+  if (!E)
+    return orc_rt_Error_create("out of memory");
+  E->S = *S;
+  *Result = E;
+  return NULL;
+}
+
+static void setDefaultAttribute(LLVMValueRef F, const char *Kind,
+                                const char *Value) {
+  unsigned KindLen = (unsigned)strlen(Kind);
+  if (LLVMGetStringAttributeAtIndex(F, LLVMAttributeFunctionIndex, Kind,
+                                    KindLen))
+    return;
+  LLVMContextRef Ctx = LLVMGetTypeContext(LLVMTypeOf(F));
+  LLVMAddAttributeAtIndex(F, LLVMAttributeFunctionIndex,
+                          LLVMCreateStringAttribute(Ctx, Kind, KindLen, Value,
+                                                    (unsigned)strlen(Value)));
+}
+
+/* The host CPU and features (or -mcpu / -mattr) for every function body. */
+static void setTargetAttributes(orc_rt_jit_MCJIT *E, LLVMModuleRef M) {
+  for (LLVMValueRef F = LLVMGetFirstFunction(M); F;
+       F = LLVMGetNextFunction(F)) {
+    if (LLVMIsDeclaration(F))
+      continue;
+    if (*E->S.CPU)
+      setDefaultAttribute(F, "target-cpu", E->S.CPU);
+    if (*E->S.Features)
+      setDefaultAttribute(F, "target-features", E->S.Features);
+  }
+}
+
+/* The driver's runtime entry points, for the names M declares. */
+static void mapOverrides(orc_rt_jit_MCJIT *E, LLVMModuleRef M) {
+  size_t N;
+  const orc_rt_jit_Override *O = orc_rt_jit_Runtime_overrides(&N);
+  for (size_t I = 0; I < N; ++I) {
+    LLVMValueRef GV = LLVMGetNamedFunction(M, O[I].Name);
+    if (!GV)
+      GV = LLVMGetNamedGlobal(M, O[I].Name);
+    if (GV && LLVMIsDeclaration(GV))
+      LLVMAddGlobalMapping(E->EE, GV, (void *)(uintptr_t)O[I].Addr);
+  }
+}
+
+orc_rt_ErrorRef orc_rt_jit_MCJIT_addModule(orc_rt_jit_MCJIT *E,
+                                           LLVMContextRef Ctx,
+                                           LLVMModuleRef M) {
+  if (E->NumModules == E->Capacity) {
+    size_t Cap = E->Capacity ? 2 * E->Capacity : 4;
+    LLVMModuleRef *Ms = realloc(E->Modules, Cap * sizeof(*Ms));
+    if (Ms)
+      E->Modules = Ms;
+    LLVMContextRef *Cs = Ms ? realloc(E->Contexts, Cap * sizeof(*Cs)) : NULL;
+    if (Cs)
+      E->Contexts = Cs;
+    if (!Ms || !Cs) {
+      LLVMDisposeModule(M);
+      LLVMContextDispose(Ctx);
+      return orc_rt_Error_create("out of memory");
+    }
+    E->Capacity = Cap;
+  }
+  setTargetAttributes(E, M);
+  if (!E->EE) {
+    struct LLVMMCJITCompilerOptions Options;
+    LLVMInitializeMCJITCompilerOptions(&Options, sizeof(Options));
+    Options.OptLevel = (unsigned)E->S.Level;
+    Options.CodeModel = E->S.CodeModel;
+    char *Msg = NULL;
+    if (LLVMCreateMCJITCompilerForModule(&E->EE, M, &Options, sizeof(Options),
+                                         &Msg)) {
+      orc_rt_ErrorRef Err =
+          orc_rt_Error_createf("error creating EE: %s", Msg ? Msg : "");
+      LLVMDisposeMessage(Msg);
+      E->EE = NULL;
+      LLVMDisposeModule(M);
+      LLVMContextDispose(Ctx);
+      return Err;
+    }
+  } else {
+    LLVMAddModule(E->EE, M);
+  }
+  mapOverrides(E, M);
+  E->Modules[E->NumModules] = M; /* owned by the engine now */
+  E->Contexts[E->NumModules++] = Ctx;
+  return NULL;
+}
+
+static bool definedInModules(orc_rt_jit_MCJIT *E, const char *Name) {
+  for (size_t I = 0; I < E->NumModules; ++I) {
+    LLVMModuleRef M = E->Modules[I];
+    LLVMValueRef G = LLVMGetNamedFunction(M, Name);
+    if (!G)
+      G = LLVMGetNamedGlobal(M, Name);
+    if ((G && !LLVMIsDeclaration(G)) ||
+        LLVMGetNamedGlobalAlias(M, Name, strlen(Name)) ||
+        LLVMGetNamedGlobalIFunc(M, Name, strlen(Name)))
+      return true;
+  }
+  return false;
+}
+
+static bool isOverride(const char *Name) {
+  size_t N;
+  const orc_rt_jit_Override *O = orc_rt_jit_Runtime_overrides(&N);
+  for (size_t I = 0; I < N; ++I)
+    if (!strcmp(O[I].Name, Name))
+      return true;
+  return false;
+}
+
+static void checkOne(orc_rt_jit_MCJIT *E, LLVMValueRef G, char **List,
+                     size_t *Len) {
+  if (!LLVMIsDeclaration(G) || !LLVMGetFirstUse(G) ||
+      LLVMGetLinkage(G) == LLVMExternalWeakLinkage)
+    return;
+  size_t NameLen;
+  const char *Name = LLVMGetValueName2(G, &NameLen);
+  if (!NameLen || !strncmp(Name, "llvm.", 5) || isOverride(Name) ||
+      definedInModules(E, Name) || dlsym(RTLD_DEFAULT, Name))
+    return;
+  char *Bigger = realloc(*List, *Len + NameLen + 3);
+  if (!Bigger)
+    return;
+  *List = Bigger;
+  *Len += (size_t)sprintf(*List + *Len, "%s%s", *Len ? ", " : "", Name);
+}
+
+/* MCJIT links an external it cannot resolve to address 0 and the program
+ * crashes on the call (lli-22 -jit-kind=mcjit too); name them first, with
+ * the words ORC uses. */
+static orc_rt_ErrorRef checkExternals(orc_rt_jit_MCJIT *E) {
+  char *List = NULL;
+  size_t Len = 0;
+  for (size_t I = 0; I < E->NumModules; ++I) {
+    LLVMModuleRef M = E->Modules[I];
+    for (LLVMValueRef F = LLVMGetFirstFunction(M); F;
+         F = LLVMGetNextFunction(F))
+      checkOne(E, F, &List, &Len);
+    for (LLVMValueRef G = LLVMGetFirstGlobal(M); G; G = LLVMGetNextGlobal(G))
+      checkOne(E, G, &List, &Len);
+  }
+  orc_rt_ErrorRef Err =
+      List ? orc_rt_Error_createf("Symbols not found: [ %s ]", List) : NULL;
+  free(List);
+  return Err;
+}
+
+orc_rt_ErrorRef orc_rt_jit_MCJIT_lookup(orc_rt_jit_MCJIT *E, const char *Name,
+                                        uint64_t *Addr) {
+  if (!E->Checked) {
+    E->Checked = true;
+    orc_rt_ErrorRef Err = checkExternals(E);
+    if (Err)
+      return Err;
+  }
+  bool Function = false, Defined = false;
+  for (size_t I = 0; I < E->NumModules && !Defined; ++I) {
+    LLVMValueRef F = LLVMGetNamedFunction(E->Modules[I], Name);
+    LLVMValueRef G = F ? F : LLVMGetNamedGlobal(E->Modules[I], Name);
+    if (!G)
+      G = LLVMGetNamedGlobalAlias(E->Modules[I], Name, strlen(Name));
+    Defined = G && (!LLVMIsAGlobalValue(G) || !LLVMIsDeclaration(G) ||
+                    LLVMIsAGlobalAlias(G));
+    Function = F != NULL;
+  }
+  if (!E->EE || !Defined)
+    return orc_rt_Error_createf("Symbols not found: [ %s ]", Name);
+  *Addr = Function ? LLVMGetFunctionAddress(E->EE, Name)
+                   : LLVMGetGlobalValueAddress(E->EE, Name);
+  if (!*Addr)
+    return orc_rt_Error_createf("Symbols not found: [ %s ]", Name);
+  return NULL;
+}
+
+void orc_rt_jit_MCJIT_dispose(orc_rt_jit_MCJIT *E) {
+  if (!E)
+    return;
+  if (E->EE)
+    LLVMDisposeExecutionEngine(E->EE); /* and the modules it owns */
+  for (size_t I = 0; I < E->NumModules; ++I)
+    LLVMContextDispose(E->Contexts[I]);
+  free(E->Modules);
+  free(E->Contexts);
+  free(E);
+}

@@ -1,0 +1,20 @@
+/*===- lib/jit/ProcessSetup.h - What lli's options do to the process ------===*/
+/* The options that act on the mini-lli process itself before any program is
+ * loaded, as lli's do: -disable-core-files, -load=<plugin> (dlopen'd with
+ * RTLD_GLOBAL; a failure is reported as lli's PluginLoader does and
+ * ignored), LLVM's own cl:: options (handed to LLVM's parser, which prints
+ * and exits 1 on an unknown one, as lli does), and -mcpu=help / -mattr=help
+ * (LLVM's lists, printed to stderr; the program then runs for the host CPU,
+ * as with lli). */
+
+#ifndef ORC_RT_C_LIB_JIT_PROCESSSETUP_H
+#define ORC_RT_C_LIB_JIT_PROCESSSETUP_H
+
+#include "jit/Options.h"
+
+void orc_rt_jit_setUpProcess(const orc_rt_jit_Options *Opts);
+
+/* Flushes LLVM's reports (-time-passes, -stats) as lli does at its exit. */
+void orc_rt_jit_finishProcess(const orc_rt_jit_Options *Opts);
+
+#endif

@@ -1,0 +1,45 @@
+// Question: under -force-interpreter, what does exit() from interpreted code
+// do? As lli's interpreter: its atexit handlers run, newest first, exactly
+// once; destructors do not; the status is exit's argument. And does printf
+// output keep its place among puts output and survive exit()? (The
+// interpreter's printf writes to LLVM's own stdout buffer; mini-lli routes it
+// through stdio. See "Engines" in docs/CommandGuide/mini-lli.md.)
+//
+// RUN: %clang -S -emit-llvm -O0 %s -o %t.ll
+// RUN: %python %inputs/mini-lli/expect-status.py 3 mini-lli -force-interpreter %t.ll | FileCheck %s
+// RUN: %python %inputs/mini-lli/expect-status.py 3 %lli -force-interpreter %t.ll | FileCheck %s --check-prefix=LLI
+//
+// CHECK:      ctor
+// CHECK-NEXT: printf 1
+// CHECK-NEXT: puts 2
+// CHECK-NEXT: printf 3
+// CHECK-NEXT: handler 2
+// CHECK-NEXT: handler 1
+// CHECK-NOT:  {{.}}
+//
+// lli-22 prints the same lines, but its printf output goes out of order.
+// LLI-DAG: printf 1
+// LLI-DAG: printf 3
+// LLI-DAG: ctor
+// LLI-DAG: puts 2
+// LLI-DAG: handler 2
+// LLI-DAG: handler 1
+// LLI-NOT: dtor
+
+#include <stdio.h>
+#include <stdlib.h>
+
+__attribute__((constructor)) static void ctor(void) { puts("ctor"); }
+__attribute__((destructor)) static void dtor(void) { puts("dtor"); }
+static void h1(void) { puts("handler 1"); }
+static void h2(void) { puts("handler 2"); }
+
+int main(int argc, char **argv) {
+  (void)argv;
+  atexit(h1);
+  atexit(h2);
+  printf("printf %d\n", argc);
+  puts("puts 2");
+  printf("printf %d\n", argc + 2);
+  exit(3);
+}
