@@ -1,7 +1,8 @@
 // Question: a frame never returns. With -shutdown-timeout, does mini-lli print
 // a report naming each live entry (thread id, entry symbol, seconds inside)
 // and end with the program's status (main's 6, not a status of its own),
-// without freeing code? Without the option: see exit-like-native/.
+// without freeing code? Without the option: see
+// thread-not-waited-for-by-default.c.
 //
 // RUN: %clang -S -emit-llvm -O1 -I %orc-rt-include %s -o %t.ll
 // RUN: %python %inputs/mini-lli/expect-status.py 6 mini-lli -trace-shutdown -shutdown-timeout=0.3 %t.ll 2>&1 | FileCheck %s

@@ -53,6 +53,13 @@ static orc_rt_ErrorRef runOnReaderThread(orc_rt_SimpleRemoteEPCServerRef Srv) {
   return R.Err;
 }
 
+/* Without a drain, how long the end waits for the Session to shut down. A
+ * call gives its token back just after it sent its Result, so a controller
+ * that disconnects right after its last reply would otherwise find that call
+ * still "running" and get no teardown (its dealloc actions skipped). JIT'd
+ * code that really is still running costs the process this much more. */
+enum { AnsweredCallGraceMs = 100 };
+
 /* Serves one controller until it goes away. Sets *Stuck if JIT'd code is
  * still running then (by default), or still after the --shutdown-timeout: the
  * Session is then left as it is, its memory mapped. */
@@ -82,7 +89,8 @@ static orc_rt_ErrorRef serve(int InFD, int OutFD, const ExecutorOptions *O,
    * meanwhile loses nothing. */
   if (O->Drain)
     fflush(NULL);
-  if (!shutdownSession(S, O->Drain ? O->ShutdownTimeoutMs : 0)) {
+  if (!shutdownSession(S, O->Drain ? O->ShutdownTimeoutMs
+                                   : AnsweredCallGraceMs)) {
     *Stuck = true;
     if (!O->Drain)
       return Err;
