@@ -313,7 +313,7 @@ static void callVoid(void *Ctx) {
 
 static bool runVoid(orc_rt_jit_Program *P, const char *Symbol, uint64_t Addr) {
   VoidCall C = {P->Jit, Addr};
-  bool Entered = orc_rt_jit_callManaged(P->S, Symbol, Addr, callVoid, &C);
+  bool Entered = orc_rt_jit_LiveEntries_call(P->S, Symbol, Addr, callVoid, &C);
   if (!Entered)
     trace(P, "entry into '%s' denied", Symbol);
   return Entered;
@@ -347,8 +347,8 @@ static void callHandler(void *Ctx) {
 static void runFinishSteps(orc_rt_jit_Program *P) {
   orc_rt_jit_Handler H;
   while (orc_rt_jit_Runtime_popHandler(&H))
-    if (!orc_rt_jit_callManaged(P->S, "atexit handler",
-                                (uint64_t)(uintptr_t)H.Fn, callHandler, &H))
+    if (!orc_rt_jit_LiveEntries_call(
+            P->S, "atexit handler", (uint64_t)(uintptr_t)H.Fn, callHandler, &H))
       trace(P, "atexit handler denied");
   while (true) {
     pthread_mutex_lock(&P->Lock);
@@ -422,8 +422,9 @@ static void quickExitFromJit(int Status, void *Ctx) {
   orc_rt_jit_Program *P = Ctx;
   void (*Fn)(void);
   while (orc_rt_jit_Runtime_popQuickHandler(&Fn))
-    if (!orc_rt_jit_callManaged(P->S, "at_quick_exit handler",
-                                (uint64_t)(uintptr_t)Fn, callQuickHandler, &Fn))
+    if (!orc_rt_jit_LiveEntries_call(P->S, "at_quick_exit handler",
+                                     (uint64_t)(uintptr_t)Fn, callQuickHandler,
+                                     &Fn))
       trace(P, "at_quick_exit handler denied");
   orc_rt_Error_consume(requestShutdown(P));
   trace(P, "quick_exit(%d) called by JIT'd code; ending the process", Status);
@@ -587,7 +588,8 @@ orc_rt_ErrorRef orc_rt_jit_Program_run(orc_rt_jit_Program *P, char **Envp,
   if (O->FakeArgv0)
     Argv[0] = (char *)O->FakeArgv0;
   MainCall MC = {P->Jit, EntryAddr, O->ProgramArgc, Argv, Envp, 0};
-  if (!orc_rt_jit_callManaged(P->S, O->EntryFunction, EntryAddr, callMain, &MC))
+  if (!orc_rt_jit_LiveEntries_call(P->S, O->EntryFunction, EntryAddr, callMain,
+                                   &MC))
     Err = orc_rt_Error_createf("entry into '%s' denied: shutdown of the "
                                "Session was requested before it ran",
                                O->EntryFunction);

@@ -362,7 +362,7 @@ typedef struct {
   bool NoArg;
 } ModuleCall;
 
-/* Runs under a Session token (orc_rt_jit_callManaged) and the module's. */
+/* Runs under a Session token (orc_rt_jit_LiveEntries_call) and the module's. */
 static void callInModule(void *Ctx) {
   ModuleCall *C = Ctx;
   if (!orc_rt_TaskGroup_acquireToken(C->M->Group))
@@ -377,7 +377,7 @@ static void callInModule(void *Ctx) {
 static void runInModule(Module *M, const char *What, uint64_t Addr,
                         void (*Fn)(void *), void *Arg, bool NoArg) {
   ModuleCall C = {M, Fn, Arg, NoArg};
-  orc_rt_jit_callManaged(Sess, What, Addr, callInModule, &C);
+  orc_rt_jit_LiveEntries_call(Sess, What, Addr, callInModule, &C);
 }
 
 static void runDtors(Module *M, bool Prioritized) {

@@ -87,8 +87,9 @@ static void runRegistered(void *Arg) {
   orc_rt_jit_LiveEntries_leave(&E);
 }
 
-bool orc_rt_jit_callManaged(orc_rt_SessionRef S, const char *Symbol,
-                            uint64_t Addr, orc_rt_ManagedFn Fn, void *Ctx) {
+bool orc_rt_jit_LiveEntries_call(orc_rt_SessionRef S, const char *Symbol,
+                                 uint64_t Addr, orc_rt_ManagedFn Fn,
+                                 void *Ctx) {
   Call C = {Symbol, Addr, Fn, Ctx};
   return orc_rt_Session_callManagedCode(S, runRegistered, &C);
 }

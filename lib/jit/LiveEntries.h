@@ -37,6 +37,6 @@ size_t orc_rt_jit_LiveEntries_report(FILE *Out, orc_rt_jit_SymbolizeFn Sym,
 
 /* orc_rt_Session_callManagedCode, with the call registered as a live entry
  * (Symbol, or Addr if Symbol is NULL) for exactly the span it runs. */
-bool orc_rt_jit_callManaged(orc_rt_SessionRef S, const char *Symbol,
-                            uint64_t Addr, orc_rt_ManagedFn Fn, void *Ctx);
+bool orc_rt_jit_LiveEntries_call(orc_rt_SessionRef S, const char *Symbol,
+                                 uint64_t Addr, orc_rt_ManagedFn Fn, void *Ctx);
 #endif
