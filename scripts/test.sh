@@ -19,9 +19,10 @@ for cfg in $configs; do
   if ORC_RT_C_SANITIZER=$san bash "$root/scripts/build.sh" "$build"; then
     log=$(mktemp)
     # The short libFuzzer runs (test/executor/fuzz-smoke.test) build their own ASan
-    # fuzzer, so they run once, with the normal configuration.
+    # fuzzer, so they run once, with the normal configuration; so do the program
+    # suites under mini-lli's MCJIT engine.
     fuzz=""; [ "$cfg" = normal ] && fuzz=1
-    ORC_RT_C_FUZZ=$fuzz python3 "$root/scripts/run-tests.py" "$build" | tee "$log"
+    ORC_RT_C_FUZZ=$fuzz ORC_RT_C_ENGINES=$fuzz python3 "$root/scripts/run-tests.py" "$build" | tee "$log"
     line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -1)
     rm -f "$log"
     p=${line%% passed*}; f=${line#*passed, }; f=${f%% failed*}
