@@ -100,10 +100,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     checkList(&O.ExtraArchives, Argv, Argc);
     checkList(&O.DLOpens, Argv, Argc);
     checkList(&O.ThreadEntries, Argv, Argc);
-    if (O.Help) {
+    checkList(&O.MAttrs, Argv, Argc);
+    checkList(&O.Plugins, Argv, Argc);
+    if (O.Help || O.HelpHidden || O.HelpList || O.HelpListHidden) {
       FILE *Null = fopen("/dev/null", "w");
       if (Null) {
-        orc_rt_jit_printHelp(Null);
+        orc_rt_jit_printHelp(Null, O.HelpHidden || O.HelpListHidden,
+                             O.HelpList || O.HelpListHidden);
         fclose(Null);
       }
     }
