@@ -89,8 +89,8 @@ static orc_rt_ErrorRef serve(int InFD, int OutFD, const ExecutorOptions *O,
    * meanwhile loses nothing. */
   if (O->Drain)
     fflush(NULL);
-  if (!shutdownSession(S, O->Drain ? O->ShutdownTimeoutMs
-                                   : AnsweredCallGraceMs)) {
+  if (!shutdownSession(S,
+                       O->Drain ? O->ShutdownTimeoutMs : AnsweredCallGraceMs)) {
     *Stuck = true;
     if (!O->Drain)
       return Err;
