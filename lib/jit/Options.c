@@ -119,8 +119,7 @@ static const OptionInfo Table[] = {
      false},
     {"orc-lazy-debug", Kind_Raw, Raw_OrcLazyDebug, "<value>",
      "Debug dumping for the orc-lazy JIT: no-dump, funcs-to-stdout, "
-     "mods-to-stdout, mods-to-disk (jit-debug-descriptor, jit-debug-objects: "
-     "not supported)",
+     "mods-to-stdout, mods-to-disk, jit-debug-descriptor, jit-debug-objects",
      true, false},
     {"orc-runtime", Kind_Raw, Raw_OrcRuntime, "<string>",
      "Use ORC runtime from given path (mini-lli is its own runtime: ignored)",
@@ -296,11 +295,6 @@ static orc_rt_ErrorRef finishEnums(orc_rt_jit_Options *Opts, RawValues *Raw) {
                                         NULL};
     if ((Err = enumValue("orc-lazy-debug", V[Raw_OrcLazyDebug], Dumps, &I)))
       return Err;
-    if (I > orc_rt_jit_Dump_ModsToDisk)
-      return orc_rt_Error_createf(
-          "error: -orc-lazy-debug=%s: mini-lli registers no JIT'd code with "
-          "the debugger (there is no __jit_debug_descriptor to dump)",
-          V[Raw_OrcLazyDebug]);
     Opts->Dump = (orc_rt_jit_DumpKind)I;
   }
   return NULL;

@@ -30,7 +30,9 @@ typedef enum {
   orc_rt_jit_Dump_None,
   orc_rt_jit_Dump_FuncsToStdout,
   orc_rt_jit_Dump_ModsToStdout,
-  orc_rt_jit_Dump_ModsToDisk
+  orc_rt_jit_Dump_ModsToDisk,
+  orc_rt_jit_Dump_DebugDescriptor, /* see DebugDescriptor.h */
+  orc_rt_jit_Dump_DebugObjects
 } orc_rt_jit_DumpKind;
 
 /* -jit-linker. */
