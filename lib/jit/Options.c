@@ -88,7 +88,7 @@ static const OptionInfo Table[] = {
     {"jd", Kind_List, FIELD(JITDylibs), "<string>",
      "Specifies the JITDylib to be used for any subsequent -extra-module "
      "arguments",
-     true, false},
+     false, false},
     {"jit-kind", Kind_Raw, Raw_JitKind, "<value>",
      "Choose underlying JIT kind: orc (default), orc-lazy, mcjit", false,
      false},
