@@ -34,6 +34,8 @@ orc_rt_ErrorRef orc_rt_jit_dumpModule(orc_rt_jit_DumpKind Kind,
   pthread_mutex_lock(&DumpLock);
   switch (Kind) {
   case orc_rt_jit_Dump_None:
+  case orc_rt_jit_Dump_DebugDescriptor: /* objects, not modules */
+  case orc_rt_jit_Dump_DebugObjects:
     break;
   case orc_rt_jit_Dump_FuncsToStdout:
     printFunctions(M);

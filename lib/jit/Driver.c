@@ -2,6 +2,7 @@
 
 #include "jit/Driver.h"
 #include "jit/IRDlopen.h"
+#include "jit/JITDylibNames.h"
 #include "jit/Jit.h"
 #include "jit/LLICache.h"
 #include "jit/LiveEntries.h"
@@ -31,6 +32,7 @@ struct orc_rt_jit_Program {
   orc_rt_jit_Jit *Jit; /* freed by the service's onShutdown */
   orc_rt_jit_InitList Ctors, Dtors;
   orc_rt_jit_NameList Names;
+  orc_rt_jit_JITDylibNames *JDNames; /* -jd; NULL without */
   uint64_t *DtorAddrs;
 
   pthread_mutex_t Lock;
@@ -181,8 +183,9 @@ static orc_rt_ErrorRef addModuleFile(orc_rt_jit_Program *P, const char *Path,
   orc_rt_ErrorRef Err = orc_rt_jit_readInput(Path, &Buf);
   if (Err)
     return Err;
+  /* (-jd renames the IR: its objects are not the input's.) */
   bool Cached = P->Opts->ObjectCacheDir && !P->Opts->EnableCacheManager &&
-                P->Opts->Engine == orc_rt_jit_Engine_Orc;
+                P->Opts->Engine == orc_rt_jit_Engine_Orc && !P->JDNames;
   CacheStore Store = {P, {0, 0}, P->Ctors.Size, P->Dtors.Size, P->Names.Size};
   if (Cached) {
     Store.Key = orc_rt_jit_ObjectCache_key(
@@ -200,6 +203,11 @@ static orc_rt_ErrorRef addModuleFile(orc_rt_jit_Program *P, const char *Path,
   Err = orc_rt_jit_parseModule(Path, Buf, &Ctx, &M);
   if (Err)
     return Err;
+  if ((Err = orc_rt_jit_JITDylibNames_apply(P->JDNames, Index, M))) {
+    LLVMDisposeModule(M);
+    LLVMContextDispose(Ctx);
+    return Err;
+  }
   if (P->Opts->Passes) {
     LLVMTargetMachineRef TM = orc_rt_jit_Jit_createTargetMachine(P->Jit);
     Err = orc_rt_jit_runPasses(M, P->Opts->Passes, TM);
@@ -231,7 +239,9 @@ static orc_rt_ErrorRef addModuleFile(orc_rt_jit_Program *P, const char *Path,
 
 static orc_rt_ErrorRef loadInputs(orc_rt_jit_Program *P) {
   const orc_rt_jit_Options *O = P->Opts;
-  orc_rt_ErrorRef Err = addModuleFile(P, O->Input, 0);
+  orc_rt_ErrorRef Err = orc_rt_jit_JITDylibNames_create(&P->JDNames, O);
+  if (!Err)
+    Err = addModuleFile(P, O->Input, 0);
   for (size_t I = 0; !Err && I < O->ExtraModules.Size; ++I)
     Err = addModuleFile(P, O->ExtraModules.Items[I], (unsigned)I + 1);
   for (size_t I = 0; !Err && I < O->ExtraObjects.Size; ++I)
@@ -242,6 +252,8 @@ static orc_rt_ErrorRef loadInputs(orc_rt_jit_Program *P) {
     Err = orc_rt_jit_Jit_addArchive(P->Jit, O->ExtraArchives.Items[I]);
   if (!Err)
     Err = orc_rt_jit_Jit_addProcessSymbols(P->Jit);
+  orc_rt_jit_JITDylibNames_dispose(P->JDNames); /* every module is renamed */
+  P->JDNames = NULL;
   orc_rt_jit_InitList_sort(&P->Ctors);
   orc_rt_jit_InitList_sort(&P->Dtors);
   return Err;

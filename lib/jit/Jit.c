@@ -3,6 +3,7 @@
 #include "jit/Jit.h"
 #include "jit/CallOnceGuard.h"
 #include "jit/CodeGen.h"
+#include "jit/DebugDescriptor.h"
 #include "jit/DebugDump.h"
 #include "jit/Diag.h"
 #include "jit/EmuTLS.h"
@@ -12,7 +13,9 @@
 #include "jit/TargetOptions.h"
 #include "jit/ThreadInterpose.h"
 
+#include <llvm-c/ExecutionEngine.h>
 #include <llvm-c/LLJIT.h>
+#include <llvm-c/LLJITUtils.h>
 #include <llvm-c/Orc.h>
 #include <llvm-c/OrcEE.h>
 #include <llvm-c/Target.h>
@@ -120,13 +123,36 @@ static orc_rt_ErrorRef defineOverrides(orc_rt_jit_Jit *J) {
   return orc_rt_jit_fromLLVMError(E, NULL);
 }
 
-/* -jit-linker=rtdyld: RuntimeDyld with a SectionMemoryManager, as lli. */
+/* -jit-linker=rtdyld: RuntimeDyld with a SectionMemoryManager, as lli; with
+ * a debug-descriptor dump, objects are registered with the GDB JIT interface
+ * (Ctx is the Jit). */
 static LLVMOrcObjectLayerRef createRTDyldLayer(void *Ctx,
                                                LLVMOrcExecutionSessionRef ES,
                                                const char *Triple) {
-  (void)Ctx;
+  orc_rt_jit_Jit *J = Ctx;
   (void)Triple;
-  return LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager(ES);
+  LLVMOrcObjectLayerRef L =
+      LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager(ES);
+  if (orc_rt_jit_isDescriptorDump(J->Opts->Dump))
+    LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener(
+        L, LLVMCreateGDBRegistrationListener());
+  return L;
+}
+
+/* The IR dumps of -orc-lazy-debug (DebugDump.h). */
+static bool dumpsModules(const orc_rt_jit_Jit *J) {
+  return J->Opts->Dump != orc_rt_jit_Dump_None &&
+         !orc_rt_jit_isDescriptorDump(J->Opts->Dump);
+}
+
+/* -orc-lazy-debug=jit-debug-descriptor|jit-debug-objects: as in lli, each
+ * object on its way to the linker reports the debug objects registered by
+ * those linked before it. */
+static LLVMErrorRef dumpDescriptor(void *Ctx, LLVMMemoryBufferRef *Obj) {
+  orc_rt_jit_Jit *J = Ctx;
+  (void)Obj;
+  orc_rt_jit_DebugDescriptor_dumpNew(J->Opts->Dump);
+  return NULL;
 }
 
 /* -orc-lazy-debug: every module on its way from the IR layers to the
@@ -158,15 +184,25 @@ static orc_rt_ErrorRef buildLLJIT(orc_rt_jit_Jit *J) {
   LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(
       B, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(TM));
   if (J->Opts->Linker == orc_rt_jit_Linker_RTDyld)
-    LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator(B, createRTDyldLayer, NULL);
+    LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator(B, createRTDyldLayer, J);
   orc_rt_ErrorRef Err = orc_rt_jit_fromLLVMError(LLVMOrcCreateLLJIT(&J->J, B),
                                                  "cannot create the JIT: ");
   if (Err)
     return Err;
   J->ES = LLVMOrcLLJITGetExecutionSession(J->J);
-  if (J->Opts->Dump != orc_rt_jit_Dump_None)
+  if (dumpsModules(J))
     LLVMOrcIRTransformLayerSetTransform(LLVMOrcLLJITGetIRTransformLayer(J->J),
                                         dumpTransform, J);
+  if (orc_rt_jit_isDescriptorDump(J->Opts->Dump)) {
+    /* JITLink: LLVM's debug-object plugin, which registers through
+     * liborc-rt-c's llvm_orc_registerJITLoaderGDBAllocAction. Like lli, a
+     * failure to enable it only means nothing is registered. */
+    if (J->Opts->Linker != orc_rt_jit_Linker_RTDyld)
+      LLVMConsumeError(LLVMOrcLLJITEnableDebugSupport(J->J));
+    LLVMOrcObjectTransformLayerSetTransform(
+        LLVMOrcLLJITGetObjTransformLayer(J->J), dumpDescriptor, J);
+    orc_rt_jit_DebugDescriptor_start(J->Opts->Dump);
+  }
   LLVMOrcExecutionSessionSetErrorReporter(J->ES, reportSessionError, J);
   J->GlobalPrefix = LLVMOrcLLJITGetGlobalPrefix(J->J);
   J->JD = LLVMOrcExecutionSessionCreateBareJITDylib(J->ES, "<program>");
@@ -179,8 +215,8 @@ static orc_rt_ErrorRef buildLLJIT(orc_rt_jit_Jit *J) {
             (LLVMOrcJITTargetAddress)(uintptr_t)lazyCallFailed, &J->LCTM),
         "cannot set up lazy compilation: ");
     LazyJit = J;
-    orc_rt_jit_installCallOnceGuard(
-        J->J, J->Opts->Dump != orc_rt_jit_Dump_None ? dumpTransform : NULL, J);
+    orc_rt_jit_installCallOnceGuard(J->J,
+                                    dumpsModules(J) ? dumpTransform : NULL, J);
   }
   return Err;
 }
@@ -353,7 +389,7 @@ static orc_rt_ErrorRef addCompiled(orc_rt_jit_Jit *J, LLVMModuleRef M,
                                    orc_rt_jit_ObjectsCallback OnObjects,
                                    void *CallbackCtx) {
   orc_rt_jit_ObjectList Objs;
-  if (J->Opts->Dump != orc_rt_jit_Dump_None) {
+  if (dumpsModules(J)) {
     /* Compiled here, not by the LLJIT's IR layers: dumped here. */
     orc_rt_ErrorRef Err = orc_rt_jit_dumpModule(J->Opts->Dump, M);
     if (Err)
@@ -583,7 +619,10 @@ orc_rt_ErrorRef orc_rt_jit_Jit_lookup(orc_rt_jit_Jit *J, const char *Name,
     return orc_rt_jit_MCJIT_lookup(J->MCJIT, Name, Addr);
   if (J->Interp)
     return orc_rt_jit_Interpreter_lookup(J->Interp, Name, Addr);
-  return orc_rt_jit_Jit_lookupIn(J, NULL, &Name, 1, Addr);
+  orc_rt_ErrorRef Err = orc_rt_jit_Jit_lookupIn(J, NULL, &Name, 1, Addr);
+  /* Objects linked by this lookup, which no later object may report. */
+  orc_rt_jit_DebugDescriptor_dumpNew(J->Opts->Dump);
+  return Err;
 }
 
 LLVMOrcLLJITRef orc_rt_jit_Jit_llJIT(orc_rt_jit_Jit *J) {
@@ -630,6 +669,10 @@ orc_rt_ErrorRef orc_rt_jit_Jit_dispose(orc_rt_jit_Jit *J) {
     return NULL;
   orc_rt_Error_consume(ready(J)); /* J->CreateErr is freed below */
   orc_rt_ErrorRef Err = NULL;
+  /* Objects linked while the program ran (orc-lazy's bodies), before the
+   * JIT unregisters them. */
+  if (J->J)
+    orc_rt_jit_DebugDescriptor_dumpNew(J->Opts->Dump);
   /* The lazy-call-through manager holds names from the JIT's symbol pool, and
    * the program's JITDylib holds stubs that refer to both managers: clear the
    * JITDylib, then free the managers, then the JIT (and its pool). */

@@ -87,8 +87,8 @@ static const OptionInfo Table[] = {
      "Force interpretation: disable JIT", false, true},
     {"jd", Kind_List, FIELD(JITDylibs), "<string>",
      "Specifies the JITDylib to be used for any subsequent -extra-module "
-     "arguments (not supported by mini-lli)",
-     true, false},
+     "arguments",
+     false, false},
     {"jit-kind", Kind_Raw, Raw_JitKind, "<value>",
      "Choose underlying JIT kind: orc (default), orc-lazy, mcjit", false,
      false},
@@ -119,8 +119,7 @@ static const OptionInfo Table[] = {
      false},
     {"orc-lazy-debug", Kind_Raw, Raw_OrcLazyDebug, "<value>",
      "Debug dumping for the orc-lazy JIT: no-dump, funcs-to-stdout, "
-     "mods-to-stdout, mods-to-disk (jit-debug-descriptor, jit-debug-objects: "
-     "not supported)",
+     "mods-to-stdout, mods-to-disk, jit-debug-descriptor, jit-debug-objects",
      true, false},
     {"orc-runtime", Kind_Raw, Raw_OrcRuntime, "<string>",
      "Use ORC runtime from given path (mini-lli is its own runtime: ignored)",
@@ -296,11 +295,6 @@ static orc_rt_ErrorRef finishEnums(orc_rt_jit_Options *Opts, RawValues *Raw) {
                                         NULL};
     if ((Err = enumValue("orc-lazy-debug", V[Raw_OrcLazyDebug], Dumps, &I)))
       return Err;
-    if (I > orc_rt_jit_Dump_ModsToDisk)
-      return orc_rt_Error_createf(
-          "error: -orc-lazy-debug=%s: mini-lli registers no JIT'd code with "
-          "the debugger (there is no __jit_debug_descriptor to dump)",
-          V[Raw_OrcLazyDebug]);
     Opts->Dump = (orc_rt_jit_DumpKind)I;
   }
   return NULL;
@@ -314,12 +308,17 @@ static orc_rt_ErrorRef finish(orc_rt_jit_Options *Opts, RawValues *Raw) {
     return orc_rt_Error_create(
         "error: -enable-cache-manager is not supported with -jit-kind=mcjit: "
         "LLVM-C gives MCJIT no object cache; use -jit-kind=orc");
-  /* lli puts later -extra-modules in another JITDylib; LLVM-C has no call to
-   * set a JITDylib's link order, so mini-lli keeps one. */
-  if (Opts->JITDylibs.Size)
+  /* -jd is lli's for its LLJIT; mini-lli's emulation renames the IR (see
+   * JITDylibNames.h), which lli's object cache would keep under the input's
+   * own name. */
+  if (Opts->JITDylibs.Size && (Opts->Engine == orc_rt_jit_Engine_MCJIT ||
+                               Opts->Engine == orc_rt_jit_Engine_Interpreter))
     return orc_rt_Error_create(
-        "error: -jd is not supported by mini-lli: every module is linked in "
-        "one JITDylib (LLVM-C cannot set a JITDylib's link order)");
+        "error: -jd requires -jit-kind=orc or orc-lazy (MCJIT and the "
+        "interpreter have no JITDylibs)");
+  if (Opts->JITDylibs.Size && Opts->EnableCacheManager)
+    return orc_rt_Error_create(
+        "error: -jd cannot be combined with -enable-cache-manager in mini-lli");
   /* lli runs MCJIT code in another process with these; mini-lli does not. */
   if (Raw->RemoteMCJIT || Raw->Values[Raw_RemoteProcess])
     return orc_rt_Error_create(
@@ -493,7 +492,14 @@ static orc_rt_ErrorRef parseOne(orc_rt_jit_Options *Opts, RawValues *Raw,
   }
   if (O->K == Kind_Raw)
     Raw->Values[O->Offset] = Value;
-  else if (O->K == Kind_List)
+  else if (O->Offset == FIELD(ExtraModules)) {
+    /* lli's -jd applies to the -extra-modules after it. */
+    const orc_rt_jit_StringList *JDs = &Opts->JITDylibs;
+    orc_rt_ErrorRef Err = push(&Opts->ExtraModules, Value);
+    return Err ? Err
+               : push(&Opts->ExtraModuleJDs,
+                      JDs->Size ? JDs->Items[JDs->Size - 1] : NULL);
+  } else if (O->K == Kind_List)
     return push((orc_rt_jit_StringList *)((char *)Opts + O->Offset), Value);
   else
     *(const char **)((char *)Opts + O->Offset) = Value;
@@ -563,6 +569,7 @@ void orc_rt_jit_Options_dispose(orc_rt_jit_Options *Opts) {
   free(Opts->LLVMArgs.Items);
   free(Opts->Plugins.Items);
   free(Opts->JITDylibs.Items);
+  free(Opts->ExtraModuleJDs.Items);
 }
 
 void orc_rt_jit_printHelp(FILE *Out, bool Hidden, bool List) {

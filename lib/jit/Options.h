@@ -30,7 +30,9 @@ typedef enum {
   orc_rt_jit_Dump_None,
   orc_rt_jit_Dump_FuncsToStdout,
   orc_rt_jit_Dump_ModsToStdout,
-  orc_rt_jit_Dump_ModsToDisk
+  orc_rt_jit_Dump_ModsToDisk,
+  orc_rt_jit_Dump_DebugDescriptor, /* see DebugDescriptor.h */
+  orc_rt_jit_Dump_DebugObjects
 } orc_rt_jit_DumpKind;
 
 /* -jit-linker. */
@@ -48,6 +50,8 @@ typedef struct {
   const char *ObjectCacheDir; /* NULL unless -object-cache-dir */
   orc_rt_jit_StringList ExtraModules, ExtraObjects, ExtraArchives, DLOpens,
       ThreadEntries;
+  /* For each ExtraModules item, the -jd before it (NULL: none). */
+  orc_rt_jit_StringList ExtraModuleJDs;
   orc_rt_jit_Engine
       Engine; /* -jit-kind, or Interpreter if -force-interpreter */
   /* Target options, as lli's codegen flags; NULL or -1 means the default. */
@@ -63,7 +67,7 @@ typedef struct {
    * ...), handed to LLVMParseCommandLineOptions before anything runs. */
   orc_rt_jit_StringList LLVMArgs;
   orc_rt_jit_StringList Plugins;   /* -load: dlopen'd before anything runs */
-  orc_rt_jit_StringList JITDylibs; /* -jd: refused (one JITDylib, see docs) */
+  orc_rt_jit_StringList JITDylibs; /* -jd names (see JITDylibNames.h) */
   int OptLevel;                    /* 0..3, default 2 */
   unsigned CompileThreads;         /* -compile-threads; default: one per CPU */
   bool Lazy;                       /* -jit-kind=orc-lazy */
