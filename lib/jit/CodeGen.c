@@ -37,6 +37,20 @@ static orc_rt_ErrorRef emit(LLVMTargetMachineRef TM, LLVMModuleRef M,
     E = orc_rt_Error_createf("cannot compile the module: %s",
                              Msg ? Msg : "unknown error");
     *Obj = NULL;
+  } else {
+    /* The object is named for its module, as ORC names an IR module's unit:
+     * link errors then say where ("In b.ll, duplicate definition of ..."),
+     * not "In , ...". */
+    size_t Len;
+    const char *Name = LLVMGetModuleIdentifier(M, &Len);
+    LLVMMemoryBufferRef Named =
+        Len ? LLVMCreateMemoryBufferWithMemoryRangeCopy(
+                  LLVMGetBufferStart(*Obj), LLVMGetBufferSize(*Obj), Name)
+            : NULL;
+    if (Named) {
+      LLVMDisposeMemoryBuffer(*Obj);
+      *Obj = Named;
+    }
   }
   LLVMDisposeMessage(Msg);
   return E;

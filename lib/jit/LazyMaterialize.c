@@ -21,6 +21,9 @@ struct orc_rt_jit_LazyBodies {
   LLVMOrcIRTransformLayerRef Layer;
   orc_rt_jit_PtrSet Functions; /* symbol-pool entry -> the function in Holder */
   atomic_size_t Refs; /* one per materialization unit, plus the definer's */
+  /* The user's module name: the units' name, so that link errors say where
+   * ("In b.ll, duplicate definition of ..."), as lli's do. */
+  char *Name;
 };
 
 orc_rt_jit_LazyBodies *orc_rt_jit_LazyBodies_create(LLVMModuleRef Holder,
@@ -32,6 +35,20 @@ orc_rt_jit_LazyBodies *orc_rt_jit_LazyBodies_create(LLVMModuleRef Holder,
     return NULL;
   }
   atomic_init(&B->Refs, 1);
+  /* The holder is named "<module> (lazy bodies)" (LazySplit.c). */
+  static const char Suffix[] = " (lazy bodies)";
+  size_t Len;
+  const char *Id = LLVMGetModuleIdentifier(Holder, &Len);
+  if (Len >= sizeof(Suffix) - 1 &&
+      !memcmp(Id + Len - (sizeof(Suffix) - 1), Suffix, sizeof(Suffix) - 1))
+    Len -= sizeof(Suffix) - 1;
+  B->Name = strndup(Id, Len);
+  if (!B->Name) {
+    free(B);
+    LLVMDisposeModule(Holder);
+    orc_rt_jit_PtrSet_free(Dirty);
+    return NULL;
+  }
   B->Holder = Holder;
   B->Dirty = *Dirty;
   memset(Dirty, 0, sizeof(*Dirty));
@@ -52,6 +69,7 @@ void orc_rt_jit_LazyBodies_release(orc_rt_jit_LazyBodies *B) {
   orc_rt_jit_PtrSet_free(&B->Functions);
   orc_rt_jit_PtrSet_free(&B->Dirty);
   LLVMOrcDisposeThreadSafeContext(B->TSC);
+  free(B->Name);
   free(B);
 }
 
@@ -115,9 +133,9 @@ static LLVMOrcMaterializationUnitRef
 bodiesUnit(orc_rt_jit_LazyBodies *B, LLVMOrcCSymbolFlagsMapPairs Syms,
            size_t NumSyms) {
   atomic_fetch_add(&B->Refs, 1);
-  return LLVMOrcCreateCustomMaterializationUnit(
-      "mini-lli lazy bodies", B, Syms, NumSyms, NULL, materializeBodies,
-      discardBody, destroyBodies);
+  return LLVMOrcCreateCustomMaterializationUnit(B->Name, B, Syms, NumSyms, NULL,
+                                                materializeBodies, discardBody,
+                                                destroyBodies);
 }
 
 /* Hands the symbols of MR (Syms) that were not requested (Req) back to the
