@@ -23,10 +23,22 @@
  *    runs that code). ThreadSanitizer sees no order through inherited pipes;
  *    without this it sometimes reported such code as racing with its copy.
  *
- * Session rules: each incoming CallWrapper runs as
- * orc_rt_Session_dispatchManagedCall, so it holds a managed-code token while it
- * runs (the drain waits for it) and, once shutdown has started, is denied and
- * answered with an empty Result.
+ * Session rules: each incoming CallWrapper runs as a task that first takes a
+ * token of the managed-code group through the server's own token source
+ * (Calls), then calls the wrapper with orc_rt_Session_callManagedCode (a
+ * nested token, and the thread marked as in managed code), gives both tokens
+ * back, and only then sends the Result. So when the controller reads a Result,
+ * that call holds no token any more: a controller that disconnects right after
+ * its last reply finds no call "still running", with no grace period. Once
+ * shutdown has started a call is denied (either token) and answered with an
+ * empty Result. Until the outer token is granted the task touches only the
+ * server (Calls holds its own reference to the group), so it may run after the
+ * Session is gone; a granted token proves the Session is alive.
+ *
+ * Anything the server does with the Session after a Result may have been sent
+ * (reporting a failed send) takes a fresh token through Calls and is dropped if
+ * it is denied: shutdown may complete, and the Session be destroyed, as soon as
+ * the last token is back.
  */
 
 #include "orc-rt-c/RemoteExecutor.h"
@@ -79,6 +91,8 @@ struct orc_rt_OpaqueSimpleRemoteEPCServer {
   bool Disconnected;
   size_t CallsInFlight;
   uint64_t LastActivityMs;
+
+  orc_rt_TokenSourceRef Calls; /* the managed-code group; see the top */
 };
 
 static uint64_t nowMs(void) {
@@ -106,10 +120,14 @@ static bool sendMessage(orc_rt_SimpleRemoteEPCServerRef Srv, uint64_t Opc,
   if (Report)
     Srv->SendFailureReported = true;
   pthread_mutex_unlock(&Srv->WriteLock);
-  if (Report)
+  /* The caller may hold no token (a Result is sent after the call's tokens
+   * are back): take one so the Session is known to be alive. */
+  if (Report && orc_rt_TokenSource_acquireToken(Srv->Calls)) {
     orc_rt_Session_reportError(
         Srv->S,
         orc_rt_Error_create("SimpleRemoteEPCServer FD-transport disconnected"));
+    orc_rt_TokenSource_releaseToken(Srv->Calls);
+  }
   if (OK)
     touch(Srv);
   return OK;
@@ -132,6 +150,11 @@ orc_rt_ErrorRef orc_rt_SimpleRemoteEPCServer_create(
   atomic_init(&Srv->SendEpoch, 0);
   pthread_mutex_init(&Srv->Lock, NULL);
   pthread_cond_init(&Srv->Answered, NULL);
+  Srv->Calls = orc_rt_Session_managedCodeTokenSource(S);
+  if (!Srv->Calls) {
+    orc_rt_SimpleRemoteEPCServer_destroy(Srv);
+    return orc_rt_Error_create("out of memory creating the server");
+  }
   orc_rt_ErrorRef Err = orc_rt_ExecutorServices_addBootstrapSymbol(
       ES, "__llvm_orc_SimpleRemoteEPC_dispatch_ctx", (uint64_t)(uintptr_t)Srv);
   if (!Err)
@@ -149,6 +172,7 @@ orc_rt_ErrorRef orc_rt_SimpleRemoteEPCServer_create(
 void orc_rt_SimpleRemoteEPCServer_destroy(orc_rt_SimpleRemoteEPCServerRef Srv) {
   if (!Srv)
     return;
+  orc_rt_TokenSource_dispose(Srv->Calls);
   pthread_cond_destroy(&Srv->Answered);
   pthread_mutex_destroy(&Srv->Lock);
   pthread_mutex_destroy(&Srv->WriteLock);
@@ -223,8 +247,10 @@ typedef struct {
   uint64_t SeqNo, Tag;
   char *Payload;
   size_t Size;
+  orc_rt_CWrapperFunctionBuffer Result; /* set by serveCall */
 } IncomingCall;
 
+/* Sends C's Result (empty if Data is NULL) and frees C. */
 static void finishCall(IncomingCall *C, const char *Data, size_t Size) {
   orc_rt_SimpleRemoteEPCServerRef Srv = C->Srv;
   sendMessage(Srv, orc_rt_internal_Opc_Result, C->SeqNo, 0, Data, Size);
@@ -236,19 +262,35 @@ static void finishCall(IncomingCall *C, const char *Data, size_t Size) {
   pthread_mutex_unlock(&Srv->Lock);
 }
 
-/* Runs under a managed-code token: the Session (and its
- * services) stay alive. */
+/* Runs under a managed-code token: the Session (and its services) stay
+ * alive. */
 static void serveCall(void *Ctx) {
   IncomingCall *C = Ctx;
-  orc_rt_CWrapperFunctionBuffer R = orc_rt_ExecutorServices_callWrapper(
-      C->Srv->ES, C->Tag, C->Payload, C->Size);
-  /* An OOB error travels as an empty Result (its message is lost, as
-   * in LLVM 22). */
-  finishCall(C, orc_rt_CWrapperFunctionBuffer_data(&R), R.Size);
+  C->Result = orc_rt_ExecutorServices_callWrapper(C->Srv->ES, C->Tag,
+                                                  C->Payload, C->Size);
+}
+
+/* A call's task: the wrapper runs under the tokens, the Result goes out after
+ * they are back (see the top). An OOB error travels as an empty Result (its
+ * message is lost, as in LLVM 22). */
+static void runCall(void *Ctx) {
+  IncomingCall *C = Ctx;
+  orc_rt_TokenSourceRef Calls = C->Srv->Calls;
+  if (!orc_rt_TokenSource_acquireToken(Calls)) {
+    finishCall(C, NULL, 0);
+    return;
+  }
+  bool Ran = orc_rt_Session_callManagedCode(C->Srv->S, serveCall, C);
+  orc_rt_TokenSource_releaseToken(Calls);
+  orc_rt_CWrapperFunctionBuffer R = C->Result;
+  if (Ran)
+    finishCall(C, orc_rt_CWrapperFunctionBuffer_data(&R), R.Size);
+  else
+    finishCall(C, NULL, 0);
   orc_rt_CWrapperFunctionBuffer_dispose(&R);
 }
 
-/* The Session is shutting down: answer without running anything. */
+/* The task was destroyed unrun: answer without running anything. */
 static void denyCall(void *Ctx) { finishCall(Ctx, NULL, 0); }
 
 typedef struct {
@@ -279,20 +321,20 @@ static orc_rt_ErrorRef startCall(orc_rt_SimpleRemoteEPCServerRef Srv,
   IncomingCall *C = orc_rt_internal_malloc(sizeof(*C));
   if (!C)
     return orc_rt_Error_create("out of memory starting a call");
-  *C = (IncomingCall){Srv, Msg->SeqNo, Msg->TagAddr, Msg->Payload,
-                      Msg->PayloadSize};
+  *C = (IncomingCall){Srv,          Msg->SeqNo,       Msg->TagAddr,
+                      Msg->Payload, Msg->PayloadSize, {0}};
   Msg->Payload = NULL;
   pthread_mutex_lock(&Srv->Lock);
   ++Srv->CallsInFlight;
   pthread_mutex_unlock(&Srv->Lock);
-  orc_rt_ErrorRef Err =
-      orc_rt_Session_dispatchManagedCall(Srv->S, serveCall, denyCall, C);
-  if (Err) {
+  orc_rt_TaskRef T = orc_rt_Task_create(runCall, denyCall, C);
+  if (!T) {
     free(C->Payload);
     C->Payload = NULL;
     finishCall(C, NULL, 0);
-    return Err;
+    return orc_rt_Error_create("out of memory dispatching a managed call");
   }
+  orc_rt_Session_dispatch(Srv->S, T);
   return NULL;
 }
 

@@ -89,8 +89,11 @@ static orc_rt_ErrorRef serve(int InFD, int OutFD, const ExecutorOptions *O,
    * meanwhile loses nothing. */
   if (O->Drain)
     fflush(NULL);
-  if (!shutdownSession(S,
-                       O->Drain ? O->ShutdownTimeoutMs : AnsweredCallGraceMs)) {
+  /* Without a drain the Session must shut down at once. A call answers only
+   * after its token is back (lib/remote/SimpleRemoteEPCServer.c), so a
+   * controller that disconnects right after its last reply leaves no token
+   * out, and its teardown (dealloc actions) runs. */
+  if (!shutdownSession(S, O->Drain ? O->ShutdownTimeoutMs : 0)) {
     *Stuck = true;
     if (!O->Drain)
       return Err;

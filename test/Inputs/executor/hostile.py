@@ -34,6 +34,7 @@ def msg(opc, seq=0, tag=0, payload=b"", size=None):
 
 class Exec:
     def __init__(self, exe):
+        self.exe = exe
         c2e_r, self.c2e_w = os.pipe()
         self.e2c_r, e2c_w = os.pipe()
         self.p = subprocess.Popen([exe, "filedescs=%d,%d" % (c2e_r, e2c_w)],
@@ -303,9 +304,9 @@ def memory_access(e):
     return None
 
 
-@case("bogus_dealloc_action")
-def bogus_dealloc(e):
-    """A dealloc action with a non-code address runs at shutdown: reported, no crash."""
+def initialize_with_bogus_dealloc(e):
+    """Reserves and initializes a block whose dealloc action calls 0x10 (reported
+    at shutdown); returns None or why it failed. Ends right after the Result."""
     inst = u64(e.syms[MM + "Instance"])
     r = e.call(MM + "reserve_wrapper", inst + u64(0x1000), 0)
     base = struct.unpack("<Q", r[1:9])[0]
@@ -320,6 +321,25 @@ def bogus_dealloc(e):
     st, _, err = e.finish()
     if st != 0 or "call to 0x10: not an address of code" not in err:
         return "status %r stderr %r" % (st, err)
+    return None
+
+
+@case("bogus_dealloc_action")
+def bogus_dealloc(e):
+    """A dealloc action with a non-code address runs at shutdown: reported, no crash."""
+    return initialize_with_bogus_dealloc(e)
+
+
+@case("answered_call_holds_no_token")
+def answered_call_holds_no_token(e):
+    """EOF right after the last Result: the call that sent it no longer counts as
+    running JIT'd code, so the teardown (dealloc actions) runs every time. Many
+    sessions, since a call that answered before giving its token back would make
+    this fail only when EOF wins that race."""
+    for i in range(150):
+        why = initialize_with_bogus_dealloc(e if i == 0 else Exec(e.exe))
+        if why:
+            return "session %d: %s" % (i, why)
     return None
 
 
