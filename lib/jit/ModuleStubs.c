@@ -1,7 +1,8 @@
 /*===- lib/jit/ModuleStubs.c - Token-taking entry stubs for loaded modules ===*/
 /* Layout of a stub page (4096 bytes, read+execute once filled):
  *
- *   [0, 8)      address of the common entry (moduleStubEntry below)
+ *   [0, 8)      address of its stubs' entry: moduleStubCall (register-only
+ *               functions) or moduleStubEntry (any other), one kind a page
  *   [8, 16)     unused
  *   [16 + 16*i) slot i:  49 BB <imm64>     movabs $record_i, %r11
  *                        FF 25 <rel32>     jmp *page[0](%rip)
@@ -10,10 +11,12 @@
  * mapped, before it becomes executable; handing out a slot only fills its
  * record (plain memory, written before the stub's address is published to
  * anyone who could call it). %r11 is a scratch register in the SysV ABI,
- * unused for arguments. The common entry saves the argument registers, calls
- * enterStub (token, shadow stack, return-address swap), restores them and
- * jumps to the function; the function returns into moduleStubReturn, which
- * saves the return registers, calls leaveStub (token back, real return
+ * unused for arguments. The register-only entry (moduleStubCall) takes the
+ * token and calls the function inline (its C path for what its fast path does
+ * not take); the general entry saves the argument registers, calls
+ * ModuleStubs_enter (token, shadow stack, return-address swap), restores them
+ * and jumps to the function, which returns into moduleStubReturn: it saves
+ * the return registers, calls ModuleStubs_leave (token back, real return
  * address) and returns there. */
 
 #include "jit/ModuleStubs.h"
@@ -62,12 +65,14 @@ typedef struct StubPage {
 } StubPage;
 
 static pthread_mutex_t Lock = PTHREAD_MUTEX_INITIALIZER;
-static StubPage *Pages; /* newest first; never freed */
+static StubPage *Pages;      /* newest first; never freed */
+static StubPage *Filling[2]; /* where the next stub goes, [RegsOnly] */
 
 void orc_rt_jit_moduleStubEntry(void);
+void orc_rt_jit_moduleStubCall(void);
 void orc_rt_jit_moduleStubReturn(void);
 
-static StubPage *newPage(void) {
+static StubPage *newPage(uintptr_t Entry) {
   StubPage *P = calloc(1, sizeof(*P));
   Record *R = P ? calloc(SLOTS_PER_PAGE, sizeof(Record)) : NULL;
   void *Mem = R ? mmap(NULL, PAGE, PROT_READ | PROT_WRITE,
@@ -79,7 +84,6 @@ static StubPage *newPage(void) {
     return NULL;
   }
   unsigned char *C = Mem;
-  uintptr_t Entry = (uintptr_t)orc_rt_jit_moduleStubEntry;
   memcpy(C, &Entry, 8);
   for (unsigned I = 0; I < SLOTS_PER_PAGE; ++I) {
     unsigned char *S = C + FIRST_SLOT + I * SLOT;
@@ -108,8 +112,10 @@ uint64_t orc_rt_jit_ModuleStubs_create(orc_rt_jit_StubModule *M,
   if (!Copy)
     return 0;
   pthread_mutex_lock(&Lock);
-  if (!Pages || Pages->Used == SLOTS_PER_PAGE) {
-    StubPage *P = newPage();
+  StubPage *P = Filling[RegsOnly];
+  if (!P || P->Used == SLOTS_PER_PAGE) {
+    P = newPage(RegsOnly ? (uintptr_t)orc_rt_jit_moduleStubCall
+                         : (uintptr_t)orc_rt_jit_moduleStubEntry);
     if (!P) {
       pthread_mutex_unlock(&Lock);
       free(Copy);
@@ -117,9 +123,10 @@ uint64_t orc_rt_jit_ModuleStubs_create(orc_rt_jit_StubModule *M,
     }
     P->Next = Pages;
     Pages = P;
+    Filling[RegsOnly] = P;
   }
-  unsigned I = Pages->Used++;
-  Record *R = &Pages->Records[I];
+  unsigned I = P->Used++;
+  Record *R = &P->Records[I];
   *R = (Record){.Target = (uintptr_t)Target,
                 .Module = M,
                 .Name = Copy,
@@ -127,7 +134,7 @@ uint64_t orc_rt_jit_ModuleStubs_create(orc_rt_jit_StubModule *M,
                 .FloatArgs = FloatArgs,
                 .FastIndex = M->Group->Tokens.FastIndex,
                 .Group = M->Group};
-  uint64_t Addr = (uintptr_t)(Pages->Code + FIRST_SLOT + I * SLOT);
+  uint64_t Addr = (uintptr_t)(P->Code + FIRST_SLOT + I * SLOT);
   pthread_mutex_unlock(&Lock);
   /* The record is published to callers with the stub's address (dlsym's
    * result, a symbol definition), which happens after this unlock. */
@@ -438,8 +445,6 @@ __asm__(
     ".type orc_rt_jit_moduleStubEntry,@function\n"
     "orc_rt_jit_moduleStubEntry:\n"
     "  endbr64\n"
-    "  testb $1, 24(%r11)\n" /* RegsOnly */
-    "  jnz orc_rt_jit_moduleStubCall\n"
     "  pushq %rbp\n"
     "  movq %rsp, %rbp\n"
     "  subq $192, %rsp\n"
@@ -615,8 +620,7 @@ _Static_assert(offsetof(orc_rt_abi_ThreadState, Slots) == 0 &&
  * The return: if the top entry is ours ((Top-1)->Sp == Sp; else frames left
  * by longjmp are above it and the C path, leaveCall, pops and releases),
  * Top -= 1, then the release of orc_rt_TaskGroup_releaseToken on this
- * thread's slot (found again from the entry's record: the slot array never
- * moves): Count -= 1 (a plain mov, a release store on x86: the module's work
+ * thread's slot (kept in the frame: the slot array never moves): Count -= 1 (a plain mov, a release store on x86: the module's work
  * is ordered before the token's return), then load Closed; set, the runtime
  * re-counts (orc_rt_abi_TokenSlot_releaserSawClosed; pairs with the
  * membarrier in close, "Why close cannot miss a live token"). After the Count
@@ -624,10 +628,11 @@ _Static_assert(offsetof(orc_rt_abi_ThreadState, Slots) == 0 &&
  * group. The return registers (%rax %rdx %xmm0 %xmm1) are saved around the C
  * calls.
  *
- * Per call: 7 stores (the entry's two, Count twice, Top twice, the return
- * address), no locked instruction, no call out of line. The 8-byte frame
- * aligns the call; the CFI describes it, so an exception unwinds through
- * (leaving the frame's token to be given back as for longjmp). */
+ * Per call: 8 stores (the slot in the frame, the entry's two, Count twice,
+ * Top twice, the return address), no locked instruction, no call out of
+ * line. The 8-byte frame (the slot) aligns the call; the CFI describes it,
+ * so an exception unwinds through (leaving the frame's token to be given
+ * back as for longjmp). */
 #define TOP "%fs:orc_rt_jit_ModuleStubs_thisThread@tpoff"
 #define LIMIT "%fs:orc_rt_jit_ModuleStubs_thisThread@tpoff+8"
 __asm__(".text\n"
@@ -637,6 +642,7 @@ __asm__(".text\n"
         ".type orc_rt_jit_moduleStubCall,@function\n"
         "orc_rt_jit_moduleStubCall:\n"
         "  .cfi_startproc\n"
+        "  endbr64\n"
         "  subq $8, %rsp\n"
         "  .cfi_adjust_cfa_offset 8\n"
         /* 1. the slot: %rax */
@@ -646,6 +652,7 @@ __asm__(".text\n"
         "  jae 8f\n"
         "  shlq $4, %rax\n"
         "  addq %fs:(%r10), %rax\n"
+        "  movq %rax, (%rsp)\n"
         /* 2. the entry: %r10 */
         "  movq " TOP ", %r10\n"
         "  cmpq " LIMIT ", %r10\n"
@@ -671,11 +678,7 @@ __asm__(".text\n"
         "  leaq 16(%rsp), %rcx\n"
         "  cmpq %rcx, -24(%r11)\n"
         "  jne 5f\n"
-        "  movq -16(%r11), %rsi\n"
-        "  movl 28(%rsi), %esi\n"
-        "  movq orc_rt_abi_ThisThread@gottpoff(%rip), %rdi\n"
-        "  shlq $4, %rsi\n"
-        "  addq %fs:(%rdi), %rsi\n"
+        "  movq (%rsp), %rsi\n"
         "  subq $32, %r11\n"
         "  movq %r11, " TOP "\n"
         "  movq (%rsi), %rdi\n"
