@@ -429,14 +429,31 @@ size_t orc_rt_jit_ModuleStubs_reportLiveFrames(FILE *Out) {
 
 /*---- The common entry and return path (x86-64 SysV) ----*/
 
-/* Entry: %r11 = record; the stack is the caller's, [rsp] its return address.
- * Saves what may carry arguments (rdi rsi rdx rcx r8 r9, rax = vector count
- * of a variadic call, r10 = static chain, xmm0-7), calls enter (which swaps
- * the return address for moduleStubReturn's), restores, jumps.
+/* This thread's shadow stack's Top and Limit, for the entry paths. */
+#define TOP "%fs:orc_rt_jit_ModuleStubs_thisThread@tpoff"
+#define LIMIT "%fs:orc_rt_jit_ModuleStubs_thisThread@tpoff+8"
+
+/* The general entry, for any signature: %r11 = record; the stack is the
+ * caller's, [rsp] its return address; every argument register may be live,
+ * %rax (a variadic call's vector count) and %r10 (static chain) included.
+ * Fast path (the register-only entry's, below, with %rax and %r10 pushed
+ * for scratch and popped before the jump): the slot, the shadow entry (with
+ * the caller's return address in Ret), the token, Top += 1, the return
+ * address swapped for moduleStubReturn's, a jump to the function with the
+ * caller's registers and stack as they came. Anything the fast path does
+ * not take goes, untouched, to the C path: it saves what may carry arguments
+ * (rdi rsi rdx rcx r8 r9 rax r10, xmm0-7), calls ModuleStubs_enter (which
+ * does the same in C), restores, jumps.
  * Return: the stack is the caller's again (the function popped its return
- * address); reserves a slot for the real return address, saves the return
- * registers (rax rdx xmm0 xmm1; x87 results stay on the x87 stack, which the
- * C code here does not touch), calls leave, restores, returns. */
+ * address). Fast path: if the top entry is ours ((Top-1)->Sp == %rsp), holds
+ * a token and the group's slot exists on this thread, Top -= 1 and the
+ * release of orc_rt_TaskGroup_releaseToken on this thread's slot (as in the
+ * register-only return; scratch: %rcx %rsi %rdi %r11), then a jump to the
+ * entry's Ret. Else the C path: reserves a slot for the real return address,
+ * saves the return registers (rax rdx xmm0 xmm1; x87 results stay on the x87
+ * stack, which the C code here does not touch), calls ModuleStubs_leave,
+ * restores, returns. No CFI: an exception cannot unwind through a general
+ * stub (docs/Design.md). */
 __asm__(
     ".text\n"
     ".p2align 4\n"
@@ -445,6 +462,52 @@ __asm__(
     ".type orc_rt_jit_moduleStubEntry,@function\n"
     "orc_rt_jit_moduleStubEntry:\n"
     "  endbr64\n"
+    "  pushq %rax\n"
+    "  pushq %r10\n"
+    /* 1. the slot: %rax */
+    "  movl 28(%r11), %eax\n"
+    "  movq orc_rt_abi_ThisThread@gottpoff(%rip), %r10\n"
+    "  cmpl %fs:8(%r10), %eax\n"
+    "  jae 3f\n"
+    "  shlq $4, %rax\n"
+    "  addq %fs:(%r10), %rax\n"
+    /* 2. the entry: %r10 */
+    "  movq " TOP ", %r10\n"
+    "  cmpq " LIMIT ", %r10\n"
+    "  jae 3f\n"
+    "  movq %r11, 16(%r10)\n"
+    "  leaq 24(%rsp), %r11\n"
+    "  cmpq %r11, -24(%r10)\n"
+    "  jbe 2f\n"
+    "  movq %r11, 8(%r10)\n"
+    "  movq 16(%rsp), %r11\n"
+    "  movq %r11, (%r10)\n"
+    /* 3. the token */
+    "  movq (%rax), %r11\n"
+    "  addq $1, %r11\n"
+    "  movq %r11, (%rax)\n"
+    "  cmpq $0, 8(%rax)\n"
+    "  jne 1f\n"
+    /* 4. live; the return address swapped; the jump */
+    "  movq 16(%r10), %r11\n"
+    "  addq $32, %r10\n"
+    "  movq %r10, " TOP "\n"
+    "  leaq orc_rt_jit_moduleStubReturn(%rip), %r10\n"
+    "  movq %r10, 16(%rsp)\n"
+    "  popq %r10\n"
+    "  popq %rax\n"
+    "  jmp *(%r11)\n"
+    /* the acquire saw Closed: undo, then the C path */
+    "1:\n"
+    "  subq $1, %r11\n"
+    "  movq %r11, (%rax)\n"
+    /* a frame left by longjmp on top: the C path gives it back */
+    "2:\n"
+    "  movq 16(%r10), %r11\n"
+    "3:\n"
+    "  popq %r10\n"
+    "  popq %rax\n"
+    /* the C path */
     "  pushq %rbp\n"
     "  movq %rsp, %rbp\n"
     "  subq $192, %rsp\n"
@@ -495,6 +558,46 @@ __asm__(
     ".type orc_rt_jit_moduleStubReturn,@function\n"
     "orc_rt_jit_moduleStubReturn:\n"
     "  endbr64\n"
+    "  movq " TOP ", %r11\n"
+    "  cmpq %rsp, -24(%r11)\n"
+    "  jne 1f\n"
+    "  movq -16(%r11), %rsi\n"
+    "  testq $1, %rsi\n"
+    "  jnz 1f\n"
+    "  movl 28(%rsi), %esi\n"
+    "  movq orc_rt_abi_ThisThread@gottpoff(%rip), %rdi\n"
+    "  cmpl %fs:8(%rdi), %esi\n"
+    "  jae 1f\n"
+    "  shlq $4, %rsi\n"
+    "  addq %fs:(%rdi), %rsi\n"
+    "  movq -32(%r11), %rcx\n"
+    "  subq $32, %r11\n"
+    "  movq %r11, " TOP "\n"
+    "  movq (%rsi), %rdi\n"
+    "  subq $1, %rdi\n"
+    "  movq %rdi, (%rsi)\n"
+    "  cmpq $0, 8(%rsi)\n"
+    "  jne 2f\n"
+    "  jmp *%rcx\n"
+    /* the release saw Closed: re-count */
+    "2:\n"
+    "  subq $64, %rsp\n"
+    "  movq %rax, 0(%rsp)\n"
+    "  movq %rdx, 8(%rsp)\n"
+    "  movq %rcx, 16(%rsp)\n"
+    "  movups %xmm0, 32(%rsp)\n"
+    "  movups %xmm1, 48(%rsp)\n"
+    "  movq %rsi, %rdi\n"
+    "  call *orc_rt_abi_TokenSlot_releaserSawClosed@GOTPCREL(%rip)\n"
+    "  movq 0(%rsp), %rax\n"
+    "  movq 8(%rsp), %rdx\n"
+    "  movq 16(%rsp), %rcx\n"
+    "  movups 32(%rsp), %xmm0\n"
+    "  movups 48(%rsp), %xmm1\n"
+    "  addq $64, %rsp\n"
+    "  jmp *%rcx\n"
+    /* the C path */
+    "1:\n"
     "  pushq $0\n"
     "  subq $56, %rsp\n"
     "  movq %rax, 0(%rsp)\n"
@@ -633,8 +736,6 @@ _Static_assert(offsetof(orc_rt_abi_ThreadState, Slots) == 0 &&
  * line. The 8-byte frame (the slot) aligns the call; the CFI describes it,
  * so an exception unwinds through (leaving the frame's token to be given
  * back as for longjmp). */
-#define TOP "%fs:orc_rt_jit_ModuleStubs_thisThread@tpoff"
-#define LIMIT "%fs:orc_rt_jit_ModuleStubs_thisThread@tpoff+8"
 __asm__(".text\n"
         ".p2align 4\n"
         ".globl orc_rt_jit_moduleStubCall\n"
@@ -730,5 +831,6 @@ __asm__(".text\n"
         "  jmp orc_rt_jit_moduleStubCallSlow\n"
         "  .cfi_endproc\n"
         ".size orc_rt_jit_moduleStubCall, .-orc_rt_jit_moduleStubCall\n");
+
 #undef TOP
 #undef LIMIT

@@ -1,7 +1,8 @@
 // Question: once a thread has been through a stub (its first call takes the
 // stub's C path and sets up the thread's shadow stack), later calls take the
-// stub's inline path, which takes the module's token in the thread's own
-// slot. Does that path still hold the token for exactly the span the call runs
+// stubs' inline paths, which take the module's token in the thread's own
+// slot (the register-only stub's, and the general one's, here for a variadic
+// function). Do they still hold the token for exactly the span the call runs
 // in the module -- dlclose while a warm call is inside returns at once, and
 // the code is freed only after the call has returned -- give back the token
 // of a frame left with longjmp (at the next call), and end a stale call with
@@ -20,7 +21,15 @@
 // freed only after 'work' has returned, not during the 200 ms main waits:
 // CHECK:      main: worker warmed up: 6
 // CHECK-NEXT: mini-lli: dlclose: '{{.*}}': destructors done; new entries denied
-// CHECK-NEXT: main: dlclose returned 0 while the worker is inside
+// CHECK-NEXT: main: dlclose returned 0 while the worker is inside work
+// CHECK-NEXT: main: letting the worker go
+// CHECK-NEXT: plugin: work leaving, table intact
+// CHECK-DAG:  main: worker got 4950
+// CHECK-DAG:  mini-lli: dlclose: '{{.*}}': last token back; code and data freed
+// The same through the general stub (a variadic function):
+// CHECK:      main: worker warmed up: 6
+// CHECK-NEXT: mini-lli: dlclose: '{{.*}}': destructors done; new entries denied
+// CHECK-NEXT: main: dlclose returned 0 while the worker is inside work_va
 // CHECK-NEXT: main: letting the worker go
 // CHECK-NEXT: plugin: work leaving, table intact
 // CHECK-DAG:  main: worker got 4950
@@ -38,6 +47,7 @@
 // STALE-NOT:  main: after
 
 #include <setjmp.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -65,32 +75,43 @@ int work(atomic_int *Entered, atomic_int *Go) {
   fflush(stdout);
   return Sum;
 }
+int work_va(atomic_int *Entered, ...) {
+  va_list Ap;
+  va_start(Ap, Entered);
+  atomic_int *Go = va_arg(Ap, atomic_int *);
+  va_end(Ap);
+  return work(Entered, Go);
+}
 #else
 #include <dlfcn.h>
 #include <pthread.h>
 
 static void *H;
+static const char *WorkName;
 static atomic_int Entered, Go;
 
 static void *worker(void *Arg) {
   (void)Arg;
   int (*Inc)(int) = (int (*)(int))dlsym(H, "inc");
   int (*Work)(atomic_int *, atomic_int *) =
-      (int (*)(atomic_int *, atomic_int *))dlsym(H, "work");
+      (int (*)(atomic_int *, atomic_int *))dlsym(H, WorkName);
   int X = Inc(Inc(Inc(Inc(Inc(Inc(0)))))); /* the first call sets up */
   printf("main: worker warmed up: %d\n", X);
   fflush(stdout);
   return (void *)(long)Work(&Entered, &Go);
 }
 
-static void liveFrame(const char *Path) {
+static void liveFrame(const char *Path, const char *Name) {
+  WorkName = Name;
+  atomic_store(&Entered, 0);
+  atomic_store(&Go, 0);
   H = dlopen(Path, RTLD_NOW);
   pthread_t T;
   pthread_create(&T, 0, worker, 0);
   while (!atomic_load(&Entered))
     ;
   int R = dlclose(H);
-  printf("main: dlclose returned %d while the worker is inside\n", R);
+  printf("main: dlclose returned %d while the worker is inside %s\n", R, Name);
   fflush(stdout);
   usleep(200000); /* a token not held: the code would be freed now */
   printf("main: letting the worker go\n");
@@ -135,7 +156,8 @@ int main(int Argc, char **Argv) {
     stale(Argv[1]);
     return 0;
   }
-  liveFrame(Argv[1]);
+  liveFrame(Argv[1], "work");
+  liveFrame(Argv[1], "work_va");
   longjmpOut(Argv[1]);
   return 0;
 }
