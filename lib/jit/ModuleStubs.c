@@ -178,7 +178,8 @@ bool orc_rt_jit_ModuleStubs_lookup(uint64_t Addr, const char **Name,
  * stack pointer after the call returns: outer calls have larger values, so an
  * entry whose Sp is not above the current one belongs to a frame that is gone
  * (left with longjmp or unwinding) and its token is given back. The entry
- * paths below (moduleStubCall) write entries too: the layout is theirs. */
+ * paths' inline code (moduleStubCall, moduleStubEntry, moduleStubReturn)
+ * reads and writes entries too: the layout is theirs. */
 typedef struct {
   uintptr_t Ret; /* 0: the general entry's caller's return address */
   uintptr_t Sp;  /* 8 */
@@ -427,7 +428,7 @@ size_t orc_rt_jit_ModuleStubs_reportLiveFrames(FILE *Out) {
   return N;
 }
 
-/*---- The common entry and return path (x86-64 SysV) ----*/
+/*---- The general entry and return path (x86-64 SysV) ----*/
 
 /* This thread's shadow stack's Top and Limit, for the entry paths. */
 #define TOP "%fs:orc_rt_jit_ModuleStubs_thisThread@tpoff"
@@ -464,6 +465,7 @@ __asm__(
     "  endbr64\n"
     "  pushq %rax\n"
     "  pushq %r10\n"
+    "  pushq %rcx\n"
     /* 1. the slot: %rax */
     "  movl 28(%r11), %eax\n"
     "  movq orc_rt_abi_ThisThread@gottpoff(%rip), %r10\n"
@@ -475,36 +477,31 @@ __asm__(
     "  movq " TOP ", %r10\n"
     "  cmpq " LIMIT ", %r10\n"
     "  jae 3f\n"
+    "  leaq 32(%rsp), %rcx\n"
+    "  cmpq %rcx, -24(%r10)\n"
+    "  jbe 3f\n"
+    "  movq %rcx, 8(%r10)\n"
     "  movq %r11, 16(%r10)\n"
-    "  leaq 24(%rsp), %r11\n"
-    "  cmpq %r11, -24(%r10)\n"
-    "  jbe 2f\n"
-    "  movq %r11, 8(%r10)\n"
-    "  movq 16(%rsp), %r11\n"
-    "  movq %r11, (%r10)\n"
+    "  movq 24(%rsp), %rcx\n"
+    "  movq %rcx, (%r10)\n"
     /* 3. the token */
-    "  movq (%rax), %r11\n"
-    "  addq $1, %r11\n"
-    "  movq %r11, (%rax)\n"
+    "  addq $1, (%rax)\n"
     "  cmpq $0, 8(%rax)\n"
     "  jne 1f\n"
     /* 4. live; the return address swapped; the jump */
-    "  movq 16(%r10), %r11\n"
     "  addq $32, %r10\n"
     "  movq %r10, " TOP "\n"
     "  leaq orc_rt_jit_moduleStubReturn(%rip), %r10\n"
-    "  movq %r10, 16(%rsp)\n"
+    "  movq %r10, 24(%rsp)\n"
+    "  popq %rcx\n"
     "  popq %r10\n"
     "  popq %rax\n"
     "  jmp *(%r11)\n"
     /* the acquire saw Closed: undo, then the C path */
     "1:\n"
-    "  subq $1, %r11\n"
-    "  movq %r11, (%rax)\n"
-    /* a frame left by longjmp on top: the C path gives it back */
-    "2:\n"
-    "  movq 16(%r10), %r11\n"
+    "  subq $1, (%rax)\n"
     "3:\n"
+    "  popq %rcx\n"
     "  popq %r10\n"
     "  popq %rax\n"
     /* the C path */
@@ -573,9 +570,7 @@ __asm__(
     "  movq -32(%r11), %rcx\n"
     "  subq $32, %r11\n"
     "  movq %r11, " TOP "\n"
-    "  movq (%rsi), %rdi\n"
-    "  subq $1, %rdi\n"
-    "  movq %rdi, (%rsi)\n"
+    "  subq $1, (%rsi)\n"
     "  cmpq $0, 8(%rsi)\n"
     "  jne 2f\n"
     "  jmp *%rcx\n"
@@ -698,44 +693,47 @@ _Static_assert(offsetof(orc_rt_abi_ThreadState, Slots) == 0 &&
                    offsetof(orc_rt_abi_TokenSlot, Closed) == 8,
                "the register-only entry inlines the token fast path");
 
-/* %r11 = record; the caller's registers carry the arguments (at most six
- * integer and eight SSE ones, no static chain, not variadic: %rax and %r10
- * are free, and %r11 once the record is in the entry). The entry, with every
- * check before the first irrevocable step, so that any miss hands the
- * untouched call to the C path (moduleStubCallSlow):
+/* %r11 = record, kept to the call; the caller's registers carry the
+ * arguments (at most six integer and eight SSE ones, no static chain, not
+ * variadic: %rax and %r10 are free). The entry, with every check before the
+ * first irrevocable step, so that any miss hands the untouched call to the C
+ * path (moduleStubCallSlow):
  *
  *   1. the group's slot on this thread: FastIndex < ThisThread.Cap (fails in
  *      fallback token mode, where FastIndex is UINT32_MAX, and on a thread
- *      without slots yet);
- *   2. a free shadow entry (Top < Limit: fails on the thread's first entry),
- *      its record and Sp written above Top (not yet live), and no frame left
- *      by longjmp on top ((Top-1)->Sp > Sp);
- *   3. the token, the protocol of orc_rt_abi_acquireFast: Count += 1 (plain
- *      load and store), then load Closed. Here the instruction order is the
- *      program order the protocol needs (no compiler to reorder it); it pairs
- *      with the membarrier in TokenCounter_close (docs/TokenFastPath.md, "Why
- *      a token cannot be granted after close"). Closed set: Count is put
- *      back and the C path takes the call; its acquire sees the same mark
- *      (set while the group holds its index, and the record keeps the group)
- *      and re-counts after the undo, as a denied acquire must;
+ *      without slots yet); kept in the frame;
+ *   2. a free shadow entry (Top < Limit: fails on the thread's first entry)
+ *      and no frame left by longjmp on top ((Top-1)->Sp > Sp); the entry's
+ *      Sp and record, written above Top (not yet live);
+ *   3. the token, the protocol of orc_rt_abi_acquireFast: Count += 1 (one
+ *      add to memory, not locked: only this thread writes its Count), then
+ *      load Closed. Here the instruction order is the program order the
+ *      protocol needs (no compiler to reorder it); it pairs with the
+ *      membarrier in TokenCounter_close (docs/TokenFastPath.md, "Why a token
+ *      cannot be granted after close"). Closed set: Count is put back and
+ *      the C path takes the call; its acquire sees the same mark (set while
+ *      the group holds its index, and the record keeps the group) and
+ *      re-counts after the undo, as a denied acquire must;
  *   4. Top += 1: the frame is live (and in the report); the call.
  *
  * The return: if the top entry is ours ((Top-1)->Sp == Sp; else frames left
  * by longjmp are above it and the C path, leaveCall, pops and releases),
  * Top -= 1, then the release of orc_rt_TaskGroup_releaseToken on this
- * thread's slot (kept in the frame: the slot array never moves): Count -= 1 (a plain mov, a release store on x86: the module's work
- * is ordered before the token's return), then load Closed; set, the runtime
- * re-counts (orc_rt_abi_TokenSlot_releaserSawClosed; pairs with the
- * membarrier in close, "Why close cannot miss a live token"). After the Count
- * store nothing of the module is touched: the release may complete its
- * group. The return registers (%rax %rdx %xmm0 %xmm1) are saved around the C
- * calls.
+ * thread's slot (kept in the frame: the slot array never moves): Count -= 1
+ * (its store is a release store on x86: the module's work is ordered before
+ * the token's return), then load Closed; set, the runtime re-counts
+ * (orc_rt_abi_TokenSlot_releaserSawClosed; pairs with the membarrier in
+ * close, "Why close cannot miss a live token"). After the Count store
+ * nothing of the module is touched: the release may complete its group. The
+ * return registers (%rax %rdx %xmm0 %xmm1) are saved around the C calls.
  *
  * Per call: 8 stores (the slot in the frame, the entry's two, Count twice,
  * Top twice, the return address), no locked instruction, no call out of
  * line. The 8-byte frame (the slot) aligns the call; the CFI describes it,
  * so an exception unwinds through (leaving the frame's token to be given
- * back as for longjmp). */
+ * back as for longjmp). Like the C path, the stubs are not async-signal-safe:
+ * a signal handler that calls through a stub between steps 2 and 4 reuses
+ * the entry above Top. */
 __asm__(".text\n"
         ".p2align 4\n"
         ".globl orc_rt_jit_moduleStubCall\n"
@@ -758,19 +756,17 @@ __asm__(".text\n"
         "  movq " TOP ", %r10\n"
         "  cmpq " LIMIT ", %r10\n"
         "  jae 8f\n"
+        "  leaq 16(%rsp), %rax\n"
+        "  cmpq %rax, -24(%r10)\n"
+        "  jbe 8f\n"
+        "  movq %rax, 8(%r10)\n"
         "  movq %r11, 16(%r10)\n"
-        "  leaq 16(%rsp), %r11\n"
-        "  cmpq %r11, -24(%r10)\n"
-        "  jbe 7f\n"
-        "  movq %r11, 8(%r10)\n"
         /* 3. the token */
-        "  movq (%rax), %r11\n"
-        "  addq $1, %r11\n"
-        "  movq %r11, (%rax)\n"
+        "  movq (%rsp), %rax\n"
+        "  addq $1, (%rax)\n"
         "  cmpq $0, 8(%rax)\n"
-        "  jne 6f\n"
+        "  jne 7f\n"
         /* 4. live; the call */
-        "  movq 16(%r10), %r11\n"
         "  addq $32, %r10\n"
         "  movq %r10, " TOP "\n"
         "  call *(%r11)\n"
@@ -782,9 +778,7 @@ __asm__(".text\n"
         "  movq (%rsp), %rsi\n"
         "  subq $32, %r11\n"
         "  movq %r11, " TOP "\n"
-        "  movq (%rsi), %rdi\n"
-        "  subq $1, %rdi\n"
-        "  movq %rdi, (%rsi)\n"
+        "  subq $1, (%rsi)\n"
         "  cmpq $0, 8(%rsi)\n"
         "  jne 4f\n"
         "  addq $8, %rsp\n"
@@ -818,12 +812,8 @@ __asm__(".text\n"
         "  ret\n"
         "  .cfi_adjust_cfa_offset 8\n"
         /* the acquire saw Closed: undo, then the C path */
-        "6:\n"
-        "  subq $1, %r11\n"
-        "  movq %r11, (%rax)\n"
-        /* a frame left by longjmp on top: the C path gives it back */
         "7:\n"
-        "  movq 16(%r10), %r11\n"
+        "  subq $1, (%rax)\n"
         /* the C path, with the caller's stack and arguments untouched */
         "8:\n"
         "  addq $8, %rsp\n"
