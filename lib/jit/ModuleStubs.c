@@ -45,17 +45,16 @@ typedef struct {
   uintptr_t Target; /* 0: read by the entries */
   orc_rt_jit_StubModule *Module;
   char *Name;
-  bool RegsOnly;             /* 24: read by the common entry */
-  bool FloatArgs;            /* 25: read by the register-only entry */
-  uint32_t FastIndex;        /* 28: the group's token slot index (below) */
+  bool FloatArgs; /* 24: read by the register-only C path */
+  uint32_t
+      FastIndex; /* 28: the group's slot index, UINT32_MAX in fallback mode */
   orc_rt_TaskGroupRef Group; /* Module->Group, one load nearer */
 } Record;
 
 _Static_assert(offsetof(Record, Target) == 0 &&
-                   offsetof(Record, RegsOnly) == 24 &&
-                   offsetof(Record, FloatArgs) == 25 &&
+                   offsetof(Record, FloatArgs) == 24 &&
                    offsetof(Record, FastIndex) == 28,
-               "the entries read Target, RegsOnly, FloatArgs and FastIndex");
+               "the entries read Target, FloatArgs and FastIndex");
 
 typedef struct StubPage {
   unsigned char *Code;
@@ -130,7 +129,6 @@ uint64_t orc_rt_jit_ModuleStubs_create(orc_rt_jit_StubModule *M,
   *R = (Record){.Target = (uintptr_t)Target,
                 .Module = M,
                 .Name = Copy,
-                .RegsOnly = RegsOnly,
                 .FloatArgs = FloatArgs,
                 .FastIndex = M->Group->Tokens.FastIndex,
                 .Group = M->Group};
@@ -629,7 +627,7 @@ __asm__(
     "  movq %r9, 40(%rsp)\n"
     "  movq %rax, 48(%rsp)\n"
     "  movq %r10, 56(%rsp)\n"
-    "  testb $1, 25(%r11)\n" /* FloatArgs */
+    "  testb $1, 24(%r11)\n" /* FloatArgs */
     "  jz 1f\n"
     "  movaps %xmm0, 64(%rsp)\n"
     "  movaps %xmm1, 80(%rsp)\n"
@@ -645,7 +643,7 @@ __asm__(
     "  call orc_rt_jit_ModuleStubs_enterCall\n"
     "  movq %rax, 200(%rsp)\n"
     "  movq 192(%rsp), %r11\n"
-    "  testb $1, 25(%r11)\n"
+    "  testb $1, 24(%r11)\n"
     "  jz 2f\n"
     "  movaps 64(%rsp), %xmm0\n"
     "  movaps 80(%rsp), %xmm1\n"
