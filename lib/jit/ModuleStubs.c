@@ -46,8 +46,8 @@ typedef struct {
   orc_rt_jit_StubModule *Module;
   char *Name;
   bool FloatArgs; /* 24: read by the register-only C path */
-  uint32_t
-      FastIndex; /* 28: the group's slot index, UINT32_MAX in fallback mode */
+  /* 28: the group's token slot index, UINT32_MAX in fallback mode */
+  uint32_t FastIndex;
   orc_rt_TaskGroupRef Group; /* Module->Group, one load nearer */
 } Record;
 
