@@ -2,7 +2,9 @@
 # dlopen of LLVM IR in mini-lli vs native dlopen of the same code built as a shared
 # library, side by side in one run (bench/programs/dlopen-cycle.c): one warm
 # dlopen + dlsym + call + dlclose cycle, and what the module's token (its stub) adds
-# to a call into the module.
+# to a call into the module; and, from objdump of mini-lli, that the stubs' entry and
+# return paths have no locked or fence instruction (the token is the per-thread-slot
+# fast path, inline).
 set -uo pipefail
 if ! cmake --build "$BENCH_BUILD" --target mini-lli >"$BENCH_BUILD/dlopen-bench.build.log" 2>&1; then
   tail -30 "$BENCH_BUILD/dlopen-bench.build.log"
@@ -43,3 +45,16 @@ with open(head, "a") as h:
     d = jstub - jraw
     h.write("module token per call: %+.2f ns; target <= 2 ns: %s\n" % (d, "met" if d <= 2 else "NOT met"))
 PY
+# The stubs' inline paths (lib/jit/ModuleStubs.c), as linked into mini-lli.
+bad=0
+echo "ROW	module stub code (objdump of mini-lli)	instructions	locked/fence"
+for f in orc_rt_jit_moduleStubCall orc_rt_jit_moduleStubEntry orc_rt_jit_moduleStubReturn; do
+  b=$(objdump -d --no-show-raw-insn --disassemble="$f" "$BENCH_BUILD/bin/mini-lli" |
+    grep -E '^ +[0-9a-f]+:')
+  n=$(grep -c . <<<"$b"); k=$(grep -Ec '\block\b|[ms]fence|lfence|xchg[^(]*\(' <<<"$b")
+  { [ "$n" -eq 0 ] || [ "$k" -ne 0 ]; } && bad=1
+  echo "ROW	$f	$n	$k"
+done
+echo "ROW"
+if [ $bad -eq 0 ]; then v=met; else v="NOT met"; fi
+echo "no locked or fence instruction in the module stubs' entry and return (objdump): $v" >>"$BENCH_HEADLINES"

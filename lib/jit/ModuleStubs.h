@@ -8,18 +8,27 @@
  *      the module: the program ends with one line naming the function and the
  *      module (it was unloaded), or, during shutdown, the call goes on under
  *      the caller's Session token;
- *   2. records the caller's return address on a per-thread shadow stack and
- *      jumps to the function with the caller's registers and stack untouched
- *      (any signature, variadic and stack arguments included);
- *   3. when the function returns (to the stub's return path, not the caller),
- *      gives the token back and returns to the recorded address.
+ *   2. records the call on a per-thread shadow stack (the live-frame report,
+ *      frames left by longjmp) and calls the function (a function whose
+ *      arguments and result travel in registers) or jumps to it with the
+ *      caller's return address swapped for the stub's return path (any other
+ *      signature: stack arguments, variadic calls, large structs), the
+ *      caller's registers and stack untouched;
+ *   3. when the function returns (to the stub's code, not the caller), gives
+ *      the token back and returns to the caller.
+ *
+ * Steps 1-3 are inline machine code on the calling thread's own token slot
+ * and shadow stack (the runtime's token fast path, orc-rt-c/EntryFastPath.h:
+ * no locked instruction, no call out); the thread's first call, fallback token
+ * mode, a denied token and frames left by longjmp take the C path.
  *
  * Stubs outlive their module so that a stale pointer ends the program with a
  * clear message instead of jumping into freed memory. x86-64 only (the JIT is
  * the host's). Exceptions must not propagate out of a module function through
- * its stub (the return path has no unwind info): they end the program, as
- * std::terminate. A frame left with longjmp gives its token back at the next
- * stub entry or return on that thread, or when the thread ends. */
+ * a general stub (its return path has no unwind info): they end the program,
+ * as std::terminate; through a register-only stub they unwind. A frame left
+ * with longjmp or unwinding gives its token back at the next stub entry or
+ * return on that thread, or when the thread ends. */
 
 #ifndef ORC_RT_C_LIB_JIT_MODULESTUBS_H
 #define ORC_RT_C_LIB_JIT_MODULESTUBS_H
@@ -32,9 +41,11 @@
 
 /* What a stub knows of its module; never freed (stubs are permanent). */
 typedef struct orc_rt_jit_StubModule {
-  orc_rt_TokenSourceRef Tokens; /* keeps Group alive */
-  orc_rt_TaskGroupRef Group;    /* the module's (nested) task group */
-  char *Path;                   /* as given to dlopen */
+  /* Keeps Group alive, and so its token slot index (the stubs take tokens
+   * by index): never reused by another group, its Closed mark stays set. */
+  orc_rt_TokenSourceRef Tokens;
+  orc_rt_TaskGroupRef Group; /* the module's (nested) task group */
+  char *Path;                /* as given to dlopen */
   /* Set before the group is closed by Session shutdown (not by dlclose):
    * a denied entry then runs under the caller's Session token instead. */
   bool ClosedByShutdown;

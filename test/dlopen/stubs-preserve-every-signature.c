@@ -2,8 +2,8 @@
 // and result through unchanged -- integers, pointers, float and double in
 // registers, arguments on the stack, variadic calls, structs by value and
 // returned in memory or in two registers, long double (x87) -- and recursion
-// back into the module through another stub? Same output as the native
-// program with the module built as a shared library.
+// back into the module through another stub (register-only and variadic)?
+// Same output as the native program with the module built as a shared library.
 //
 // RUN: %clang -shared -fPIC -O1 -DPLUGIN %s -o %t.plugin.so
 // RUN: %clang -S -emit-llvm -O1 -DPLUGIN %s -o %t.plugin.ll
@@ -14,6 +14,9 @@
 // RUN: diff %t.expected %t.out
 // RUN: mini-lli -jit-kind=orc-lazy %t.ll %t.plugin.ll > %t.lazy.out
 // RUN: diff %t.expected %t.lazy.out
+// Fallback token mode: every call takes the stubs' C path.
+// RUN: env ORC_RT_C_TOKEN_MODE=fallback mini-lli %t.ll %t.plugin.ll > %t.fallback.out
+// RUN: diff %t.expected %t.fallback.out
 // RUN: FileCheck %s < %t.out
 //
 // CHECK: ints 21
@@ -25,6 +28,7 @@
 // CHECK: dpair 1.5 2.5
 // CHECK: ld 3.75
 // CHECK: fib 55
+// CHECK: vchain 57
 
 #include <stdio.h>
 
@@ -70,6 +74,14 @@ int fib(void *Self, int N) {
   FibFn F = (FibFn)Self; /* the stub: each call re-enters the module */
   return N < 2 ? N : F(Self, N - 1) + F(Self, N - 2);
 }
+typedef long (*VChainFn)(void *, int, ...);
+long vchain(void *Self, int N, ...) {
+  va_list Ap;
+  va_start(Ap, N);
+  double D = va_arg(Ap, double);
+  va_end(Ap);
+  return N == 0 ? (long)D : N + ((VChainFn)Self)(Self, N - 1, D);
+}
 #else
 #include <dlfcn.h>
 int main(int Argc, char **Argv) {
@@ -109,6 +121,9 @@ int main(int Argc, char **Argv) {
   typedef int (*FibFn)(void *, int);
   FibFn Fib = (FibFn)dlsym(H, "fib");
   printf("fib %d\n", Fib((void *)Fib, 10));
+  typedef long (*VChainFn)(void *, int, ...);
+  VChainFn VChain = (VChainFn)dlsym(H, "vchain");
+  printf("vchain %ld\n", VChain((void *)VChain, 10, 2.0));
   dlclose(H);
   return 0;
 }
