@@ -123,10 +123,12 @@ static void storeInCache(const LLVMMemoryBufferRef *Objects, size_t NumObjects,
                          void *Ctx) {
   CacheStore *C = Ctx;
   orc_rt_jit_Program *P = C->P;
-  orc_rt_jit_CacheManifest M = {
-      P->Ctors.Items + C->Ctors, P->Dtors.Items + C->Dtors,
-      P->Ctors.Size - C->Ctors,  P->Dtors.Size - C->Dtors,
-      P->Names.Items + C->Names, P->Names.Size - C->Names};
+  orc_rt_jit_CacheManifest M = {.Ctors = P->Ctors.Items + C->Ctors,
+                                .NumCtors = P->Ctors.Size - C->Ctors,
+                                .Dtors = P->Dtors.Items + C->Dtors,
+                                .NumDtors = P->Dtors.Size - C->Dtors,
+                                .Names = P->Names.Items + C->Names,
+                                .NumNames = P->Names.Size - C->Names};
   orc_rt_ErrorRef Err = orc_rt_jit_ObjectCache_store(
       P->Opts->ObjectCacheDir, C->Key, &M, Objects, NumObjects);
   if (Err) { /* the program runs anyway, as with lli */
@@ -142,9 +144,9 @@ static orc_rt_ErrorRef addFromCache(orc_rt_jit_Program *P,
                                     orc_rt_jit_Digest Key, bool *Hit) {
   LLVMMemoryBufferRef *Objs;
   size_t N;
-  orc_rt_ErrorRef Err =
-      orc_rt_jit_ObjectCache_load(P->Opts->ObjectCacheDir, Key, Hit, &P->Ctors,
-                                  &P->Dtors, &P->Names, &Objs, &N);
+  orc_rt_jit_CacheLists Into = {&P->Ctors, &P->Dtors, &P->Names, NULL, NULL};
+  orc_rt_ErrorRef Err = orc_rt_jit_ObjectCache_load(P->Opts->ObjectCacheDir,
+                                                    Key, Hit, &Into, &Objs, &N);
   if (Err || !*Hit)
     return Err;
   Err = orc_rt_jit_Jit_addObjects(P->Jit, Objs, N);

@@ -684,7 +684,7 @@ static Module *load(const char *Path, const struct stat *St) {
   M->Dev = St->st_dev;
   M->Ino = St->st_ino;
   orc_rt_ErrorRef Err =
-      orc_rt_jit_ModuleCache_get(&Cache, Jit, Opts->Passes, Path, &M->Code);
+      orc_rt_jit_ModuleCache_get(&Cache, Jit, Opts, Path, &M->Code);
   if (!Err && !(M->Slot = takeSlot()))
     Err = orc_rt_Error_create("out of memory");
   if (!Err)
