@@ -359,9 +359,12 @@ static void callHandler(void *Ctx) {
 /* Runs what is left of the handlers and dtors. Re-entrant on the thread that
  * runs it (exit() from a handler carries on where the outer loop was). */
 static void runFinishSteps(orc_rt_jit_Program *P) {
+  /* One list, as glibc's: a dlopen'ed module's handlers run among the
+   * program's, in the module (its destructors run later, at detach). */
   orc_rt_jit_Handler H;
   while (orc_rt_jit_Runtime_popHandler(&H))
-    if (!orc_rt_jit_LiveEntries_call(
+    if (!orc_rt_jit_Dlopen_runHandler(&H) &&
+        !orc_rt_jit_LiveEntries_call(
             P->S, "atexit handler", (uint64_t)(uintptr_t)H.Fn, callHandler, &H))
       trace(P, "atexit handler denied");
   while (true) {
