@@ -490,6 +490,7 @@ static void reportLiveEntries(orc_rt_jit_Program *P) {
         orc_rt_jit_Jit_lookup(P->Jit, P->Names.Items[I].Lookup, &T.Addrs[I]);
     orc_rt_Error_consume(Err);
   }
+  orc_rt_Error_consume(orc_rt_jit_Jit_takeSessionErrors(P->Jit, NULL));
   fflush(stdout);
   flockfile(stderr);
   fprintf(stderr,
@@ -558,6 +559,11 @@ static orc_rt_ErrorRef lookupAll(orc_rt_jit_Program *P, uint64_t *EntryAddr,
   for (size_t I = 0; !Err && I < O->ThreadEntries.Size; ++I)
     Err = orc_rt_jit_Jit_lookup(P->Jit, O->ThreadEntries.Items[I],
                                 &(*ThreadAddrs)[I]);
+  /* The program's error: what the JIT reported first, as lli prints it. */
+  if (Err)
+    Err = orc_rt_Error_join(orc_rt_jit_Jit_takeSessionErrors(
+                                P->Jit, ORC_RT_JIT_SESSION_ERROR_BANNER),
+                            Err);
   return Err;
 }
 

@@ -141,12 +141,10 @@ static void setError(const char *Fmt, ...) {
 }
 
 static void setErrorFrom(const char *Path, orc_rt_ErrorRef Err) {
+  /* The cause first: what the JIT reported while linking ("Symbols not found:
+   * [ f ]"), bare -- the file is the context here, as in glibc's messages. */
+  Err = orc_rt_Error_join(orc_rt_jit_Jit_takeSessionErrors(Jit, NULL), Err);
   const char *Msg = orc_rt_Error_getMessage(Err);
-  /* The file is the context here, as in glibc's messages: not lli's
-   * top-level "JIT session error: " (Jit.c's session error reporter). */
-  static const char Session[] = "JIT session error: ";
-  if (!strncmp(Msg, Session, sizeof(Session) - 1))
-    Msg += sizeof(Session) - 1;
   /* Parser messages already start with the file name. */
   if (!strncmp(Msg, Path, strlen(Path)))
     setError("%s", Msg);
