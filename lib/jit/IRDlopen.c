@@ -15,7 +15,7 @@
  *
  * A module's life:
  *
- *   dlopen: compile (or take from the in-process cache) -> link into a
+ *   dlopen: compile (or take from the cache: DlopenCache.h) -> link into a
  *     JITDylib -> nested group under the Session's -> stubs -> constructors
  *   dlclose to zero: destructors + its atexit handlers, under its tokens ->
  *     close its group -> (last token back) -> Retired -> JITDylib cleared
