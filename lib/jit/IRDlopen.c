@@ -466,6 +466,26 @@ static void unlist(Module *M) {
   pthread_mutex_unlock(&SymLock);
 }
 
+/* Under Lock: another loaded module bound symbols from M. */
+static bool isNeeded(const Module *M) {
+  bool Needed = false;
+  pthread_mutex_lock(&SymLock);
+  for (const Module *N = Loaded; N && !Needed; N = N->Next)
+    for (size_t I = 0; N != M && I < N->NumDeps; ++I)
+      Needed |= N->Deps[I] == M->Serial;
+  pthread_mutex_unlock(&SymLock);
+  return Needed;
+}
+
+/* Under Lock: runs M's destructors and handlers, and denies new entries; the
+ * code goes once the last token is back (at once if none is out). */
+static void unload(Module *M) {
+  finalize(M);
+  unlist(M);
+  trace("destructors done; new entries denied", M->Id->Path);
+  orc_rt_TaskGroup_close(M->Group);
+}
+
 int orc_rt_jit_dlclose(void *Handle) {
   lock();
   if (!isOurs(Handle)) {
@@ -474,8 +494,10 @@ int orc_rt_jit_dlclose(void *Handle) {
     return dlclose(Handle);
   }
   Module *M = Handle;
-  if (M->Finalizing) {
-    setError("%s: dlclose: the module is being unloaded", M->Id->Path);
+  if (M->Finalizing || !M->Refs) {
+    setError("%s: %s", M->Id->Path,
+             M->Finalizing ? "dlclose: the module is being unloaded"
+                           : "shared object not open"); /* glibc's */
     unlock();
     return -1;
   }
@@ -483,12 +505,27 @@ int orc_rt_jit_dlclose(void *Handle) {
     unlock();
     return 0;
   }
-  finalize(M);
-  unlist(M);
-  trace("destructors done; new entries denied", M->Id->Path);
-  /* New entries are denied from here; the code goes once the last token is
-   * back (at once if none is out). */
-  orc_rt_TaskGroup_close(M->Group);
+  /* As glibc's reldeps: a module whose symbols another loaded module bound
+   * stays loaded (its data may be referenced from there) until that one is
+   * unloaded; then it goes too, after it. */
+  if (isNeeded(M)) {
+    trace("count zero; kept loaded for a module that uses its symbols",
+          M->Id->Path);
+    unlock();
+    return 0;
+  }
+  unload(M);
+  for (bool Again = true; Again;) {
+    Again = false;
+    Module *Oldest = NULL;
+    for (Module *N = Loaded; N; N = N->Next)
+      if (!N->Refs && !N->NoDelete && !N->Finalizing && !isNeeded(N))
+        Oldest = N; /* the list is newest first: glibc's order */
+    if (Oldest) {
+      unload(Oldest);
+      Again = true;
+    }
+  }
   unlock();
   return 0;
 }
