@@ -1,7 +1,9 @@
 /*===- lib/jit/DlopenCache.c - dlopen'ed modules, compiled once -----------===*/
 
 #include "jit/DlopenCache.h"
+#include "jit/ObjectCache.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,9 +19,64 @@ static void disposeEntry(orc_rt_jit_CompiledModule *E) {
   free(E);
 }
 
+/* Keeps a copy of each object's bytes in E. */
+static orc_rt_ErrorRef keepObjects(orc_rt_jit_CompiledModule *E,
+                                   const LLVMMemoryBufferRef *Objs, size_t N) {
+  E->Objs = calloc(N + 1, sizeof(char *));
+  E->ObjSizes = calloc(N + 1, sizeof(size_t));
+  for (size_t I = 0; E->Objs && E->ObjSizes && I < N; ++I) {
+    size_t Size = LLVMGetBufferSize(Objs[I]);
+    E->Objs[I] = malloc(Size ? Size : 1);
+    if (!E->Objs[I])
+      break;
+    memcpy(E->Objs[I], LLVMGetBufferStart(Objs[I]), Size);
+    E->ObjSizes[I] = Size;
+    E->NumObjs = I + 1;
+  }
+  return E->NumObjs == N ? NULL : orc_rt_Error_create("out of memory");
+}
+
+/* -object-cache-dir's entry for the module, written after compiling it. */
+static void store(const char *Dir, const orc_rt_jit_CompiledModule *E,
+                  const orc_rt_jit_ObjectList *Objs) {
+  orc_rt_jit_CacheManifest M = {.Ctors = E->Ctors.Items,
+                                .NumCtors = E->Ctors.Size,
+                                .Dtors = E->Dtors.Items,
+                                .NumDtors = E->Dtors.Size,
+                                .Exports = E->Exports.Items,
+                                .NumExports = E->Exports.Size,
+                                .Escapes = E->Escapes.Items,
+                                .NumEscapes = E->Escapes.Size};
+  orc_rt_ErrorRef Err =
+      orc_rt_jit_ObjectCache_store(Dir, E->Key, &M, Objs->Items, Objs->Size);
+  if (Err) { /* the module loads anyway, as the program does */
+    fprintf(stderr, "mini-lli: warning: object cache: %s\n",
+            orc_rt_Error_getMessage(Err));
+    orc_rt_Error_consume(Err);
+  }
+}
+
+/* -object-cache-dir's entry for the module, if there is a valid one. */
+static orc_rt_ErrorRef loadStored(const char *Dir, orc_rt_jit_CompiledModule *E,
+                                  bool *Hit) {
+  orc_rt_jit_CacheLists Into = {&E->Ctors, &E->Dtors, NULL, &E->Exports,
+                                &E->Escapes};
+  LLVMMemoryBufferRef *Objs;
+  size_t N;
+  orc_rt_ErrorRef Err =
+      orc_rt_jit_ObjectCache_load(Dir, E->Key, Hit, &Into, &Objs, &N);
+  if (Err || !*Hit)
+    return Err;
+  Err = keepObjects(E, Objs, N);
+  for (size_t I = 0; I < N; ++I)
+    LLVMDisposeMemoryBuffer(Objs[I]);
+  free(Objs);
+  return Err;
+}
+
 static orc_rt_ErrorRef compile(orc_rt_jit_Jit *Jit, const char *Passes,
                                const char *Path, LLVMMemoryBufferRef Buf,
-                               orc_rt_jit_CompiledModule *E) {
+                               const char *Dir, orc_rt_jit_CompiledModule *E) {
   LLVMContextRef Ctx;
   LLVMModuleRef M;
   orc_rt_ErrorRef Err = orc_rt_jit_parseModule(Path, Buf, &Ctx, &M);
@@ -44,41 +101,29 @@ static orc_rt_ErrorRef compile(orc_rt_jit_Jit *Jit, const char *Passes,
     Err = orc_rt_jit_Jit_compileObjects(Jit, M, &Objs);
   LLVMDisposeModule(M);
   LLVMContextDispose(Ctx);
-  if (Err)
-    return Err;
-  E->Objs = calloc(Objs.Size + 1, sizeof(char *));
-  E->ObjSizes = calloc(Objs.Size + 1, sizeof(size_t));
-  for (size_t I = 0; E->Objs && E->ObjSizes && I < Objs.Size; ++I) {
-    size_t Size = LLVMGetBufferSize(Objs.Items[I]);
-    E->Objs[I] = malloc(Size ? Size : 1);
-    if (!E->Objs[I])
-      break;
-    memcpy(E->Objs[I], LLVMGetBufferStart(Objs.Items[I]), Size);
-    E->ObjSizes[I] = Size;
-    E->NumObjs = I + 1;
-  }
-  if (E->NumObjs != Objs.Size)
-    Err = orc_rt_Error_create("out of memory");
+  if (!Err)
+    Err = keepObjects(E, Objs.Items, Objs.Size);
+  if (!Err && Dir)
+    store(Dir, E, &Objs);
   orc_rt_jit_ObjectList_dispose(&Objs);
   return Err;
 }
 
-/* The compiled form of Path's bytes, from the cache or compiled now. */
+/* The compiled form of Path's bytes: from the in-process cache, from
+ * -object-cache-dir, or compiled now (and stored there). */
 orc_rt_ErrorRef orc_rt_jit_ModuleCache_get(orc_rt_jit_ModuleCache *Cache,
                                            orc_rt_jit_Jit *Jit,
-                                           const char *Passes, const char *Path,
+                                           const orc_rt_jit_Options *Opts,
+                                           const char *Path,
                                            orc_rt_jit_CompiledModule **Out) {
   LLVMMemoryBufferRef Buf;
   orc_rt_ErrorRef Err = orc_rt_jit_readInput(Path, &Buf);
   if (Err)
     return Err;
-  orc_rt_jit_ContentHash H;
-  orc_rt_jit_ContentHash_init(&H);
-  orc_rt_jit_ContentHash_update(&H, LLVMGetBufferStart(Buf),
-                                LLVMGetBufferSize(Buf));
-  orc_rt_jit_ContentHash_updateString(&H, orc_rt_jit_Jit_codegenSettings(Jit));
-  orc_rt_jit_ContentHash_updateString(&H, Passes ? Passes : "");
-  orc_rt_jit_Digest Key = orc_rt_jit_ContentHash_final(&H);
+  orc_rt_jit_Digest Key = orc_rt_jit_ObjectCache_key(
+      LLVMGetBufferStart(Buf), LLVMGetBufferSize(Buf),
+      orc_rt_jit_Jit_codegenSettings(Jit), Opts->Passes,
+      ORC_RT_JIT_OBJECTCACHE_DLOPEN);
   for (orc_rt_jit_CompiledModule *E = Cache->Head; E; E = E->Next)
     if (E->Key.Hi == Key.Hi && E->Key.Lo == Key.Lo) {
       LLVMDisposeMemoryBuffer(Buf);
@@ -91,7 +136,16 @@ orc_rt_ErrorRef orc_rt_jit_ModuleCache_get(orc_rt_jit_ModuleCache *Cache,
     return orc_rt_Error_create("out of memory");
   }
   E->Key = Key;
-  Err = compile(Jit, Passes, Path, Buf, E); /* consumes Buf */
+  /* -enable-cache-manager makes the directory lli's cache, whose files hold
+   * one object and nothing else (LLICache.h): modules are not stored there. */
+  const char *Dir = Opts->EnableCacheManager ? NULL : Opts->ObjectCacheDir;
+  bool Hit = false;
+  if (Dir)
+    Err = loadStored(Dir, E, &Hit);
+  if (Hit || Err)
+    LLVMDisposeMemoryBuffer(Buf);
+  else
+    Err = compile(Jit, Opts->Passes, Path, Buf, Dir, E); /* consumes Buf */
   if (Err) {
     disposeEntry(E);
     return Err;

@@ -3,8 +3,11 @@
  * what the loader takes out of the IR (exports, escaping functions,
  * constructors, destructors) -- kept by content, so that a module loaded
  * again in the same run is linked from these objects without being parsed or
- * compiled again. The key is a hash of the file's bytes, the JIT's codegen
- * settings and the -passes pipeline. Entries are never evicted. */
+ * compiled again. With -object-cache-dir the same is kept on disk
+ * (ObjectCache.h), so a module loaded in a later run is not compiled again
+ * either. The key is -object-cache-dir's (ObjectCache_key): a hash of the
+ * file's bytes, the JIT's codegen settings, the -passes pipeline and the
+ * versions of orc-rt-c and LLVM. Entries are never evicted from memory. */
 
 #ifndef ORC_RT_C_LIB_JIT_DLOPENCACHE_H
 #define ORC_RT_C_LIB_JIT_DLOPENCACHE_H
@@ -28,12 +31,13 @@ typedef struct {
   orc_rt_jit_CompiledModule *Head;
 } orc_rt_jit_ModuleCache;
 
-/* The compiled form of the file at Path, from C or compiled now with J's
- * settings (and added to C). One caller at a time (see
- * orc_rt_jit_Jit_compileObjects). */
+/* The compiled form of the file at Path, from C, from Opts' -object-cache-dir
+ * or compiled now with J's settings and Opts' -passes (and stored there); then
+ * added to C. One caller at a time (see orc_rt_jit_Jit_compileObjects). */
 orc_rt_ErrorRef orc_rt_jit_ModuleCache_get(orc_rt_jit_ModuleCache *C,
                                            orc_rt_jit_Jit *J,
-                                           const char *Passes, const char *Path,
+                                           const orc_rt_jit_Options *Opts,
+                                           const char *Path,
                                            orc_rt_jit_CompiledModule **Out);
 
 void orc_rt_jit_ModuleCache_dispose(orc_rt_jit_ModuleCache *C);

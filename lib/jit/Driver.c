@@ -123,10 +123,12 @@ static void storeInCache(const LLVMMemoryBufferRef *Objects, size_t NumObjects,
                          void *Ctx) {
   CacheStore *C = Ctx;
   orc_rt_jit_Program *P = C->P;
-  orc_rt_jit_CacheManifest M = {
-      P->Ctors.Items + C->Ctors, P->Dtors.Items + C->Dtors,
-      P->Ctors.Size - C->Ctors,  P->Dtors.Size - C->Dtors,
-      P->Names.Items + C->Names, P->Names.Size - C->Names};
+  orc_rt_jit_CacheManifest M = {.Ctors = P->Ctors.Items + C->Ctors,
+                                .NumCtors = P->Ctors.Size - C->Ctors,
+                                .Dtors = P->Dtors.Items + C->Dtors,
+                                .NumDtors = P->Dtors.Size - C->Dtors,
+                                .Names = P->Names.Items + C->Names,
+                                .NumNames = P->Names.Size - C->Names};
   orc_rt_ErrorRef Err = orc_rt_jit_ObjectCache_store(
       P->Opts->ObjectCacheDir, C->Key, &M, Objects, NumObjects);
   if (Err) { /* the program runs anyway, as with lli */
@@ -142,9 +144,9 @@ static orc_rt_ErrorRef addFromCache(orc_rt_jit_Program *P,
                                     orc_rt_jit_Digest Key, bool *Hit) {
   LLVMMemoryBufferRef *Objs;
   size_t N;
-  orc_rt_ErrorRef Err =
-      orc_rt_jit_ObjectCache_load(P->Opts->ObjectCacheDir, Key, Hit, &P->Ctors,
-                                  &P->Dtors, &P->Names, &Objs, &N);
+  orc_rt_jit_CacheLists Into = {&P->Ctors, &P->Dtors, &P->Names, NULL, NULL};
+  orc_rt_ErrorRef Err = orc_rt_jit_ObjectCache_load(P->Opts->ObjectCacheDir,
+                                                    Key, Hit, &Into, &Objs, &N);
   if (Err || !*Hit)
     return Err;
   Err = orc_rt_jit_Jit_addObjects(P->Jit, Objs, N);
@@ -357,9 +359,12 @@ static void callHandler(void *Ctx) {
 /* Runs what is left of the handlers and dtors. Re-entrant on the thread that
  * runs it (exit() from a handler carries on where the outer loop was). */
 static void runFinishSteps(orc_rt_jit_Program *P) {
+  /* One list, as glibc's: a dlopen'ed module's handlers run among the
+   * program's, in the module (its destructors run later, at detach). */
   orc_rt_jit_Handler H;
   while (orc_rt_jit_Runtime_popHandler(&H))
-    if (!orc_rt_jit_LiveEntries_call(
+    if (!orc_rt_jit_Dlopen_runHandler(&H) &&
+        !orc_rt_jit_LiveEntries_call(
             P->S, "atexit handler", (uint64_t)(uintptr_t)H.Fn, callHandler, &H))
       trace(P, "atexit handler denied");
   while (true) {
@@ -485,6 +490,7 @@ static void reportLiveEntries(orc_rt_jit_Program *P) {
         orc_rt_jit_Jit_lookup(P->Jit, P->Names.Items[I].Lookup, &T.Addrs[I]);
     orc_rt_Error_consume(Err);
   }
+  orc_rt_Error_consume(orc_rt_jit_Jit_takeSessionErrors(P->Jit, NULL));
   fflush(stdout);
   flockfile(stderr);
   fprintf(stderr,
@@ -553,6 +559,11 @@ static orc_rt_ErrorRef lookupAll(orc_rt_jit_Program *P, uint64_t *EntryAddr,
   for (size_t I = 0; !Err && I < O->ThreadEntries.Size; ++I)
     Err = orc_rt_jit_Jit_lookup(P->Jit, O->ThreadEntries.Items[I],
                                 &(*ThreadAddrs)[I]);
+  /* The program's error: what the JIT reported first, as lli prints it. */
+  if (Err)
+    Err = orc_rt_Error_join(orc_rt_jit_Jit_takeSessionErrors(
+                                P->Jit, ORC_RT_JIT_SESSION_ERROR_BANNER),
+                            Err);
   return Err;
 }
 

@@ -4,24 +4,26 @@
  *   Lock      recursive, like glibc's dl_load_lock: held by dlopen / dlclose
  *             across compiling, linking, constructors and destructors (which
  *             may dlopen / dlclose again on the same thread).
- *   SymLock   guards the list of loaded modules, their flags and exported
- *             addresses and their atexit lists, for readers that must not
- *             wait for a dlopen in progress: the definition generator of
- *             every module's JITDylib (which may run on a JIT thread while
- *             dlopen holds Lock), dlsym(RTLD_DEFAULT), __cxa_atexit.
+ *   SymLock   guards the list of loaded modules, their flags, exported
+ *             addresses and dependencies, for readers that must not wait
+ *             for a dlopen in progress: the definition generator of every
+ *             module's JITDylib (which may run on a JIT thread while dlopen
+ *             holds Lock), dlsym(RTLD_DEFAULT), exit's atexit handlers.
  *   Retired   modules whose group completed, waiting to be freed (by the
  *             next dl* call, a task on the Session's dispatcher, or the
  *             Session's onShutdown, whichever comes first).
  *
  * A module's life:
  *
- *   dlopen: compile (or take from the in-process cache) -> link into a
+ *   dlopen: compile (or take from the cache: DlopenCache.h) -> link into a
  *     JITDylib -> nested group under the Session's -> stubs -> constructors
  *   dlclose to zero: destructors + its atexit handlers, under its tokens ->
  *     close its group -> (last token back) -> Retired -> JITDylib cleared
- *   Session shutdown requested, module still loaded: destructors + handlers
- *     -> group closed "by shutdown": later calls run under the caller's
- *     Session token, and the code goes with the whole JIT after the drain. */
+ *   exit, module still loaded: its pending atexit handlers run in the one
+ *     list with the program's (RuntimeExit.c); then, at Session shutdown,
+ *     its destructors in glibc's _dl_fini order -> group closed "by
+ *     shutdown": later calls run under the caller's Session token, and the
+ *     code goes with the whole JIT after the drain. */
 
 #include "jit/IRDlopen.h"
 #include "jit/Diag.h"
@@ -30,7 +32,7 @@
 #include "jit/LiveEntries.h"
 #include "jit/Module.h"
 #include "jit/ModuleStubs.h"
-#include "jit/RuntimeParts.h"
+#include "jit/ProgramRuntime.h"
 
 #include "orc-rt-c/NestedGroup.h"
 
@@ -49,14 +51,9 @@
 /* A JITDylib for one module at a time; cleared and reused after unloading. */
 typedef struct Slot {
   LLVMOrcJITDylibRef JD;
+  struct Module *Owner; /* the module linked into JD; under SymLock */
   struct Slot *NextFree;
 } Slot;
-
-typedef struct {
-  void (*Fn)(void *);
-  void *Arg;
-  bool NoArg;
-} Handler;
 
 typedef struct Module {
   orc_rt_jit_StubModule *Id; /* permanent: the stubs point at it */
@@ -66,16 +63,19 @@ typedef struct Module {
   ino_t Ino;
   unsigned Refs;
   bool Global, NoDelete;
-  bool Finalizing;  /* destructors running: hidden from dlopen / dlsym */
-  bool ByShutdown;  /* closed by Session shutdown: freed with the JIT */
-  unsigned InitSeq; /* when its constructors finished (0: not yet) */
+  bool Finalizing;      /* destructors running: hidden from dlopen / dlsym */
+  bool ByShutdown;      /* closed by Session shutdown: freed with the JIT */
+  bool Visited;         /* by finiOrder */
+  unsigned long Serial; /* load order */
+  /* The modules it bound symbols from (glibc's reldeps), by Serial; under
+   * SymLock. They only order the destructors at exit. */
+  unsigned long *Deps;
+  size_t NumDeps, DepCap;
   orc_rt_jit_CompiledModule *Code;
   uint64_t *ExportAddrs; /* the stub for a function, else the address */
   uint64_t *CtorAddrs, *DtorAddrs;
   uint64_t *EscapeStubs; /* the stubs escaping addresses name */
-  Handler *Handlers;     /* guarded by SymLock */
-  size_t NumHandlers, HandlerCap;
-  char Dso; /* its __dso_handle */
+  char Dso;              /* its __dso_handle: its atexit handlers carry it */
   struct Module *Next;
 } Module;
 
@@ -93,7 +93,7 @@ static Module *Retired;              /* under RetiredLock */
 static Slot *FreeSlots;              /* under Lock */
 static unsigned NumSlots;            /* under Lock */
 static orc_rt_jit_ModuleCache Cache; /* under Lock */
-static unsigned NextInitSeq;         /* under Lock */
+static unsigned long NextSerial;     /* under Lock */
 
 /* -trace-shutdown also traces modules' unloading. */
 static void trace(const char *What, const char *Path) {
@@ -141,12 +141,10 @@ static void setError(const char *Fmt, ...) {
 }
 
 static void setErrorFrom(const char *Path, orc_rt_ErrorRef Err) {
+  /* The cause first: what the JIT reported while linking ("Symbols not found:
+   * [ f ]"), bare -- the file is the context here, as in glibc's messages. */
+  Err = orc_rt_Error_join(orc_rt_jit_Jit_takeSessionErrors(Jit, NULL), Err);
   const char *Msg = orc_rt_Error_getMessage(Err);
-  /* The file is the context here, as in glibc's messages: not lli's
-   * top-level "JIT session error: " (Jit.c's session error reporter). */
-  static const char Session[] = "JIT session error: ";
-  if (!strncmp(Msg, Session, sizeof(Session) - 1))
-    Msg += sizeof(Session) - 1;
   /* Parser messages already start with the file name. */
   if (!strncmp(Msg, Path, strlen(Path)))
     setError("%s", Msg);
@@ -182,13 +180,35 @@ static bool findExport(Module *M, const char *Name, uint64_t *Addr) {
   return false;
 }
 
-/* Under SymLock: the RTLD_GLOBAL modules, oldest first (glibc's order). */
-static bool findGlobal(const char *Name, uint64_t *Addr) {
+/* Under SymLock: the RTLD_GLOBAL modules, oldest first (glibc's order).
+ * *From (if not NULL) is the module that defines it. */
+static bool findGlobal(const char *Name, uint64_t *Addr, Module **From) {
   bool Found = false;
   for (Module *M = Loaded; M; M = M->Next)
-    if (M->Global && !M->Finalizing && findExport(M, Name, Addr))
+    if (M->Global && !M->Finalizing && findExport(M, Name, Addr)) {
       Found = true; /* keep going: the oldest wins */
+      if (From)
+        *From = M;
+    }
   return Found;
+}
+
+/* Under SymLock: M bound a symbol of From's. */
+static void addDep(Module *M, const Module *From) {
+  if (M == From)
+    return;
+  for (size_t I = 0; I < M->NumDeps; ++I)
+    if (M->Deps[I] == From->Serial)
+      return;
+  if (M->NumDeps == M->DepCap) {
+    size_t Cap = M->DepCap ? 2 * M->DepCap : 4;
+    unsigned long *N = realloc(M->Deps, Cap * sizeof(*N));
+    if (!N)
+      return; /* only the order of destructors at exit depends on it */
+    M->Deps = N;
+    M->DepCap = Cap;
+  }
+  M->Deps[M->NumDeps++] = From->Serial;
 }
 
 /*---- Resolving a module's undefined symbols ----*/
@@ -235,7 +255,8 @@ static LLVMErrorRef generate(LLVMOrcDefinitionGeneratorRef G, void *Ctx,
                              LLVMOrcLookupKind Kind, LLVMOrcJITDylibRef JD,
                              LLVMOrcJITDylibLookupFlags Flags,
                              LLVMOrcCLookupSet Set, size_t N) {
-  (void)G, (void)Ctx, (void)Kind, (void)Flags;
+  (void)G, (void)Kind, (void)Flags;
+  Slot *S = Ctx;
   LLVMOrcCSymbolMapPairs Globals = calloc(N + 1, sizeof(*Globals));
   LLVMOrcCLookupSetElement *Rest = calloc(N + 1, sizeof(*Rest));
   PendingLookup *P = malloc(sizeof(*P));
@@ -247,7 +268,11 @@ static LLVMErrorRef generate(LLVMOrcDefinitionGeneratorRef G, void *Ctx,
   pthread_mutex_lock(&SymLock);
   for (size_t I = 0; I < N; ++I) {
     uint64_t Addr;
-    if (findGlobal(LLVMOrcSymbolStringPoolEntryStr(Set[I].Name), &Addr)) {
+    Module *From;
+    if (findGlobal(LLVMOrcSymbolStringPoolEntryStr(Set[I].Name), &Addr,
+                   &From)) {
+      if (S->Owner)
+        addDep(S->Owner, From);
       Globals[NG].Name = Set[I].Name;
       Globals[NG].Sym.Address = Addr;
       Globals[NG].Sym.Flags.GenericFlags = LLVMJITSymbolGenericFlagsExported;
@@ -280,45 +305,16 @@ static LLVMErrorRef generate(LLVMOrcDefinitionGeneratorRef G, void *Ctx,
 
 /*---- The driver's definitions in every module's JITDylib ----*/
 
-/* __cxa_atexit with a module's __dso_handle: the handler belongs to that
- * module and runs when it is unloaded; anything else is the program's. */
-static int moduleCxaAtexit(void (*Fn)(void *), void *Arg, void *Dso) {
-  pthread_mutex_lock(&SymLock);
-  Module *M = Loaded;
-  while (M && &M->Dso != Dso)
-    M = M->Next;
-  int R = -1;
-  if (M) {
-    if (M->NumHandlers == M->HandlerCap) {
-      size_t Cap = M->HandlerCap ? 2 * M->HandlerCap : 8;
-      Handler *N = realloc(M->Handlers, Cap * sizeof(*N));
-      if (N) {
-        M->Handlers = N;
-        M->HandlerCap = Cap;
-      }
-    }
-    if (M->NumHandlers < M->HandlerCap) {
-      M->Handlers[M->NumHandlers++] = (Handler){Fn, Arg, false};
-      R = 0;
-    }
-  }
-  pthread_mutex_unlock(&SymLock);
-  return M ? R : orc_rt_jit_cxa_atexit(Fn, Arg, Dso);
-}
-
 static orc_rt_ErrorRef defineModuleSymbols(Module *M) {
   LLVMOrcLLJITRef J = orc_rt_jit_Jit_llJIT(Jit);
-  LLVMOrcCSymbolMapPair Pairs[2];
-  Pairs[0].Name = LLVMOrcLLJITMangleAndIntern(J, "__dso_handle");
-  Pairs[0].Sym = (LLVMJITEvaluatedSymbol){
-      (uintptr_t)&M->Dso, {LLVMJITSymbolGenericFlagsExported, 0}};
-  Pairs[1].Name = LLVMOrcLLJITMangleAndIntern(J, "__cxa_atexit");
-  Pairs[1].Sym = (LLVMJITEvaluatedSymbol){
-      (uintptr_t)moduleCxaAtexit,
-      {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable,
-       0}};
+  /* Its own __dso_handle: the handlers it registers (with the program's
+   * __cxa_atexit) carry it, so dlclose finds them. */
+  LLVMOrcCSymbolMapPair Pair;
+  Pair.Name = LLVMOrcLLJITMangleAndIntern(J, "__dso_handle");
+  Pair.Sym = (LLVMJITEvaluatedSymbol){(uintptr_t)&M->Dso,
+                                      {LLVMJITSymbolGenericFlagsExported, 0}};
   return orc_rt_jit_fromLLVMError(
-      LLVMOrcJITDylibDefine(M->Slot->JD, LLVMOrcAbsoluteSymbols(Pairs, 2)),
+      LLVMOrcJITDylibDefine(M->Slot->JD, LLVMOrcAbsoluteSymbols(&Pair, 1)),
       NULL);
 }
 
@@ -337,12 +333,15 @@ static Slot *takeSlot(void) {
       LLVMOrcLLJITGetExecutionSession(orc_rt_jit_Jit_llJIT(Jit));
   S->JD = LLVMOrcExecutionSessionCreateBareJITDylib(ES, Name);
   LLVMOrcJITDylibAddGenerator(
-      S->JD, LLVMOrcCreateCustomCAPIDefinitionGenerator(generate, NULL, NULL));
+      S->JD, LLVMOrcCreateCustomCAPIDefinitionGenerator(generate, S, NULL));
   return S;
 }
 
 /* Empties the slot's JITDylib (freeing the code) and keeps it for reuse. */
 static void releaseSlot(Slot *S) {
+  pthread_mutex_lock(&SymLock);
+  S->Owner = NULL;
+  pthread_mutex_unlock(&SymLock);
   LLVMErrorRef E = LLVMOrcJITDylibClear(S->JD);
   if (E) {
     char *Msg = LLVMGetErrorMessage(E);
@@ -397,17 +396,9 @@ static void finalize(Module *M) {
   M->Finalizing = true;
   pthread_mutex_unlock(&SymLock);
   runDtors(M, false);
-  while (true) {
-    pthread_mutex_lock(&SymLock);
-    Handler H = {0};
-    bool Any = M->NumHandlers > 0;
-    if (Any)
-      H = M->Handlers[--M->NumHandlers];
-    pthread_mutex_unlock(&SymLock);
-    if (!Any)
-      break;
+  orc_rt_jit_Handler H;
+  while (orc_rt_jit_Runtime_popHandlerOf(&M->Dso, &H))
     runInModule(M, "atexit handler", (uintptr_t)H.Fn, H.Fn, H.Arg, H.NoArg);
-  }
   runDtors(M, true);
 }
 
@@ -421,7 +412,7 @@ static void freeModule(Module *M) {
   free(M->CtorAddrs);
   free(M->DtorAddrs);
   free(M->EscapeStubs);
-  free(M->Handlers);
+  free(M->Deps);
   free(M);
 }
 
@@ -475,6 +466,26 @@ static void unlist(Module *M) {
   pthread_mutex_unlock(&SymLock);
 }
 
+/* Under Lock: another loaded module bound symbols from M. */
+static bool isNeeded(const Module *M) {
+  bool Needed = false;
+  pthread_mutex_lock(&SymLock);
+  for (const Module *N = Loaded; N && !Needed; N = N->Next)
+    for (size_t I = 0; N != M && I < N->NumDeps; ++I)
+      Needed |= N->Deps[I] == M->Serial;
+  pthread_mutex_unlock(&SymLock);
+  return Needed;
+}
+
+/* Under Lock: runs M's destructors and handlers, and denies new entries; the
+ * code goes once the last token is back (at once if none is out). */
+static void unload(Module *M) {
+  finalize(M);
+  unlist(M);
+  trace("destructors done; new entries denied", M->Id->Path);
+  orc_rt_TaskGroup_close(M->Group);
+}
+
 int orc_rt_jit_dlclose(void *Handle) {
   lock();
   if (!isOurs(Handle)) {
@@ -483,8 +494,10 @@ int orc_rt_jit_dlclose(void *Handle) {
     return dlclose(Handle);
   }
   Module *M = Handle;
-  if (M->Finalizing) {
-    setError("%s: dlclose: the module is being unloaded", M->Id->Path);
+  if (M->Finalizing || !M->Refs) {
+    setError("%s: %s", M->Id->Path,
+             M->Finalizing ? "dlclose: the module is being unloaded"
+                           : "shared object not open"); /* glibc's */
     unlock();
     return -1;
   }
@@ -492,12 +505,27 @@ int orc_rt_jit_dlclose(void *Handle) {
     unlock();
     return 0;
   }
-  finalize(M);
-  unlist(M);
-  trace("destructors done; new entries denied", M->Id->Path);
-  /* New entries are denied from here; the code goes once the last token is
-   * back (at once if none is out). */
-  orc_rt_TaskGroup_close(M->Group);
+  /* As glibc's reldeps: a module whose symbols another loaded module bound
+   * stays loaded (its data may be referenced from there) until that one is
+   * unloaded; then it goes too, after it. */
+  if (isNeeded(M)) {
+    trace("count zero; kept loaded for a module that uses its symbols",
+          M->Id->Path);
+    unlock();
+    return 0;
+  }
+  unload(M);
+  for (bool Again = true; Again;) {
+    Again = false;
+    Module *Oldest = NULL;
+    for (Module *N = Loaded; N; N = N->Next)
+      if (!N->Refs && !N->NoDelete && !N->Finalizing && !isNeeded(N))
+        Oldest = N; /* the list is newest first: glibc's order */
+    if (Oldest) {
+      unload(Oldest);
+      Again = true;
+    }
+  }
   unlock();
   return 0;
 }
@@ -683,10 +711,16 @@ static Module *load(const char *Path, const struct stat *St) {
   }
   M->Dev = St->st_dev;
   M->Ino = St->st_ino;
+  M->Serial = ++NextSerial;
   orc_rt_ErrorRef Err =
-      orc_rt_jit_ModuleCache_get(&Cache, Jit, Opts->Passes, Path, &M->Code);
+      orc_rt_jit_ModuleCache_get(&Cache, Jit, Opts, Path, &M->Code);
   if (!Err && !(M->Slot = takeSlot()))
     Err = orc_rt_Error_create("out of memory");
+  if (!Err) {
+    pthread_mutex_lock(&SymLock);
+    M->Slot->Owner = M;
+    pthread_mutex_unlock(&SymLock);
+  }
   if (!Err)
     Err = orc_rt_TaskGroup_createNested(
         &M->Group, orc_rt_Session_managedCodeTokenSource(Sess),
@@ -715,7 +749,6 @@ static Module *load(const char *Path, const struct stat *St) {
   for (size_t I = 0; I < C->Size; ++I)
     runInModule(M, C->Items[I].Symbol, M->CtorAddrs[I],
                 (void (*)(void *))(uintptr_t)M->CtorAddrs[I], NULL, true);
-  M->InitSeq = ++NextInitSeq;
   return M;
 }
 
@@ -771,7 +804,7 @@ void *orc_rt_jit_dlsym(void *Handle, const char *Name) {
   uint64_t Addr;
   if (Handle == RTLD_DEFAULT) {
     pthread_mutex_lock(&SymLock);
-    bool Found = findGlobal(Name, &Addr);
+    bool Found = findGlobal(Name, &Addr, NULL);
     pthread_mutex_unlock(&SymLock);
     if (Found)
       return (void *)(uintptr_t)Addr;
@@ -836,9 +869,75 @@ size_t orc_rt_jit_Dlopen_reportLiveFrames(FILE *Out) {
 
 /*---- The Session service ----*/
 
-/* Shutdown was requested (the program's atexit handlers and destructors have
- * run): the modules still loaded are finalized, newest first, as glibc's
- * _dl_fini does at exit, and their groups closed so the drain can end. */
+/*---- Exit ----*/
+
+bool orc_rt_jit_Dlopen_runHandler(const orc_rt_jit_Handler *H) {
+  pthread_mutex_lock(&SymLock);
+  Module *M = Loaded;
+  while (M && &M->Dso != H->Dso)
+    M = M->Next;
+  /* A listed module's group is not closed yet (dlclose unlists it first):
+   * this token keeps it from being freed until the handler is done. */
+  bool Pinned = M && orc_rt_TaskGroup_acquireToken(M->Group);
+  pthread_mutex_unlock(&SymLock);
+  if (!M)
+    return false;
+  if (Pinned) {
+    runInModule(M, "atexit handler", (uintptr_t)H->Fn, H->Fn, H->Arg, H->NoArg);
+    orc_rt_TaskGroup_releaseToken(M->Group);
+  }
+  return true;
+}
+
+static Module *findSerial(Module **ByAge, size_t N, unsigned long Serial) {
+  for (size_t I = 0; I < N; ++I)
+    if (ByAge[I]->Serial == Serial)
+      return ByAge[I];
+  return NULL;
+}
+
+static void visit(Module *M, Module **ByAge, size_t N, Module ***Head) {
+  if (M->Visited)
+    return;
+  M->Visited = true;
+  for (size_t I = 0; I < M->NumDeps; ++I) {
+    Module *D = findSerial(ByAge, N, M->Deps[I]);
+    if (D)
+      visit(D, ByAge, N, Head);
+  }
+  *--*Head = M;
+}
+
+/* Under Lock: the N loaded modules in glibc's _dl_fini order (_dl_sort_maps
+ * for fini): the order they were loaded, except that a module comes before
+ * those it bound symbols from -- a depth-first walk from the newest back,
+ * each module placed after what it reaches. A module opened by another's
+ * constructor was loaded after it, so it comes after it. */
+static void finiOrder(Module **Out, Module **ByAge, size_t N) {
+  pthread_mutex_lock(&SymLock);
+  size_t I = N;
+  for (Module *M = Loaded; M; M = M->Next) {
+    ByAge[--I] = M; /* Loaded is newest first */
+    M->Visited = false;
+  }
+  Module **Head = Out + N;
+  for (I = N; I-- > 0;)
+    visit(ByAge[I], ByAge, N, &Head);
+  pthread_mutex_unlock(&SymLock);
+}
+
+static void finalizeByShutdown(Module *M) {
+  finalize(M);
+  unlist(M);
+  M->ByShutdown = true;
+  __atomic_store_n(&M->Id->ClosedByShutdown, true, __ATOMIC_RELEASE);
+  orc_rt_TaskGroup_close(M->Group);
+}
+
+/* Shutdown was requested (the program's atexit handlers, the modules' among
+ * them, and the program's destructors have run): the modules still loaded
+ * are finalized in glibc's _dl_fini order, and their groups closed so the
+ * drain can end. */
 static void onDetach(void *Ctx) {
   (void)Ctx;
   /* This thread (typically the one that ran the entry) is outside every
@@ -846,18 +945,24 @@ static void onDetach(void *Ctx) {
    * the drain would wait for it forever. */
   orc_rt_jit_ModuleStubs_dropDeadFrames();
   lock();
+  /* Again for modules that destructors opened. */
   while (Loaded) {
-    /* glibc's _dl_fini: the reverse of the order initialization finished
-     * (a module opened by another's constructor finishes first). */
-    Module *M = Loaded;
-    for (Module *N = Loaded; N; N = N->Next)
-      if (N->InitSeq > M->InitSeq)
-        M = N;
-    finalize(M);
-    unlist(M);
-    M->ByShutdown = true;
-    __atomic_store_n(&M->Id->ClosedByShutdown, true, __ATOMIC_RELEASE);
-    orc_rt_TaskGroup_close(M->Group);
+    size_t N = 0;
+    for (Module *M = Loaded; M; M = M->Next)
+      ++N;
+    Module **Order = calloc(2 * N, sizeof(*Order));
+    if (!Order) { /* the oldest first, then */
+      Module *M = Loaded;
+      while (M->Next)
+        M = M->Next;
+      finalizeByShutdown(M);
+      continue;
+    }
+    finiOrder(Order, Order + N, N);
+    for (size_t I = 0; I < N; ++I)
+      if (isOurs(Order[I])) /* a destructor may have closed it */
+        finalizeByShutdown(Order[I]);
+    free(Order);
   }
   unlock();
 }

@@ -23,8 +23,9 @@
 
 /* Makes dlopen of IR work for the program of S and J (one per process):
  * adds a Session service that, when shutdown is requested, finalizes the
- * modules still loaded (newest first) and closes their groups, and frees the
- * bookkeeping after the drain. Add it after the service that frees J. */
+ * modules still loaded (in glibc's _dl_fini order) and closes their groups,
+ * and frees the bookkeeping after the drain. Add it after the service that
+ * frees J. */
 orc_rt_ErrorRef orc_rt_jit_Dlopen_attach(orc_rt_SessionRef S, orc_rt_jit_Jit *J,
                                          const orc_rt_jit_Options *Opts);
 
@@ -35,6 +36,11 @@ int orc_rt_jit_dlclose(void *Handle);
 char *orc_rt_jit_dlerror(void);
 int orc_rt_jit_dladdr(const void *Addr, Dl_info *Info);
 int orc_rt_jit_dlinfo(void *Handle, int Request, void *Arg);
+
+/* Runs an atexit handler taken from the program's list at exit if it was
+ * registered by a loaded module (with its __dso_handle): under the module's
+ * token, as dlclose runs it. False if it is not a loaded module's. */
+bool orc_rt_jit_Dlopen_runHandler(const orc_rt_jit_Handler *H);
 
 /* For the -shutdown-timeout report: frames live inside modules. */
 size_t orc_rt_jit_Dlopen_reportLiveFrames(FILE *Out);

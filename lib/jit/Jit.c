@@ -53,33 +53,63 @@ struct orc_rt_jit_Jit {
    * the LLJIT (J is then NULL). */
   orc_rt_jit_MCJIT *MCJIT;
   orc_rt_jit_Interpreter *Interp;
-  /* Errors the ExecutionSession reported, waiting to be joined to a result. */
+  /* Errors the ExecutionSession reported, oldest first, as it worded them,
+   * until someone takes them (orc_rt_jit_Jit_takeSessionErrors). */
   pthread_mutex_t Lock;
-  orc_rt_ErrorRef Pending;
+  orc_rt_ErrorRef *Pending;
+  size_t NumPending, PendingCap;
 };
 
 static orc_rt_jit_Jit *LazyJit; /* for the lazy-call-through error handler */
 
 static void reportSessionError(void *Ctx, LLVMErrorRef Err) {
   orc_rt_jit_Jit *J = Ctx;
-  /* Worded as lli's ExecutionSession reports it. */
-  orc_rt_ErrorRef E = orc_rt_jit_fromLLVMError(Err, "JIT session error: ");
+  orc_rt_ErrorRef E = orc_rt_jit_fromLLVMError(Err, NULL);
   pthread_mutex_lock(&J->Lock);
-  J->Pending = orc_rt_Error_join(J->Pending, E);
+  if (J->NumPending == J->PendingCap) {
+    size_t Cap = J->PendingCap ? 2 * J->PendingCap : 4;
+    orc_rt_ErrorRef *N = realloc(J->Pending, Cap * sizeof(*N));
+    if (N) {
+      J->Pending = N;
+      J->PendingCap = Cap;
+    }
+  }
+  if (J->NumPending < J->PendingCap)
+    J->Pending[J->NumPending++] = E;
+  else if (J->NumPending) /* out of memory: kept with the one before */
+    J->Pending[J->NumPending - 1] =
+        orc_rt_Error_join(J->Pending[J->NumPending - 1], E);
+  else
+    orc_rt_Error_consume(E);
   pthread_mutex_unlock(&J->Lock);
 }
 
-static orc_rt_ErrorRef takePending(orc_rt_jit_Jit *J) {
+orc_rt_ErrorRef orc_rt_jit_Jit_takeSessionErrors(orc_rt_jit_Jit *J,
+                                                 const char *Banner) {
   pthread_mutex_lock(&J->Lock);
-  orc_rt_ErrorRef E = J->Pending;
+  orc_rt_ErrorRef *Taken = J->Pending;
+  size_t N = J->NumPending;
   J->Pending = NULL;
+  J->NumPending = J->PendingCap = 0;
   pthread_mutex_unlock(&J->Lock);
-  return E;
+  orc_rt_ErrorRef Out = NULL;
+  for (size_t I = 0; I < N; ++I) {
+    orc_rt_ErrorRef E = Taken[I];
+    if (Banner) {
+      E = orc_rt_Error_createf("%s%s", Banner, orc_rt_Error_getMessage(E));
+      orc_rt_Error_consume(Taken[I]);
+    }
+    Out = orc_rt_Error_join(Out, E);
+  }
+  free(Taken);
+  return Out;
 }
 
 /* Called by a lazy stub whose function could not be compiled or linked. */
 static void lazyCallFailed(void) {
-  orc_rt_ErrorRef E = LazyJit ? takePending(LazyJit) : NULL;
+  orc_rt_ErrorRef E = LazyJit ? orc_rt_jit_Jit_takeSessionErrors(
+                                    LazyJit, ORC_RT_JIT_SESSION_ERROR_BANNER)
+                              : NULL;
   fflush(stdout);
   fprintf(stderr, "mini-lli: error: %s\n",
           E ? orc_rt_Error_getMessage(E) : "lazy compilation failed");
@@ -606,10 +636,10 @@ orc_rt_ErrorRef orc_rt_jit_Jit_lookupIn(orc_rt_jit_Jit *J,
     LLVMOrcReleaseSymbolStringPoolEntry(Interned[I]);
   free(Interned);
   free(Syms);
-  orc_rt_ErrorRef Pending = takePending(J);
-  if (S.Err)
-    return orc_rt_Error_join(Pending, orc_rt_jit_fromLLVMError(S.Err, NULL));
-  orc_rt_Error_consume(Pending);
+  if (S.Err) /* what the session reported meanwhile stays for the caller */
+    return orc_rt_jit_fromLLVMError(S.Err, NULL);
+  /* Complaints about a lookup that succeeded (weak references) go. */
+  orc_rt_Error_consume(orc_rt_jit_Jit_takeSessionErrors(J, NULL));
   return NULL;
 }
 
@@ -689,7 +719,9 @@ orc_rt_ErrorRef orc_rt_jit_Jit_dispose(orc_rt_jit_Jit *J) {
     LazyJit = NULL;
   orc_rt_jit_MCJIT_dispose(J->MCJIT);
   orc_rt_jit_Interpreter_dispose(J->Interp);
-  Err = orc_rt_Error_join(Err, takePending(J));
+  /* What nobody took is the program's error (the driver prints it). */
+  Err = orc_rt_Error_join(Err, orc_rt_jit_Jit_takeSessionErrors(
+                                   J, ORC_RT_JIT_SESSION_ERROR_BANNER));
   LLVMDisposeMessage(J->Triple);
   LLVMDisposeMessage(J->CPU);
   LLVMDisposeMessage(J->Features);

@@ -57,10 +57,20 @@ orc_rt_ErrorRef orc_rt_jit_Jit_addDynamicLibrary(orc_rt_jit_Jit *J,
  * the -dlopen libraries and archives, which come first in the search. */
 orc_rt_ErrorRef orc_rt_jit_Jit_addProcessSymbols(orc_rt_jit_Jit *J);
 
-/* Looks Name up (compiling what it needs, unless lazy); joins any error the
- * JIT reported meanwhile (e.g. "Symbols not found: [ foo ]"). */
+/* Looks Name up (compiling what it needs, unless lazy). If it fails, what
+ * the JIT reported meanwhile (e.g. "Symbols not found: [ foo ]", the cause of
+ * "Failed to materialize symbols: ...") is left for
+ * orc_rt_jit_Jit_takeSessionErrors. */
 orc_rt_ErrorRef orc_rt_jit_Jit_lookup(orc_rt_jit_Jit *J, const char *Name,
                                       uint64_t *Addr);
+
+/* The errors the JIT's ExecutionSession reported that no one has taken yet,
+ * oldest first, each after Banner (none if NULL), joined; NULL if none. The
+ * driver gives lli's banner when it prints them as the program's error;
+ * dlerror() takes them bare. */
+#define ORC_RT_JIT_SESSION_ERROR_BANNER "JIT session error: "
+orc_rt_ErrorRef orc_rt_jit_Jit_takeSessionErrors(orc_rt_jit_Jit *J,
+                                                 const char *Banner);
 
 /* Calls what lookup gave (a function address, or for the interpreter a
  * handle it runs) as void(void), or as main(argc, argv, envp). */
@@ -78,7 +88,8 @@ void orc_rt_jit_Jit_endProgram(orc_rt_jit_Jit *J, int Status);
 #include <llvm-c/LLJIT.h>
 LLVMOrcLLJITRef orc_rt_jit_Jit_llJIT(orc_rt_jit_Jit *J);
 LLVMOrcJITDylibRef orc_rt_jit_Jit_programDylib(orc_rt_jit_Jit *J);
-/* Looks up N names in JD (the program's if NULL), all at once. */
+/* Looks up N names in JD (the program's if NULL), all at once; as
+ * orc_rt_jit_Jit_lookup, session errors are left for the caller. */
 orc_rt_ErrorRef orc_rt_jit_Jit_lookupIn(orc_rt_jit_Jit *J,
                                         LLVMOrcJITDylibRef JD,
                                         const char *const *Names, size_t N,
@@ -95,7 +106,8 @@ orc_rt_ErrorRef orc_rt_jit_Jit_addObjectsTo(orc_rt_jit_Jit *J,
                                             const LLVMMemoryBufferRef *Objects,
                                             size_t NumObjects);
 
-/* Frees the JIT, its code and data memory. Everything J handed out dangles. */
+/* Frees the JIT, its code and data memory. Everything J handed out dangles.
+ * The error includes the session errors no one took, with lli's banner. */
 orc_rt_ErrorRef orc_rt_jit_Jit_dispose(orc_rt_jit_Jit *J);
 
 #endif

@@ -6,8 +6,12 @@
  *   payload: u32 n, n x (u32 priority, string)         constructors
  *            u32 n, n x (u32 priority, string)         destructors
  *            u32 n, n x (string lookup, string display) function names
+ *            u32 n, n x (string name, u32 flags)        exports    (dlopen)
+ *            u32 n, n x (string stub, string target,    escapes    (dlopen)
+ *                        string display, u32 flags)
  *            u32 n, n x (u64 size, bytes)              object files
- *   string:  u32 length, bytes (no NUL) */
+ *   string:  u32 length, bytes (no NUL)
+ *   flags:   1 function, 2 arguments in registers only, 4 float arguments */
 
 #include "jit/ObjectCache.h"
 
@@ -22,7 +26,7 @@
 #include <unistd.h>
 
 static const char Magic[16] = "orc-rt-c objcach";
-#define FORMAT_VERSION 1u
+#define FORMAT_VERSION 2u
 #define HEADER_SIZE (16 + 4 + 4 + 8 + 8 + 8 + 8)
 
 orc_rt_jit_Digest orc_rt_jit_ObjectCache_key(const void *Input, size_t Size,
@@ -38,6 +42,7 @@ orc_rt_jit_Digest orc_rt_jit_ObjectCache_key(const void *Input, size_t Size,
   /* "" and no pipeline differ: no -passes runs no pipeline at all. */
   orc_rt_jit_ContentHash_updateString(&H, Passes ? "passes" : "no passes");
   orc_rt_jit_ContentHash_updateString(&H, Passes ? Passes : "");
+  /* A dlopen'ed module is prepared differently (exports, stubs, atexit). */
   uint32_t Index = ModuleIndex, Version = FORMAT_VERSION;
   orc_rt_jit_ContentHash_update(&H, &Index, sizeof(Index));
   orc_rt_jit_ContentHash_update(&H, &Version, sizeof(Version));
@@ -96,6 +101,31 @@ static void putInits(Writer *W, const orc_rt_jit_Init *I, size_t N) {
   for (size_t K = 0; K < N; ++K) {
     put32(W, I[K].Priority);
     putString(W, I[K].Symbol);
+  }
+}
+
+enum { Flag_Function = 1, Flag_RegsOnly = 2, Flag_FloatArgs = 4 };
+
+static uint32_t flags(bool Function, bool RegsOnly, bool FloatArgs) {
+  return (Function ? Flag_Function : 0) | (RegsOnly ? Flag_RegsOnly : 0) |
+         (FloatArgs ? Flag_FloatArgs : 0);
+}
+
+static void putExports(Writer *W, const orc_rt_jit_Export *X, size_t N) {
+  put32(W, (uint32_t)N);
+  for (size_t K = 0; K < N; ++K) {
+    putString(W, X[K].Name);
+    put32(W, flags(X[K].IsFunction, X[K].RegsOnly, X[K].FloatArgs));
+  }
+}
+
+static void putEscapes(Writer *W, const orc_rt_jit_Escape *X, size_t N) {
+  put32(W, (uint32_t)N);
+  for (size_t K = 0; K < N; ++K) {
+    putString(W, X[K].Stub);
+    putString(W, X[K].Target);
+    putString(W, X[K].Display);
+    put32(W, flags(true, X[K].RegsOnly, X[K].FloatArgs));
   }
 }
 
@@ -188,6 +218,8 @@ orc_rt_ErrorRef orc_rt_jit_ObjectCache_store(const char *Dir,
     putString(&W, M->Names[I].Lookup);
     putString(&W, M->Names[I].Display);
   }
+  putExports(&W, M->Exports, M->NumExports);
+  putEscapes(&W, M->Escapes, M->NumEscapes);
   put32(&W, (uint32_t)NumObjects);
   for (size_t I = 0; I < NumObjects; ++I) {
     size_t N = LLVMGetBufferSize(Objects[I]);
@@ -287,6 +319,18 @@ static bool validHeader(Reader *R, orc_rt_jit_Digest Key) {
          Sum == orc_rt_jit_checksum(R->P, (size_t)Size);
 }
 
+/* Into is NULL if the caller keeps no such list: the entry must have none. */
+static uint32_t getCount(Reader *R, const void *Into, size_t ItemSize) {
+  uint32_t N = get32(R);
+  /* Each item takes at least ItemSize bytes: a count the file cannot hold is
+   * corrupt, whatever it asks us to allocate. */
+  if (R->Bad || (N && !Into) || N > (uint64_t)(R->End - R->P) / ItemSize) {
+    R->Bad = true;
+    return 0;
+  }
+  return N;
+}
+
 static void readInits(Reader *R, orc_rt_jit_InitList *Out) {
   uint32_t N = get32(R);
   for (uint32_t I = 0; I < N && !R->Bad; ++I) {
@@ -302,13 +346,56 @@ static void readInits(Reader *R, orc_rt_jit_InitList *Out) {
 }
 
 static void readNames(Reader *R, orc_rt_jit_NameList *Out) {
-  uint32_t N = get32(R);
+  uint32_t N = getCount(R, Out, 8);
   for (uint32_t I = 0; I < N && !R->Bad; ++I) {
     char *Lookup = getString(R), *Display = getString(R);
     if (!Lookup || !Display || orc_rt_jit_NameList_push(Out, Lookup, Display))
       R->Bad = true;
     free(Lookup);
     free(Display);
+  }
+}
+
+static void readExports(Reader *R, orc_rt_jit_ExportList *Out) {
+  uint32_t N = getCount(R, Out, 8);
+  if (!N)
+    return;
+  if (!(Out->Items = calloc(N, sizeof(*Out->Items)))) {
+    R->Bad = true;
+    return;
+  }
+  for (uint32_t I = 0; I < N && !R->Bad; ++I) {
+    char *Name = getString(R);
+    uint32_t F = get32(R);
+    if (!Name) {
+      R->Bad = true;
+      break;
+    }
+    Out->Items[Out->Size++] = (orc_rt_jit_Export){
+        Name, (F & Flag_Function) != 0, (F & Flag_RegsOnly) != 0,
+        (F & Flag_FloatArgs) != 0};
+  }
+}
+
+static void readEscapes(Reader *R, orc_rt_jit_EscapeList *Out) {
+  uint32_t N = getCount(R, Out, 16);
+  if (!N)
+    return;
+  if (!(Out->Items = calloc(N, sizeof(*Out->Items)))) {
+    R->Bad = true;
+    return;
+  }
+  for (uint32_t I = 0; I < N && !R->Bad; ++I) {
+    char *Stub = getString(R), *Target = getString(R), *Display = getString(R);
+    uint32_t F = get32(R);
+    if (!Stub || !Target || !Display || R->Bad) {
+      free(Stub), free(Target), free(Display);
+      R->Bad = true;
+      break;
+    }
+    Out->Items[Out->Size++] =
+        (orc_rt_jit_Escape){Stub, Target, Display, (F & Flag_RegsOnly) != 0,
+                            (F & Flag_FloatArgs) != 0};
   }
 }
 
@@ -350,9 +437,7 @@ static void truncateNames(orc_rt_jit_NameList *L, size_t Size) {
 
 orc_rt_ErrorRef orc_rt_jit_ObjectCache_load(const char *Dir,
                                             orc_rt_jit_Digest Key, bool *Hit,
-                                            orc_rt_jit_InitList *Ctors,
-                                            orc_rt_jit_InitList *Dtors,
-                                            orc_rt_jit_NameList *Names,
+                                            const orc_rt_jit_CacheLists *Into,
                                             LLVMMemoryBufferRef **Objects,
                                             size_t *NumObjects) {
   *Hit = false;
@@ -368,18 +453,26 @@ orc_rt_ErrorRef orc_rt_jit_ObjectCache_load(const char *Dir,
     return NULL; /* no entry (or unreadable): a miss */
   }
   Reader R = {Data, Data + Size, false};
-  size_t C0 = Ctors->Size, D0 = Dtors->Size, N0 = Names->Size;
+  size_t C0 = Into->Ctors->Size, D0 = Into->Dtors->Size,
+         N0 = Into->Names ? Into->Names->Size : 0;
   if (validHeader(&R, Key)) {
-    readInits(&R, Ctors);
-    readInits(&R, Dtors);
-    readNames(&R, Names);
+    readInits(&R, Into->Ctors);
+    readInits(&R, Into->Dtors);
+    readNames(&R, Into->Names);
+    readExports(&R, Into->Exports);
+    readEscapes(&R, Into->Escapes);
     readObjects(&R, Path, Objects, NumObjects);
     *Hit = !R.Bad;
   }
   if (!*Hit) {
-    truncateInits(Ctors, C0);
-    truncateInits(Dtors, D0);
-    truncateNames(Names, N0);
+    truncateInits(Into->Ctors, C0);
+    truncateInits(Into->Dtors, D0);
+    if (Into->Names)
+      truncateNames(Into->Names, N0);
+    if (Into->Exports)
+      orc_rt_jit_ExportList_dispose(Into->Exports);
+    if (Into->Escapes)
+      orc_rt_jit_EscapeList_dispose(Into->Escapes);
     for (size_t I = 0; I < *NumObjects; ++I)
       LLVMDisposeMemoryBuffer((*Objects)[I]);
     free(*Objects);

@@ -34,15 +34,23 @@ void orc_rt_jit_Runtime_setQuickExit(orc_rt_jit_ExitFn Fn, void *Ctx);
 /* Takes the most recent at_quick_exit handler; false if there is none. */
 bool orc_rt_jit_Runtime_popQuickHandler(void (**Out)(void));
 
-/* A handler registered by JIT'd code with atexit or __cxa_atexit. */
+/* A handler registered by JIT'd code with atexit or __cxa_atexit. One list
+ * holds them all, as glibc's: exit runs them newest first whoever registered
+ * them, and unloading a dlopen'ed module runs those registered with its
+ * __dso_handle (glibc's __cxa_finalize). */
 typedef struct {
   void (*Fn)(void *);
   void *Arg;
+  void *Dso;  /* __cxa_atexit's third argument (NULL for atexit) */
   bool NoArg; /* registered with atexit: call Fn() */
 } orc_rt_jit_Handler;
 
 /* Takes the most recently registered handler; false if there is none. */
 bool orc_rt_jit_Runtime_popHandler(orc_rt_jit_Handler *Out);
+
+/* Takes the most recently registered handler whose Dso is Dso; false if there
+ * is none. */
+bool orc_rt_jit_Runtime_popHandlerOf(const void *Dso, orc_rt_jit_Handler *Out);
 
 /* Runs the calling thread's C++ thread_local destructors (registered with
  * __cxa_thread_atexit), newest first. Call inside the thread's managed frame.

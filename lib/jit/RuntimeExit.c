@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 /*---- atexit / __cxa_atexit ----*/
 
@@ -16,7 +17,7 @@ static orc_rt_jit_Handler *Handlers;
 static size_t NumHandlers, HandlerCap;
 static bool Closed;
 
-static int addHandler(void (*Fn)(void *), void *Arg, bool NoArg) {
+static int addHandler(void (*Fn)(void *), void *Arg, void *Dso, bool NoArg) {
   int R = 0;
   pthread_mutex_lock(&Lock);
   if (Closed) {
@@ -32,18 +33,17 @@ static int addHandler(void (*Fn)(void *), void *Arg, bool NoArg) {
     }
   }
   if (!R)
-    Handlers[NumHandlers++] = (orc_rt_jit_Handler){Fn, Arg, NoArg};
+    Handlers[NumHandlers++] = (orc_rt_jit_Handler){Fn, Arg, Dso, NoArg};
   pthread_mutex_unlock(&Lock);
   return R;
 }
 
 int orc_rt_jit_cxa_atexit(void (*Fn)(void *), void *Arg, void *Dso) {
-  (void)Dso;
-  return addHandler(Fn, Arg, false);
+  return addHandler(Fn, Arg, Dso, false);
 }
 
 int orc_rt_jit_atexit(void (*Fn)(void)) {
-  return addHandler((void (*)(void *))Fn, NULL, true);
+  return addHandler((void (*)(void *))Fn, NULL, NULL, true);
 }
 
 /*---- at_quick_exit / quick_exit ----*/
@@ -91,6 +91,22 @@ bool orc_rt_jit_Runtime_popHandler(orc_rt_jit_Handler *Out) {
   bool Any = NumHandlers > 0;
   if (Any)
     *Out = Handlers[--NumHandlers];
+  pthread_mutex_unlock(&Lock);
+  return Any;
+}
+
+bool orc_rt_jit_Runtime_popHandlerOf(const void *Dso, orc_rt_jit_Handler *Out) {
+  pthread_mutex_lock(&Lock);
+  size_t I = NumHandlers;
+  while (I > 0 && Handlers[I - 1].Dso != Dso)
+    --I;
+  bool Any = I > 0;
+  if (Any) {
+    *Out = Handlers[I - 1];
+    memmove(&Handlers[I - 1], &Handlers[I],
+            (NumHandlers - I) * sizeof(*Handlers));
+    --NumHandlers;
+  }
   pthread_mutex_unlock(&Lock);
   return Any;
 }

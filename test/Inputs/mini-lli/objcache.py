@@ -66,6 +66,14 @@ def objects(data):
     for _ in range(2 * n):  # names: lookup, display
         (ln,) = struct.unpack_from("<I", data, p)
         p += 4 + ln
+    for strings in (1, 3):  # exports: name; escapes: stub, target, display
+        (n,) = struct.unpack_from("<I", data, p)
+        p += 4
+        for _ in range(n):
+            for _ in range(strings):
+                (ln,) = struct.unpack_from("<I", data, p)
+                p += 4 + ln
+            p += 4  # flags
     (n,) = struct.unpack_from("<I", data, p)
     p += 4
     out = []
