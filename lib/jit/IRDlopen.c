@@ -486,7 +486,14 @@ static void unload(Module *M) {
   orc_rt_TaskGroup_close(M->Group);
 }
 
-int orc_rt_jit_dlclose(void *Handle) {
+__attribute__((noinline)) int orc_rt_jit_dlclose(void *Handle) {
+  /* A frame this thread left without returning (an exception, longjmp) still
+   * holds its module's token: give it back now, or the module would stay
+   * mapped until shutdown. JIT'd code calls this function directly, so its
+   * caller resumes just above our return address; a frame still live on this
+   * stack (dlclose called from inside a module) resumes above that. */
+  orc_rt_jit_ModuleStubs_dropDeadFrames((uintptr_t)__builtin_frame_address(0) +
+                                        2 * sizeof(void *));
   lock();
   if (!isOurs(Handle)) {
     unlock();
@@ -943,7 +950,7 @@ static void onDetach(void *Ctx) {
   /* This thread (typically the one that ran the entry) is outside every
    * module now: a frame it left with longjmp gives its token back here, or
    * the drain would wait for it forever. */
-  orc_rt_jit_ModuleStubs_dropDeadFrames();
+  orc_rt_jit_ModuleStubs_dropDeadFrames((uintptr_t)__builtin_frame_address(0));
   lock();
   /* Again for modules that destructors opened. */
   while (Loaded) {

@@ -315,9 +315,9 @@ static void dropDead(Shadow *S, uintptr_t Sp) {
   }
 }
 
-void orc_rt_jit_ModuleStubs_dropDeadFrames(void) {
+void orc_rt_jit_ModuleStubs_dropDeadFrames(uintptr_t Sp) {
   if (My->Entries)
-    dropDead(My, (uintptr_t)__builtin_frame_address(0));
+    dropDead(My, Sp);
 }
 
 /* R's token was denied. Closed by Session shutdown: the code is freed only

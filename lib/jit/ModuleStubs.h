@@ -70,8 +70,10 @@ bool orc_rt_jit_ModuleStubs_lookup(uint64_t Addr, const char **Name,
                                    const orc_rt_jit_StubModule **M);
 
 /* Gives back the tokens of this thread's module frames that are gone (left
- * with longjmp): every frame deeper than the caller's. */
-void orc_rt_jit_ModuleStubs_dropDeadFrames(void);
+ * with longjmp or an exception): every frame whose caller resumes at or below
+ * Sp. Pass the stack pointer the calling code resumes with (a call made from
+ * there now would reuse those frames' stack), or anything deeper. */
+void orc_rt_jit_ModuleStubs_dropDeadFrames(uintptr_t Sp);
 
 /* Prints one line per frame live in a module on any thread, innermost last
  * per thread; returns how many. Best effort: threads run on meanwhile. */

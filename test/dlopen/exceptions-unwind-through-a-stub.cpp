@@ -1,8 +1,8 @@
 // Question: a C++ exception thrown in a module and caught by the host, so it
 // unwinds through the module's stub (first call and warm calls): is it caught
-// as with the same code built as a shared library, and is the module still
-// unloaded (the unwound frame's token comes back at the thread's next call
-// through a stub, or when shutdown is requested)?
+// as with the same code built as a shared library, and is the module unloaded
+// at its dlclose (the unwound frame's token comes back at the thread's next
+// call through a stub, or at its dlclose, not only at shutdown)?
 //
 // RUN: %clangxx -shared -fPIC -O1 -DPLUGIN %s -o %t.plugin.so
 // RUN: %clangxx -S -emit-llvm -O1 -DPLUGIN %s -o %t.plugin.ll
@@ -22,7 +22,9 @@
 // CHECK-NEXT: caught too big: 4
 // CHECK-NEXT: closed
 //
-// TRACE: mini-lli: dlclose: '{{.*}}': last token back; code and data freed
+// TRACE:      mini-lli: dlclose: '{{.*}}': destructors done; new entries denied
+// TRACE-NEXT: mini-lli: dlclose: '{{.*}}': last token back; code and data freed
+// TRACE-NEXT: mini-lli: shutdown: requested
 
 #include <cstdio>
 #include <stdexcept>
