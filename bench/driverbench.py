@@ -12,7 +12,7 @@ Heavy cells run once, lli-22 first, with a timeout (ORC_RT_C_BENCH_TIMEOUT secon
 default 150; for mini-lli 2x lli's time, at least 10 s): a cell that times out shows
 ">T" and its ratio is a lower bound.
 Environment: ORC_RT_C_BENCH_HELLO_RUNS (default 15), ORC_RT_C_BENCH_BIG_RUNS (default 1),
-ORC_RT_C_BENCH_FUNCS (default 50000).
+ORC_RT_C_BENCH_ENGINE_RUNS (default 5), ORC_RT_C_BENCH_FUNCS (default 50000).
 """
 import os
 import shutil
@@ -37,6 +37,7 @@ INPUTS = os.path.join(BUILD, "bench-inputs")
 TIMEOUT = float(os.environ.get("ORC_RT_C_BENCH_TIMEOUT", "150"))
 HELLO_RUNS = int(os.environ.get("ORC_RT_C_BENCH_HELLO_RUNS", "15"))
 BIG_RUNS = int(os.environ.get("ORC_RT_C_BENCH_BIG_RUNS", "1"))
+ENGINE_RUNS = int(os.environ.get("ORC_RT_C_BENCH_ENGINE_RUNS", "5"))
 NFUNCS = int(os.environ.get("ORC_RT_C_BENCH_FUNCS", "50000"))
 SQLITE_ROWS = "50000"
 SQLITE_DEFS = ["-DSQLITE_THREADSAFE=0", "-DSQLITE_OMIT_LOAD_EXTENSION", "-DSQLITE_DQS=0"]
@@ -86,6 +87,14 @@ def prepare():
         sh([os.path.join(LLVM, "llvm-as"), inp("many.ll"), "-o", inp("many.bc")])
         with open(inp("many.n"), "w") as f:
             f.write(str(NFUNCS))
+
+    # The workload for the MCJIT and interpreter rows, at -O0: clang -O1 and up emits
+    # llvm.umax, on which lli-22's interpreter aborts.
+    work_c = os.path.join(ROOT, "bench/programs/interp-workload.c")
+    if not os.path.exists(inp("interp-workload.bc")) or \
+            os.path.getmtime(inp("interp-workload.bc")) < os.path.getmtime(work_c):
+        sh([CLANG, "-O0", "-emit-llvm", "-c", work_c, "-o", inp("interp-workload.bc")])
+        sh([CLANG, "-O0", work_c, "-o", inp("interp-workload-native")])
 
     # SQLite: the amalgamation inside the npm package better-sqlite3@12 (never committed).
     if not os.path.exists(inp("sqlite-native")):
@@ -240,8 +249,34 @@ def driver():
                for name, flags in (("-jit-kind=mcjit -O2", ["-jit-kind=mcjit", "-O2"]),
                                    ("-force-interpreter", ["-force-interpreter"]))}
     run_rounds([c for p in engines.values() for c in p], HELLO_RUNS)
+    engine_rows = []
     for name, (l, m) in engines.items():
         row("hello-world", name, HELLO_RUNS, l.fmt(), m.fmt(), ratio(m, l))
+        engine_rows.append(("hello-world, " + name, (l, m)))
+    # bench/programs/interp-workload.c (-O0 bitcode): scale 4 under the interpreters
+    # (about 0.5 s of CPU each), 40 under MCJIT; and SQLite under MCJIT.
+    if os.path.exists(inp("interp-workload.bc")):
+        work = {}
+        for name, flags, scale in (("-jit-kind=mcjit -O2", ["-jit-kind=mcjit", "-O2"], "40"),
+                                   ("-force-interpreter", ["-force-interpreter"], "4")):
+            expect = subprocess.run([inp("interp-workload-native"), scale], capture_output=True,
+                                    text=True).stdout
+            work[name] = (Cell([LLI, *flags, inp("interp-workload.bc"), scale], expect),
+                          Cell([MINI_LLI, *flags, inp("interp-workload.bc"), scale], expect))
+        run_rounds([c for p in work.values() for c in p], ENGINE_RUNS)
+        for name, (l, m) in work.items():
+            row("interp-workload.c", name, ENGINE_RUNS, l.fmt(), m.fmt(), ratio(m, l))
+            engine_rows.append(("interp-workload.c, " + name, (l, m)))
+    if os.path.exists(inp("sqlite-native")):
+        expect = subprocess.run([inp("sqlite-native"), SQLITE_ROWS], capture_output=True,
+                                text=True).stdout
+        mc = (Cell([LLI, "-jit-kind=mcjit", "-O2", inp("sqlite-bench.bc"), SQLITE_ROWS], expect),
+              Cell([MINI_LLI, "-jit-kind=mcjit", "-O2", inp("sqlite-bench.bc"), SQLITE_ROWS],
+                   expect))
+        run_pairs([mc], BIG_RUNS)
+        engine_rows.append(("SQLite, -jit-kind=mcjit -O2", mc))
+        row("SQLite (%s rows)" % SQLITE_ROWS, "-jit-kind=mcjit -O2", BIG_RUNS, mc[0].fmt(),
+            mc[1].fmt(), ratio(mc[1], mc[0]))
 
     # SQLite: the amalgamation + our driver, one module of IR.
     sq = None
@@ -303,6 +338,9 @@ def driver():
         endtable()
 
     # Verdicts.
+    for label, (l, m) in engine_rows:
+        verdict("mini-lli %s vs lli-22's same engine" % label, ratio_num(m, l), 1.0,
+                lower_bound=bool(m.error and m.error.startswith(">")))
     l, m = hello[("orc", "-O2")]
     verdict("mini-lli hello-world start-up vs lli-22 (orc -O2, median of %d)" % HELLO_RUNS,
             ratio_num(m, l), 0.8)

@@ -7,6 +7,8 @@
 #include <llvm-c/ExecutionEngine.h>
 #include <llvm-c/Linker.h>
 
+#include <dlfcn.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,12 +118,129 @@ static LLVMValueRef exitFunction(LLVMModuleRef M) {
   return LLVMGlobalGetValueType(F) == FTy ? F : NULL;
 }
 
+/* An extern_weak declaration nothing defines is null, as the static linker
+ * makes it. The interpreter would take a function's LLVMValueRef as its
+ * address (never null) and abort on any variable it cannot resolve, so such
+ * a variable is also deleted. */
+static bool nullUndefinedWeak(LLVMValueRef G) {
+  if (!LLVMIsDeclaration(G) || LLVMGetLinkage(G) != LLVMExternalWeakLinkage ||
+      dlsym(RTLD_DEFAULT, LLVMGetValueName(G)))
+    return false;
+  LLVMReplaceAllUsesWith(G, LLVMConstNull(LLVMTypeOf(G)));
+  return true;
+}
+
+/* The interpreter lowers intrinsics with LLVM's IntrinsicLowering, which knows
+ * no llvm.smax, smin, umax, umin or abs (clang -O1 emits them) and aborts on
+ * them (lli-22 too): each becomes the compare and select it stands for. */
+static LLVMValueRef lowerMinMax(LLVMBuilderRef B, LLVMValueRef Call,
+                                unsigned ID) {
+  static const struct {
+    const char *Name;
+    LLVMIntPredicate Pred;
+  } Ops[] = {{"llvm.smax", LLVMIntSGT},
+             {"llvm.smin", LLVMIntSLT},
+             {"llvm.umax", LLVMIntUGT},
+             {"llvm.umin", LLVMIntULT},
+             {"llvm.abs", LLVMIntSLT}};
+  LLVMTypeRef Ty = LLVMTypeOf(Call);
+  if (LLVMGetTypeKind(Ty) != LLVMIntegerTypeKind)
+    return NULL;
+  for (size_t I = 0; I < sizeof(Ops) / sizeof(Ops[0]); ++I) {
+    if (ID != LLVMLookupIntrinsicID(Ops[I].Name, strlen(Ops[I].Name)))
+      continue;
+    LLVMPositionBuilderBefore(B, Call);
+    LLVMValueRef A = LLVMGetOperand(Call, 0);
+    if (!strcmp(Ops[I].Name, "llvm.abs")) {
+      LLVMValueRef Zero = LLVMConstNull(Ty);
+      LLVMValueRef Neg = LLVMBuildICmp(B, Ops[I].Pred, A, Zero, "");
+      return LLVMBuildSelect(B, Neg, LLVMBuildSub(B, Zero, A, ""), A, "");
+    }
+    LLVMValueRef C = LLVMGetOperand(Call, 1);
+    LLVMValueRef Pick = LLVMBuildICmp(B, Ops[I].Pred, A, C, "");
+    return LLVMBuildSelect(B, Pick, A, C, "");
+  }
+  return NULL;
+}
+
+/* The interpreter widens a narrow integer that an external function returns
+ * through libffi without masking it to its width (APInt(32, int32_t) keeps
+ * the sign bits), so a returned -1 compares unequal to the constant -1 and a
+ * getopt() or fgetc() loop never ends (lli-22 too): an `and` with all ones
+ * after each such call masks the value. */
+static void maskNarrowResult(LLVMBuilderRef B, LLVMValueRef Call) {
+  LLVMTypeRef Ty = LLVMTypeOf(Call);
+  if (LLVMGetTypeKind(Ty) != LLVMIntegerTypeKind ||
+      LLVMGetIntTypeWidth(Ty) >= 64 || !LLVMGetFirstUse(Call))
+    return;
+  LLVMPositionBuilderBefore(B, LLVMGetNextInstruction(Call));
+  LLVMValueRef Mask = LLVMBuildAnd(B, Call, LLVMConstAllOnes(Ty), "");
+  LLVMReplaceAllUsesWith(Call, Mask);
+  LLVMSetOperand(Mask, 0, Call); /* RAUW made it use itself */
+}
+
+/* glibc's headers call sscanf and scanf __isoc99_sscanf and __isoc99_scanf;
+ * the interpreter has its own sscanf and scanf (a variadic external it would
+ * otherwise refuse to call) under the plain names only. */
+static void useInterpreterScanf(LLVMModuleRef M) {
+  static const char *const Names[][2] = {{"__isoc99_sscanf", "sscanf"},
+                                         {"__isoc99_scanf", "scanf"}};
+  for (size_t I = 0; I < sizeof(Names) / sizeof(Names[0]); ++I) {
+    LLVMValueRef F = LLVMGetNamedFunction(M, Names[I][0]);
+    if (!F || !LLVMIsDeclaration(F))
+      continue;
+    LLVMValueRef Plain = LLVMGetNamedFunction(M, Names[I][1]);
+    if (!Plain) {
+      LLVMSetValueName2(F, Names[I][1], strlen(Names[I][1]));
+    } else if (LLVMIsDeclaration(Plain) &&
+               LLVMGlobalGetValueType(Plain) == LLVMGlobalGetValueType(F)) {
+      LLVMReplaceAllUsesWith(F, Plain);
+      LLVMDeleteFunction(F);
+    }
+  }
+}
+
+/* Every call M makes to a declared function, made interpretable. */
+static void prepareCalls(LLVMModuleRef M) {
+  LLVMBuilderRef B = LLVMCreateBuilderInContext(LLVMGetModuleContext(M));
+  for (LLVMValueRef F = LLVMGetFirstFunction(M); F; F = LLVMGetNextFunction(F))
+    for (LLVMBasicBlockRef BB = LLVMGetFirstBasicBlock(F); BB;
+         BB = LLVMGetNextBasicBlock(BB))
+      for (LLVMValueRef I = LLVMGetFirstInstruction(BB), Next; I; I = Next) {
+        Next = LLVMGetNextInstruction(I);
+        LLVMValueRef Callee = LLVMIsACallInst(I) ? LLVMGetCalledValue(I) : NULL;
+        if (!Callee || !LLVMIsAFunction(Callee) || !LLVMIsDeclaration(Callee))
+          continue;
+        unsigned ID = LLVMGetIntrinsicID(Callee);
+        if (!ID) {
+          maskNarrowResult(B, I);
+          continue;
+        }
+        LLVMValueRef Lowered = lowerMinMax(B, I, ID);
+        if (Lowered) {
+          LLVMReplaceAllUsesWith(I, Lowered);
+          LLVMInstructionEraseFromParent(I);
+        }
+      }
+  LLVMDisposeBuilder(B);
+}
+
 static orc_rt_ErrorRef ready(orc_rt_jit_Interpreter *E) {
   if (E->EE)
     return NULL;
   if (!E->Main)
     return orc_rt_Error_create("no module to interpret");
   exitFunction(E->Main);
+  for (LLVMValueRef F = LLVMGetFirstFunction(E->Main); F;
+       F = LLVMGetNextFunction(F))
+    nullUndefinedWeak(F);
+  for (LLVMValueRef G = LLVMGetFirstGlobal(E->Main), Next; G; G = Next) {
+    Next = LLVMGetNextGlobal(G);
+    if (nullUndefinedWeak(G))
+      LLVMDeleteGlobal(G);
+  }
+  useInterpreterScanf(E->Main);
+  prepareCalls(E->Main);
   char *Msg = NULL;
   if (LLVMCreateInterpreterForModule(&E->EE, E->Main, &Msg)) {
     orc_rt_ErrorRef Err =

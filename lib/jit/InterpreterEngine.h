@@ -8,7 +8,10 @@
  * JITs (see docs/CommandGuide/mini-lli.md): external calls go through libffi
  * to the process's symbols; atexit and exit are the interpreter's own, as in
  * lli (the program ends with orc_rt_jit_Interpreter_exit); it cannot run
- * code re-entered from a native callback, nor on two threads. */
+ * code re-entered from a native callback, nor on two threads. Before it runs,
+ * the linked module is rewritten where LLVM's interpreter alone would get a
+ * program wrong (narrow external results, min/max intrinsics, glibc's scanf
+ * names, undefined weak symbols; InterpreterEngine.c). */
 
 #ifndef ORC_RT_C_LIB_JIT_INTERPRETERENGINE_H
 #define ORC_RT_C_LIB_JIT_INTERPRETERENGINE_H

@@ -479,7 +479,7 @@ orc_rt_ErrorRef orc_rt_jit_Jit_addModule(orc_rt_jit_Jit *J, LLVMContextRef Ctx,
 }
 
 /* What LLVM-C cannot give MCJIT or the interpreter: no call adds an object
- * file or archive to an ExecutionEngine, or hides the process's symbols. */
+ * file or archive to an ExecutionEngine. */
 static orc_rt_ErrorRef notOnExecutionEngine(orc_rt_jit_Jit *J,
                                             const char *Option) {
   return orc_rt_Error_createf(
@@ -555,9 +555,10 @@ static int notHostMain(void *Ctx, LLVMOrcSymbolStringPoolEntryRef Sym) {
 }
 
 orc_rt_ErrorRef orc_rt_jit_Jit_addProcessSymbols(orc_rt_jit_Jit *J) {
+  /* An ExecutionEngine always resolves in the process (LLVM-C gives it no
+   * resolver to replace): -no-process-syms is ignored there, as by lli. */
   if (J->MCJIT || J->Interp)
-    return J->Opts->NoProcessSyms ? notOnExecutionEngine(J, "-no-process-syms")
-                                  : NULL;
+    return NULL;
   orc_rt_ErrorRef Err = ready(J);
   if (Err || J->Opts->NoProcessSyms)
     return Err;

@@ -2,6 +2,9 @@
 // calls, with a final line left unflushed): all of it, in order, and nothing
 // else. The comparison with the native run checks every byte; FileCheck checks
 // the line count, a checksum and the tail.
+// Under -force-interpreter: LLVM's interpreter cannot call a variadic external other
+// than the printf/scanf family (snprintf) (lli-22 too).
+// XFAIL: parity-interpreter
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t %s -- 200000 | FileCheck %s
 #include <stdio.h>
 #include <stdlib.h>

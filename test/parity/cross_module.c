@@ -5,6 +5,10 @@
 // library, a global variable defined in one module and written in the other,
 // pointer identity of a function seen from both modules, and a library
 // constructor that runs before main.
+// Under -force-interpreter: qsort's comparator is interpreted code, which native qsort
+// cannot call: SIGSEGV (lli-22 fails earlier: its interpreter does not link
+// -extra-module).
+// XFAIL: parity-interpreter
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t --extra-module %inputs/parity/cross_module_lib.c %s -- 4 | FileCheck %s
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t.lazy --tool-arg=-jit-kind=orc-lazy --extra-module %inputs/parity/cross_module_lib.c %s -- 4 | FileCheck %s
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t.bc --bitcode --extra-module %inputs/parity/cross_module_lib.c %s -- 4 | FileCheck %s

@@ -2,6 +2,10 @@
 // std::thread, std::mutex, std::condition_variable with a shared queue, and
 // std::unique_lock/lock_guard. (std::call_once, std::async and std::promise:
 // cxx_call_once.cpp.)
+// Under -force-interpreter: a std::thread's body is interpreted code, which native
+// pthread_create cannot call: SIGSEGV (lli-22 aborts earlier on llvm.umax, which
+// mini-lli lowers).
+// XFAIL: parity-interpreter
 // RUN: %python %inputs/parity/compare.py --cc %clangxx --tool %parity-jit --out %t --timeout 60 %s | FileCheck %s
 #include <condition_variable>
 #include <cstdio>

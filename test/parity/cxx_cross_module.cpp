@@ -5,6 +5,9 @@
 // in the other (including a class whose typeinfo both modules emit), virtual
 // calls through a class defined in the other module, and global constructors
 // of both modules running before main.
+// Under -force-interpreter: LLVM's interpreter has no exception unwinding: the throw
+// terminates (lli-22 fails earlier: its interpreter does not link -extra-module).
+// XFAIL: parity-interpreter
 // RUN: %python %inputs/parity/compare.py --cc %clangxx --tool %parity-jit --out %t --extra-module %inputs/parity/cxx_cross_module_lib.cpp %s | FileCheck %s
 // RUN: %python %inputs/parity/compare.py --cc %clangxx --tool %parity-jit --out %t.lazy --tool-arg=-jit-kind=orc-lazy --extra-module %inputs/parity/cxx_cross_module_lib.cpp %s | FileCheck %s
 #include "../Inputs/parity/cxx_cross_module.h"

@@ -4,6 +4,9 @@
 // RAII destructors running on the way, an exception escaping a constructor,
 // std::exception_ptr, an exception thrown by libstdc++ (std::stoi, vector::at)
 // and caught in JIT'd code, and one escaping main's callee that decides the status.
+// Under -force-interpreter: LLVM's interpreter has no exception unwinding: the first
+// throw terminates (lli-22 too).
+// XFAIL: parity-interpreter
 // RUN: %python %inputs/parity/compare.py --cc %clangxx --tool %parity-jit --out %t %s -- 3 | FileCheck %s
 // RUN: %python %inputs/parity/compare.py --cc %clangxx --tool %parity-jit --out %t.O0 --opt=-O0 %s -- 3 | FileCheck %s
 // RUN: %python %inputs/parity/compare.py --cc %clangxx --tool %parity-jit --out %t.bc --bitcode --opt=-O2 %s -- 3 | FileCheck %s

@@ -2,6 +2,9 @@
 // ios_base::Init static object), std::ostringstream, STL containers and
 // algorithms with lambdas, virtual dispatch, templates, std::function,
 // unique_ptr/shared_ptr, and printf and std::cout interleaved (synced by default).
+// Under -force-interpreter: LLVM's interpreter cannot resolve __dso_handle, which only
+// the static linker defines (lli-22 too).
+// XFAIL: parity-interpreter
 // RUN: %python %inputs/parity/compare.py --cc %clangxx --tool %parity-jit --out %t %s -- delta alpha charlie bravo | FileCheck %s
 // RUN: %python %inputs/parity/compare.py --cc %clangxx --tool %parity-jit --out %t.lazy --tool-arg=-jit-kind=orc-lazy %s -- delta alpha charlie bravo | FileCheck %s
 #include <algorithm>

@@ -4,6 +4,9 @@
 // output flushed before that kept (the terminate message goes to stderr, which
 // is not compared). The driver must not catch the exception or turn it into an
 // exit status.
+// Under -force-interpreter: the std::set_terminate handler is interpreted code, which
+// native std::terminate cannot call: SIGSEGV (lli-22 too).
+// XFAIL: parity-interpreter
 // RUN: %python %inputs/parity/compare.py --cc %clangxx --tool %parity-jit --out %t.1 %s -- escape | FileCheck %s --check-prefix=ESCAPE
 // RUN: %python %inputs/parity/compare.py --cc %clangxx --tool %parity-jit --out %t.2 %s -- noexcept | FileCheck %s --check-prefix=NOEXCEPT
 // RUN: %python %inputs/parity/compare.py --cc %clangxx --tool %parity-jit --out %t.3 %s -- handler | FileCheck %s --check-prefix=HANDLER

@@ -1,6 +1,9 @@
 // execve from JIT'd code replaces the whole process (driver included): output
 // flushed before the exec is kept, output still buffered is discarded, no
 // atexit handler runs, and the exit status is the new program's.
+// Under -force-interpreter: LLVM's interpreter cannot call a variadic external other
+// than the printf/scanf family (execl) (lli-22 too).
+// XFAIL: parity-interpreter
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t %s | FileCheck %s
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,8 @@
 // printf of integers and floating point: widths, flags, every length modifier,
 // extremes, and values computed at run time from argv so nothing is folded away.
+// Under -force-interpreter: LLVM's interpreter cannot divide long double (x86_fp80):
+// "Unhandled type for FDiv instruction" (lli-22 too).
+// XFAIL: parity-interpreter
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t %s -- 12345 -0.1 3 | FileCheck %s
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t.O2 --opt=-O2 --tool-arg=-O0 %s -- 12345 -0.1 3 | FileCheck %s
 #include <float.h>

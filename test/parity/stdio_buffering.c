@@ -4,6 +4,9 @@
 // or unbuffered changes that. The driver must not flush, reopen or re-buffer the
 // program's stdout, nor print to it. Also a FILE round trip through tmpfile()
 // and output to stderr (not compared).
+// Under -force-interpreter: LLVM's interpreter cannot call a variadic external other
+// than the printf/scanf family (fscanf) (lli-22 too).
+// XFAIL: parity-interpreter
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t.full %s -- full | FileCheck %s --check-prefix=FULL
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t.line %s -- line | FileCheck %s --check-prefix=LINE
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t.none %s -- none | FileCheck %s --check-prefix=NONE

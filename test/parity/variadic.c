@@ -1,6 +1,10 @@
 // Variadic functions defined in JIT'd code: ints and doubles past the register
 // save area (so some come from the stack), mixed types, va_copy, a va_list passed
 // down to vsnprintf in libc, and a sentinel-terminated list of strings.
+// Under -force-interpreter: clang lowers va_arg to loads from the x86-64 va_list's
+// register save area, which the interpreter's va_start does not fill: SIGSEGV (lli-22
+// too).
+// XFAIL: parity-interpreter
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t %s -- 3 | FileCheck %s
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t.O0 --opt=-O0 %s -- 3 | FileCheck %s
 #include <stdarg.h>

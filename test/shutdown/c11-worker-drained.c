@@ -3,6 +3,9 @@
 // Does the worker finish, then shutdown complete, then code get freed -- with
 // main's status?
 //
+// Under -force-interpreter: the worker's start routine is interpreted code, which
+// native thrd_create cannot call: SIGSEGV (lli-22 too).
+// XFAIL: engine-interpreter
 // RUN: %clang -S -emit-llvm -O1 -I %orc-rt-include %s -o %t.ll
 // RUN: %python %inputs/mini-lli/expect-status.py 7 mini-lli -shutdown-timeout=forever -trace-shutdown %t.ll 2>&1 | FileCheck %s
 // RUN: %python %inputs/mini-lli/expect-status.py 7 mini-lli -shutdown-timeout=forever -trace-shutdown -jit-kind=orc-lazy %t.ll 2>&1 | FileCheck %s

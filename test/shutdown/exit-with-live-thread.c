@@ -2,6 +2,9 @@
 // code. Do the atexit handlers and destructors still run, exactly once, and is
 // the status exit's argument (no crash, no hang waiting for the other thread)?
 //
+// Under -force-interpreter: the worker's start routine is interpreted code, which
+// native pthread_create cannot call: SIGSEGV (lli-22 too).
+// XFAIL: engine-interpreter
 // RUN: %clang -S -emit-llvm -O1 -I %orc-rt-include %s -o %t.ll
 // RUN: %python %inputs/mini-lli/expect-status.py 5 mini-lli %t.ll | FileCheck %s
 // RUN: %python %inputs/mini-lli/expect-status.py 5 mini-lli -jit-kind=orc-lazy %t.ll | FileCheck %s

@@ -2,6 +2,10 @@
 // and short-lived threads) while shutdown starts. No crash, every thread sees
 // its entries denied, and no entry succeeds once the drain has completed.
 //
+// Under -force-interpreter: the worker's start routine is interpreted code, which
+// native pthread_create cannot call: SIGSEGV (lli-22 fails earlier: its process has no
+// orc_rt_*).
+// XFAIL: engine-interpreter
 // RUN: %clang -S -emit-llvm -O1 -I %orc-rt-include %s -o %t.ll
 // RUN: %python %inputs/mini-lli/expect-status.py 0 mini-lli -shutdown-timeout=forever -trace-shutdown %t.ll 2>&1 | FileCheck %s
 // RUN: %python %inputs/mini-lli/expect-status.py 0 mini-lli -shutdown-timeout=forever -trace-shutdown -jit-kind=orc-lazy %t.ll 2>&1 | FileCheck %s

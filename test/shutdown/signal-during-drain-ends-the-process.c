@@ -5,6 +5,9 @@
 // before the wait, rather than being held back in a buffer the signal throws
 // away?
 //
+// Under -force-interpreter: the worker's start routine is interpreted code, which
+// native pthread_create cannot call: SIGSEGV (lli-22 too).
+// XFAIL: engine-interpreter
 // RUN: %clang -S -emit-llvm -O1 %s -o %t.ll
 // RUN: %python %inputs/mini-lli/signal-during-drain.py SIGTERM mini-lli -shutdown-timeout=forever %t.ll | FileCheck %s --check-prefixes=CHECK,TERM
 // RUN: %python %inputs/mini-lli/signal-during-drain.py SIGINT mini-lli -shutdown-timeout=60 %t.ll | FileCheck %s --check-prefixes=CHECK,INT
