@@ -11,6 +11,7 @@
 #include <llvm-c/TargetMachine.h>
 
 #include <dlfcn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,16 +68,15 @@ static void checkLLVMArgs(const orc_rt_jit_Options *Opts) {
  * So the arguments are parsed first in a child whose stderr is kept: any
  * message there is printed and mini-lli exits 1, as lli. A valid command line
  * prints nothing while it is parsed. */
-static void checkLLVMValues(int Argc, const char **Argv) {
+static bool llvmValuesAreValid(int Argc, const char **Argv) {
   size_t N;
   char *Messages = orc_rt_jit_llvmParseInChild(Argc, Argv, STDERR_FILENO, &N);
-  if (!N) {
-    free(Messages);
-    return; /* valid, or cannot tell: the parse below still prints */
+  if (N) {
+    fflush(stdout);
+    fputs(Messages, stderr);
   }
-  fflush(stdout);
-  fputs(Messages, stderr);
-  exit(1);
+  free(Messages);
+  return !N; /* no message: valid, or cannot tell (the parse below prints) */
 }
 
 static void passToLLVM(const orc_rt_jit_Options *Opts) {
@@ -88,7 +88,10 @@ static void passToLLVM(const orc_rt_jit_Options *Opts) {
     return;
   Argv[0] = "mini-lli";
   memcpy(Argv + 1, Opts->LLVMArgs.Items, Opts->LLVMArgs.Size * sizeof(char *));
-  checkLLVMValues((int)Opts->LLVMArgs.Size + 1, Argv);
+  if (!llvmValuesAreValid((int)Opts->LLVMArgs.Size + 1, Argv)) {
+    free(Argv);
+    exit(1);
+  }
   LLVMParseCommandLineOptions((int)Opts->LLVMArgs.Size + 1, Argv,
                               "llvm interpreter & dynamic compiler\n");
   free(Argv);
