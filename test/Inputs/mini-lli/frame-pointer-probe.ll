@@ -15,7 +15,11 @@ define i32 @probe() noinline {
   ret i32 0
 }
 
+; main's 4 KiB buffer keeps every frame above @probe's more than 256 bytes away,
+; so only @probe's own frame pointer can be "near".
 define i32 @main() {
+  %gap = alloca [4096 x i8], align 16
+  call void asm sideeffect "", "r,~{memory}"(ptr %gap)
   %r = call i32 @probe()
   ret i32 %r
 }
