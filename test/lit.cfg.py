@@ -78,3 +78,11 @@ config.substitutions.append(("%orc-rt-platform", os.path.join(
 if os.environ.get("ORC_RT_C_FUZZ"):
     config.available_features.add("fuzz-smoke")
     config.environment["ORC_RT_C_FUZZ"] = os.environ["ORC_RT_C_FUZZ"]
+# host-fma: the host CPU has FMA3 (test/mini-lli/codegen-flags-as-lli.test runs
+# code built with -mattr=+fma).
+try:
+    with open("/proc/cpuinfo") as _cpuinfo:
+        if any(l.startswith("flags") and " fma " in l + " " for l in _cpuinfo):
+            config.available_features.add("host-fma")
+except OSError:
+    pass

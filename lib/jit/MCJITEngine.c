@@ -57,6 +57,49 @@ static void setTargetAttributes(orc_rt_jit_MCJIT *E, LLVMModuleRef M) {
   }
 }
 
+/* LLVMCreateMCJITCompilerForModule sets "frame-pointer" on every function of
+ * the module it is given (from LLVMMCJITCompilerOptions::NoFramePointerElim);
+ * lli's MCJIT compiles the IR's own. saveFramePointers keeps each function's
+ * value (NULL: none), restoreFramePointers puts it back once the engine
+ * exists, before anything is compiled. */
+typedef struct {
+  LLVMValueRef F;
+  char *Value;
+} SavedFramePointer;
+
+static const char FramePointer[] = "frame-pointer";
+
+static SavedFramePointer *saveFramePointers(LLVMModuleRef M, size_t *N) {
+  size_t Count = 0;
+  for (LLVMValueRef F = LLVMGetFirstFunction(M); F; F = LLVMGetNextFunction(F))
+    ++Count;
+  SavedFramePointer *Saved = calloc(Count ? Count : 1, sizeof(*Saved));
+  *N = 0;
+  for (LLVMValueRef F = LLVMGetFirstFunction(M); Saved && F;
+       F = LLVMGetNextFunction(F)) {
+    LLVMAttributeRef A = LLVMGetStringAttributeAtIndex(
+        F, LLVMAttributeFunctionIndex, FramePointer, sizeof(FramePointer) - 1);
+    unsigned Len = 0;
+    const char *V = A ? LLVMGetStringAttributeValue(A, &Len) : NULL;
+    Saved[*N].F = F;
+    Saved[*N].Value = V ? strndup(V, Len) : NULL;
+    ++*N;
+  }
+  return Saved;
+}
+
+static void restoreFramePointers(SavedFramePointer *Saved, size_t N) {
+  for (size_t I = 0; I < N; ++I) {
+    LLVMValueRef F = Saved[I].F;
+    LLVMRemoveStringAttributeAtIndex(F, LLVMAttributeFunctionIndex,
+                                     FramePointer, sizeof(FramePointer) - 1);
+    if (Saved[I].Value)
+      setDefaultAttribute(F, FramePointer, Saved[I].Value);
+    free(Saved[I].Value);
+  }
+  free(Saved);
+}
+
 /* The driver's runtime entry points, for the names M declares. */
 static void mapOverrides(orc_rt_jit_MCJIT *E, LLVMModuleRef M) {
   size_t N;
@@ -95,8 +138,12 @@ orc_rt_ErrorRef orc_rt_jit_MCJIT_addModule(orc_rt_jit_MCJIT *E,
     Options.OptLevel = (unsigned)E->S.Level;
     Options.CodeModel = E->S.CodeModel;
     char *Msg = NULL;
-    if (LLVMCreateMCJITCompilerForModule(&E->EE, M, &Options, sizeof(Options),
-                                         &Msg)) {
+    size_t NumSaved = 0;
+    SavedFramePointer *Saved = saveFramePointers(M, &NumSaved);
+    bool Failed = LLVMCreateMCJITCompilerForModule(&E->EE, M, &Options,
+                                                   sizeof(Options), &Msg);
+    restoreFramePointers(Saved, NumSaved);
+    if (Failed) {
       orc_rt_ErrorRef Err =
           orc_rt_Error_createf("error creating EE: %s", Msg ? Msg : "");
       LLVMDisposeMessage(Msg);

@@ -5,6 +5,9 @@
 
 #include "jit/Options.h"
 
+#include "jit/CodeGenFlags.h"
+#include "jit/LLVMOptions.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -35,6 +38,9 @@ typedef struct {
   const char *Values[Raw_Count];
   bool ForceInterpreter, RemoteMCJIT;
   bool SawJD;
+  /* The first codegen flag that lli's MCJIT would compile differently with
+   * (CodeGenFlags.h), and its value; refused with -jit-kind=mcjit. */
+  const char *MCJITFlag, *MCJITFlagValue;
 } RawValues;
 
 typedef struct {
@@ -50,10 +56,12 @@ typedef struct {
 #define FIELD(F) offsetof(orc_rt_jit_Options, F)
 #define RAWFIELD(F) offsetof(RawValues, F)
 
-/* lli-22's own options (llvm/tools/lli/lli.cpp, its codegen flags and
- * -load), with lli's help text, then mini-lli's. LLVM's library options
- * (-time-passes, -stats, -debug-pass, ...) are not in the table: they are
- * handed to LLVM's own parser (see orc_rt_jit_Options::LLVMArgs). */
+/* lli-22's own options (llvm/tools/lli/lli.cpp, the codegen flags that
+ * choose its target and -load), with lli's help text, then mini-lli's. lli's
+ * other codegen flags (-frame-pointer, -function-sections, ...) are in
+ * CodeGenFlags.c. LLVM's library options (-time-passes, -stats, -debug-pass,
+ * ...) are not in a table: they are handed to LLVM's own parser (see
+ * orc_rt_jit_Options::LLVMArgs and LLVMOptions.h). */
 static const OptionInfo Table[] = {
     {"code-model", Kind_Raw, Raw_CodeModel, "<value>", "Choose code model",
      false, false},
@@ -190,8 +198,7 @@ static const OptionInfo *find(const char *Name, size_t Len) {
   return NULL;
 }
 
-static orc_rt_ErrorRef parseBool(const OptionInfo *O, const char *V,
-                                 bool *Out) {
+static orc_rt_ErrorRef parseBool(const char *Name, const char *V, bool *Out) {
   if (!V || !strcmp(V, "true") || !strcmp(V, "TRUE") || !strcmp(V, "True") ||
       !strcmp(V, "1"))
     *Out = true;
@@ -201,7 +208,7 @@ static orc_rt_ErrorRef parseBool(const OptionInfo *O, const char *V,
   else
     return orc_rt_Error_createf("for the --%s option: '%s' is invalid value "
                                 "for boolean argument! Try 0 or 1",
-                                O->Name, V);
+                                Name, V);
   return NULL;
 }
 
@@ -320,6 +327,12 @@ static orc_rt_ErrorRef finish(orc_rt_jit_Options *Opts, RawValues *Raw) {
     return orc_rt_Error_create(
         "error: -jd cannot be combined with -enable-cache-manager in mini-lli");
   /* lli runs MCJIT code in another process with these; mini-lli does not. */
+  if (Raw->MCJITFlag && Opts->Engine == orc_rt_jit_Engine_MCJIT)
+    return orc_rt_Error_createf(
+        "error: -%s=%s is not supported with -jit-kind=mcjit: lli's MCJIT "
+        "compiles differently with it and LLVM-C's MCJIT options cannot say "
+        "so (with -jit-kind=orc it has no effect, as in lli)",
+        Raw->MCJITFlag, Raw->MCJITFlagValue);
   if (Raw->RemoteMCJIT || Raw->Values[Raw_RemoteProcess])
     return orc_rt_Error_create(
         "error: remote execution is not supported by mini-lli: run "
@@ -423,25 +436,38 @@ const char *orc_rt_jit_nearestOption(const char *Name, size_t Len,
                                      size_t *Dist) {
   const char *Best = NULL;
   *Dist = SIZE_MAX;
-  for (size_t I = 0; Len && I < TableSize; ++I) {
-    size_t D = orc_rt_jit_editDistance(Name, Len, Table[I].Name,
-                                       strlen(Table[I].Name));
+  for (size_t I = 0; Len && I < TableSize + orc_rt_jit_CodeGenFlagCount; ++I) {
+    const char *N = I < TableSize ? Table[I].Name
+                                  : orc_rt_jit_CodeGenFlags[I - TableSize].Name;
+    size_t D = orc_rt_jit_editDistance(Name, Len, N, strlen(N));
     if (D < *Dist) {
       *Dist = D;
-      Best = Table[I].Name;
+      Best = N;
     }
   }
   return Best;
 }
 
-/* An option that is not lli's nor mini-lli's. If it is close to one of ours,
- * it is a typo: cl::'s message with the suggestion ("Did you mean
- * '--jit-kind=orc'?"). Otherwise it may be one of LLVM's own options
- * (-time-passes, -stats, ...): it goes to LLVM's parser, which words an
- * unknown one the same way, with its own suggestion. */
-static orc_rt_ErrorRef unknownOption(orc_rt_jit_Options *Opts, const char *Arg,
-                                     const char *Name, size_t Len,
-                                     const char *Value) {
+/* An option that is not lli's nor mini-lli's. One of LLVM's own options
+ * (-time-passes, -debug-pass, ...) goes to LLVM's parser, with the next
+ * argument when it requires a value and was written `-name value`, as lli's
+ * cl:: parser reads it. Otherwise, if it is close to one of ours, it is a
+ * typo: cl::'s message with the suggestion ("Did you mean
+ * '--jit-kind=orc'?"); anything else also goes to LLVM, which is then checked
+ * (ProcessSetup.c) and worded the same way, with LLVM's suggestion. */
+static orc_rt_ErrorRef unknownOption(orc_rt_jit_Options *Opts, int Argc,
+                                     char **Argv, int *I, const char *Name,
+                                     size_t Len, const char *Value) {
+  const char *Arg = Argv[*I];
+  orc_rt_jit_LLVMOptionKind Kind = Len && Name[0] != '-'
+                                       ? orc_rt_jit_llvmOptionKind(Name, Len)
+                                       : orc_rt_jit_LLVMOption_Unknown;
+  if (Kind != orc_rt_jit_LLVMOption_Unknown) {
+    orc_rt_ErrorRef Err = push(&Opts->LLVMArgs, Arg);
+    if (Err || Kind != orc_rt_jit_LLVMOption_Value || Value || *I + 1 >= Argc)
+      return Err;
+    return push(&Opts->LLVMArgs, Argv[++*I]);
+  }
   size_t BestDist;
   const char *Best = orc_rt_jit_nearestOption(Name, Len, &BestDist);
   bool Typo = Best && BestDist <= 2 && 2 * BestDist < Len;
@@ -455,6 +481,33 @@ static orc_rt_ErrorRef unknownOption(orc_rt_jit_Options *Opts, const char *Arg,
                               "'mini-lli --help'\nmini-lli: Did you mean "
                               "'--%s%s%s'?",
                               Arg, Best, Value ? "=" : "", Value ? Value : "");
+}
+
+/* One of lli's codegen flags (CodeGenFlags.h): checked as lli's cl:: parser
+ * checks it, and remembered if lli's MCJIT would act on it. */
+static orc_rt_ErrorRef parseCodeGenFlag(const orc_rt_jit_CodeGenFlag *F,
+                                        RawValues *Raw, int Argc, char **Argv,
+                                        int *I, const char *Value) {
+  orc_rt_ErrorRef Err;
+  if (F->Kind == orc_rt_jit_CGValue_Bool) {
+    bool B;
+    if ((Err = parseBool(F->Name, Value, &B)))
+      return Err;
+    Value = B ? "true" : "false";
+  } else if (!Value) {
+    if (*I + 1 >= Argc)
+      return orc_rt_Error_createf("for the --%s option: requires a value!",
+                                  F->Name);
+    Value = Argv[++*I];
+  }
+  bool ChangesMCJIT = false;
+  if ((Err = orc_rt_jit_CodeGenFlag_check(F, Value, &ChangesMCJIT)))
+    return Err;
+  if (ChangesMCJIT && !Raw->MCJITFlag) {
+    Raw->MCJITFlag = F->Name;
+    Raw->MCJITFlagValue = Value;
+  }
+  return NULL;
 }
 
 /* Handles one option argument at Argv[*I]; may consume the next argument. */
@@ -477,11 +530,14 @@ static orc_rt_ErrorRef parseOne(orc_rt_jit_Options *Opts, RawValues *Raw,
   }
 
   const OptionInfo *O = find(Name, Len);
-  if (!O)
-    return unknownOption(Opts, Arg, Name, Len, Value);
+  if (!O) {
+    const orc_rt_jit_CodeGenFlag *F = orc_rt_jit_findCodeGenFlag(Name, Len);
+    return F ? parseCodeGenFlag(F, Raw, Argc, Argv, I, Value)
+             : unknownOption(Opts, Argc, Argv, I, Name, Len, Value);
+  }
   if (O->K == Kind_Bool)
     return parseBool(
-        O, Value,
+        O->Name, Value,
         (bool *)((char *)(O->InRaw ? (void *)Raw : (void *)Opts) + O->Offset));
 
   if (!Value) {
@@ -595,10 +651,25 @@ void orc_rt_jit_printHelp(FILE *Out, bool Hidden, bool List) {
              Table[I].ValueName ? Table[I].ValueName : "");
     fprintf(Out, "  %-32s - %s\n", Left, Table[I].Help);
   }
-  fputs("\nLLVM's own options (--time-passes, --stats, --debug-pass=..., "
-        "target tuning\nflags) are accepted as -name or -name=value and "
-        "passed to LLVM.\n",
-        Out);
+  if (!List)
+    fputs("\nCode generation options (lli's; see the mini-lli guide for what "
+          "each does):\n\n",
+          Out);
+  for (size_t I = 0; I < orc_rt_jit_CodeGenFlagCount; ++I) {
+    const orc_rt_jit_CodeGenFlag *F = &orc_rt_jit_CodeGenFlags[I];
+    if (F->Hidden && !Hidden)
+      continue;
+    char Left[96];
+    snprintf(Left, sizeof(Left), "%s%s%s%s", strlen(F->Name) == 1 ? "-" : "--",
+             F->Name, F->ValueName ? "=" : "",
+             F->ValueName ? F->ValueName : "");
+    fprintf(Out, "  %-32s - %s\n", Left, F->Help);
+  }
+  fputs(
+      "\nLLVM's own options (--time-passes, --stats, --debug-pass=..., "
+      "target tuning\nflags) are accepted as -name, -name=value or -name value "
+      "and passed to LLVM.\n",
+      Out);
   fprintf(Out,
           "\nEXIT STATUS:\n"
           "  the entry function's return value (or exit()'s argument), "

@@ -2,6 +2,8 @@
 
 #include "jit/ProcessSetup.h"
 
+#include "jit/LLVMOptions.h"
+
 #include <llvm-c/Core.h>
 #include <llvm-c/ErrorHandling.h>
 #include <llvm-c/Support.h>
@@ -9,12 +11,11 @@
 #include <llvm-c/TargetMachine.h>
 
 #include <dlfcn.h>
-#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 static void loadPlugins(const orc_rt_jit_Options *Opts) {
@@ -27,98 +28,28 @@ static void loadPlugins(const orc_rt_jit_Options *Opts) {
   }
 }
 
-/* The names of every option LLVM's parser knows, one per line (NULs
- * between), read from its --help-list-hidden in a child process: LLVM has
- * no C API to ask, and some library registers a cl::Sink, so LLVM's parser
- * itself would silently take any unknown option. Empty if the child fails. */
-static char *llvmOptionNames(size_t *Size) {
-  int Pipe[2];
-  *Size = 0;
-  if (pipe(Pipe))
-    return NULL;
-  fflush(NULL);
-  pid_t Pid = fork();
-  if (Pid == 0) {
-    dup2(Pipe[1], STDOUT_FILENO);
-    close(Pipe[0]);
-    close(Pipe[1]);
-    const char *Argv[] = {"mini-lli", "--help-list-hidden", NULL};
-    LLVMParseCommandLineOptions(2, Argv, "");
-    _exit(0);
-  }
-  close(Pipe[1]);
-  size_t Cap = 1 << 18, N = 0;
-  char *Buf = Pid > 0 ? malloc(Cap) : NULL;
-  while (Buf) {
-    if (N == Cap) {
-      char *Bigger = realloc(Buf, Cap *= 2);
-      if (!Bigger) {
-        free(Buf);
-        Buf = NULL;
-        break;
-      }
-      Buf = Bigger;
-    }
-    ssize_t R = read(Pipe[0], Buf + N, Cap - N);
-    if (R < 0 && errno == EINTR)
-      continue;
-    if (R <= 0)
-      break;
-    N += (size_t)R;
-  }
-  close(Pipe[0]);
-  if (Pid > 0)
-    waitpid(Pid, NULL, 0);
-  /* Keep "name" of each "  --name=<...>  - help" / "  -name  - help". */
-  size_t Out = 0;
-  for (size_t I = 0; Buf && I < N;) {
-    size_t End = I;
-    while (End < N && Buf[End] != '\n')
-      ++End;
-    if (End - I > 3 && Buf[I] == ' ' && Buf[I + 1] == ' ' &&
-        Buf[I + 2] == '-') {
-      size_t J = I + 2;
-      while (J < End && Buf[J] == '-')
-        ++J;
-      size_t K = J;
-      while (K < End && Buf[K] != '=' && Buf[K] != ' ' && Buf[K] != '<')
-        ++K;
-      memmove(Buf + Out, Buf + J, K - J);
-      Out += K - J;
-      Buf[Out++] = '\0';
-    }
-    I = End + 1;
-  }
-  *Size = Out;
-  return Buf;
-}
-
 /* lli's words for an option no parser knows, with the nearest option of
- * lli's, mini-lli's and LLVM's as the suggestion; exits 1. */
+ * lli's, mini-lli's and LLVM's as the suggestion; exits 1. LLVM's parser
+ * cannot be left to say it: some library registers a cl::Sink, so it would
+ * silently take any unknown option. */
 static void checkLLVMArgs(const orc_rt_jit_Options *Opts) {
-  size_t Size;
-  char *Names = llvmOptionNames(&Size);
-  if (!Names)
+  if (!orc_rt_jit_llvmOptionsKnown())
     return; /* cannot tell: LLVM's parser decides */
   for (size_t A = 0; A < Opts->LLVMArgs.Size; ++A) {
     const char *Arg = Opts->LLVMArgs.Items[A];
     const char *Name = Arg + (Arg[1] == '-' ? 2 : 1);
     const char *Eq = strchr(Name, '=');
     size_t Len = Eq ? (size_t)(Eq - Name) : strlen(Name);
-    bool Known = false;
-    size_t BestDist;
-    const char *Best = orc_rt_jit_nearestOption(Name, Len, &BestDist);
-    for (size_t I = 0; I < Size && !Known; I += strlen(Names + I) + 1) {
-      size_t L = strlen(Names + I);
-      Known = L == Len && !memcmp(Names + I, Name, Len);
-      size_t D = orc_rt_jit_editDistance(Name, Len, Names + I, L);
-      if (D < BestDist) {
-        BestDist = D;
-        Best = Names + I;
-      }
-    }
-    if (Known)
+    orc_rt_jit_LLVMOptionKind Kind = orc_rt_jit_llvmOptionKind(Name, Len);
+    if (Kind == orc_rt_jit_LLVMOption_Value && !Eq)
+      ++A; /* `-name value`: the parser kept the value as the next item */
+    if (Kind != orc_rt_jit_LLVMOption_Unknown)
       continue;
+    size_t BestDist, LLVMDist;
+    const char *Best = orc_rt_jit_nearestOption(Name, Len, &BestDist);
+    const char *LLVMBest = orc_rt_jit_llvmNearestOption(Name, Len, &LLVMDist);
+    if (LLVMBest && LLVMDist < BestDist)
+      Best = LLVMBest;
     fflush(stdout);
     fprintf(stderr,
             "mini-lli: Unknown command line argument '%s'.  Try: 'mini-lli "
@@ -130,7 +61,22 @@ static void checkLLVMArgs(const orc_rt_jit_Options *Opts) {
               Eq ? Eq + 1 : "");
     exit(1);
   }
-  free(Names);
+}
+
+/* LLVM-C's parser prints cl::'s message for a bad value (`-debug-pass=x`,
+ * `-debug-pass` with nothing after it) but does not stop, where lli exits 1.
+ * So the arguments are parsed first in a child whose stderr is kept: any
+ * message there is printed and mini-lli exits 1, as lli. A valid command line
+ * prints nothing while it is parsed. */
+static bool llvmValuesAreValid(int Argc, const char **Argv) {
+  size_t N;
+  char *Messages = orc_rt_jit_llvmParseInChild(Argc, Argv, STDERR_FILENO, &N);
+  if (N) {
+    fflush(stdout);
+    fputs(Messages, stderr);
+  }
+  free(Messages);
+  return !N; /* no message: valid, or cannot tell (the parse below prints) */
 }
 
 static void passToLLVM(const orc_rt_jit_Options *Opts) {
@@ -142,7 +88,10 @@ static void passToLLVM(const orc_rt_jit_Options *Opts) {
     return;
   Argv[0] = "mini-lli";
   memcpy(Argv + 1, Opts->LLVMArgs.Items, Opts->LLVMArgs.Size * sizeof(char *));
-  /* Exits with status 1 after cl::'s message if an option is unknown. */
+  if (!llvmValuesAreValid((int)Opts->LLVMArgs.Size + 1, Argv)) {
+    free(Argv);
+    exit(1);
+  }
   LLVMParseCommandLineOptions((int)Opts->LLVMArgs.Size + 1, Argv,
                               "llvm interpreter & dynamic compiler\n");
   free(Argv);

@@ -2,8 +2,9 @@
 /* The options that act on the mini-lli process itself before any program is
  * loaded, as lli's do: -disable-core-files, -load=<plugin> (dlopen'd with
  * RTLD_GLOBAL; a failure is reported as lli's PluginLoader does and
- * ignored), LLVM's own cl:: options (handed to LLVM's parser, which prints
- * and exits 1 on an unknown one, as lli does), and -mcpu=help / -mattr=help
+ * ignored), LLVM's own cl:: options (handed to LLVM's parser; an unknown
+ * option or a bad value is printed in cl::'s words and mini-lli exits 1, as
+ * lli does), and -mcpu=help / -mattr=help
  * (LLVM's lists, printed to stderr; the program then runs for the host CPU,
  * as with lli). */
 
