@@ -21,7 +21,8 @@
  * reverse, shutdown last.
  */
 
-#include "Platform.h"
+#include "AtExit.h"
+#include "JITDylibs.h"
 
 #include "orc-rt-c/SPS.h"
 
@@ -55,7 +56,7 @@ __orc_rt_elfnix_platform_bootstrap(const char *ArgData, size_t ArgSize) {
   pthread_mutex_init(&S->Mutex, &A);
   pthread_mutexattr_destroy(&A);
   if (pthread_key_create(&S->DLErrorKey, freeDLError) != 0 ||
-      pthread_key_create(&S->CurrentJDKey, NULL) != 0)
+      pthread_key_create(&S->AtExitOwnerKey, NULL) != 0)
     return orc_rt_SPS_errorResult(
         orc_rt_Error_create("ELFNix platform bootstrap: out of pthread keys"));
   S->PlatformHeader = (void *)(uintptr_t)Header;
@@ -81,7 +82,7 @@ __orc_rt_elfnix_platform_shutdown(const char *ArgData, size_t ArgSize) {
   orc_rt_platform_destroyJITDylibs();
   free(pthread_getspecific(S->DLErrorKey));
   pthread_key_delete(S->DLErrorKey);
-  pthread_key_delete(S->CurrentJDKey);
+  pthread_key_delete(S->AtExitOwnerKey);
   free(S->AtExits);
   pthread_mutex_destroy(&S->Mutex);
   memset(S, 0, sizeof(*S));
