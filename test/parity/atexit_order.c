@@ -2,6 +2,11 @@
 // handler registered by a constructor runs after those registered in main; the
 // same function registered twice runs twice; main's return value is the exit
 // status. (A handler registering another handler: atexit_in_handler.c.)
+//
+// Through stock llvm-jitlink with an ORC runtime (test/parity/README.md), the
+// destructor never runs with either runtime: LLVM 22's ELFNixPlatform withholds
+// .fini_array (docs/Platform.md, Destructors):
+// XFAIL: parity-jitlink
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t %s | FileCheck %s
 #include <stdio.h>
 #include <stdlib.h>

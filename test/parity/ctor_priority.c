@@ -2,6 +2,11 @@
 // ascending priority (default 65535 last), two at the same priority in source
 // order, all before main; one destructor runs after main and its atexit handler.
 // (Several destructors, whose order stock lli gets wrong: dtor_order.c.)
+//
+// Through stock llvm-jitlink with an ORC runtime (test/parity/README.md), the
+// destructor never runs with either runtime: LLVM 22's ELFNixPlatform withholds
+// .fini_array (docs/Platform.md, Destructors):
+// XFAIL: parity-jitlink
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t %s | FileCheck %s
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t.lazy --tool-arg=-jit-kind=orc-lazy %s | FileCheck %s
 #include <stdio.h>

@@ -8,6 +8,12 @@
 // Stock lli-22 tears the JIT down under the running threads and dies with
 // "pure virtual method called" (SIGABRT):
 // XFAIL: parity-lli
+//
+// Through stock llvm-jitlink with an ORC runtime (test/parity/README.md),
+// llvm-jitlink-executor releases the program's memory under its running threads
+// and sometimes dies before stdout is flushed (intermittent, either runtime;
+// orc-executor defers the release until JIT'd code is done):
+// UNSUPPORTED: parity-jitlink-llvm-jitlink-executor
 // RUN: %python %inputs/parity/compare.py --cc %clangxx --tool %parity-jit --out %t --timeout 60 %s -- 5 | FileCheck %s
 #include <atomic>
 #include <chrono>

@@ -5,6 +5,11 @@
 // in the other (including a class whose typeinfo both modules emit), virtual
 // calls through a class defined in the other module, and global constructors
 // of both modules running before main.
+//
+// Through stock llvm-jitlink with an ORC runtime (test/parity/README.md), an exception
+// thrown in one object and caught in the other terminates, also without any -orc-
+// runtime:
+// XFAIL: parity-jitlink
 // RUN: %python %inputs/parity/compare.py --cc %clangxx --tool %parity-jit --out %t --extra-module %inputs/parity/cxx_cross_module_lib.cpp %s | FileCheck %s
 // RUN: %python %inputs/parity/compare.py --cc %clangxx --tool %parity-jit --out %t.lazy --tool-arg=-jit-kind=orc-lazy --extra-module %inputs/parity/cxx_cross_module_lib.cpp %s | FileCheck %s
 #include "../Inputs/parity/cxx_cross_module.h"

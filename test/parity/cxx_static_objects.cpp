@@ -4,6 +4,10 @@
 // destructors registered through __cxa_atexit running in reverse order of
 // construction completion, interleaved with a C atexit handler registered in
 // main, and library-type globals (std::string, std::vector, std::map).
+//
+// Through stock llvm-jitlink with an ORC runtime (test/parity/README.md), compiler-rt
+// 22's runtime never runs atexit() handlers:
+// XFAIL: parity-jitlink-compiler-rt
 // RUN: %python %inputs/parity/compare.py --cc %clangxx --tool %parity-jit --out %t %s -- x | FileCheck %s
 // RUN: %python %inputs/parity/compare.py --cc %clangxx --tool %parity-jit --out %t.lazy --tool-arg=-jit-kind=orc-lazy %s -- x | FileCheck %s
 #include <cstdio>

@@ -2,6 +2,11 @@
 // destructors of every frame it leaves run (innermost first), a catch (...)
 // that rethrows sees it pass, and the thread's thread_local objects are
 // destroyed; then pthread_join gets the value.
+//
+// Through stock llvm-jitlink with an ORC runtime (test/parity/README.md), JITLink
+// refuses the local-exec TLS relocation of non-PIC code (R_X86_64_TPOFF32), with or
+// without a runtime:
+// XFAIL: parity-jitlink
 // RUN: %python %inputs/parity/compare.py --cc %clangxx --tool %parity-jit --out %t --timeout 30 %s -- 5 | FileCheck %s
 #include <cstdint>
 #include <cstdio>

@@ -1,6 +1,11 @@
 // execve from JIT'd code replaces the whole process (driver included): output
 // flushed before the exec is kept, output still buffered is discarded, no
 // atexit handler runs, and the exit status is the new program's.
+//
+// Through stock llvm-jitlink with an ORC runtime (test/parity/README.md), with an
+// executor exec() replaces the executor process, and llvm-jitlink exits 1
+// ("disconnecting"):
+// XFAIL: parity-jitlink-oop
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t %s | FileCheck %s
 #include <stdio.h>
 #include <stdlib.h>

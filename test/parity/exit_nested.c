@@ -7,6 +7,12 @@
 // destructors when the program calls exit() (its handlers only run when main
 // returns), so this program differs under lli; mini-lli must run them (issue 3):
 // XFAIL: parity-lli
+//
+// Through stock llvm-jitlink with an ORC runtime (test/parity/README.md), the
+// destructor never runs with either runtime (LLVM 22's ELFNixPlatform withholds
+// .fini_array), and with an executor llvm-jitlink exits 1 ("disconnecting") when the
+// executor process exits:
+// XFAIL: parity-jitlink
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t %s -- 42 | FileCheck %s
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t.neg %s -- -2 | FileCheck %s --check-prefix=NEG
 #include <stdio.h>

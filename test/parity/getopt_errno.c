@@ -1,6 +1,10 @@
 // Library state JIT'd code shares with libc: getopt_long's globals (optind,
 // optarg, opterr) over the command line, errno (a libc thread-local reached via
 // __errno_location) set by libc calls and seen per thread, and strerror text.
+//
+// Through stock llvm-jitlink with an ORC runtime (test/parity/README.md), llvm-jitlink
+// drops a `--` among the -args words, so `-file2` is parsed as options:
+// XFAIL: parity-jitlink
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t %s -- -v -n 5 --name=zed -x file1 -- -file2 | FileCheck %s
 #include <errno.h>
 #include <getopt.h>

@@ -5,6 +5,11 @@
 // line-buffered) -- and the process ends with main's status at once, taking the
 // threads with it. The driver must do the same: no hang, no lost output, and no
 // crash from code freed under the looping thread.
+//
+// Through stock llvm-jitlink with an ORC runtime (test/parity/README.md), the
+// destructor never runs with either runtime: LLVM 22's ELFNixPlatform withholds
+// .fini_array (docs/Platform.md, Destructors):
+// XFAIL: parity-jitlink
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t --timeout 60 %s -- 3 | FileCheck %s
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --opt=-O0 --out %t.O0 --timeout 60 %s -- 3 | FileCheck %s
 #include <pthread.h>

@@ -2,6 +2,10 @@
 // entries (what C++ static objects use), interleaved, each recording its
 // position; they must all run, once, in exact reverse order of registration.
 // A fixed-size table in a driver's own atexit would lose some.
+//
+// Through stock llvm-jitlink with an ORC runtime (test/parity/README.md), compiler-rt
+// 22's runtime never runs atexit() handlers:
+// XFAIL: parity-jitlink-compiler-rt
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t %s | FileCheck %s
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,6 +3,11 @@
 // by a thread started by a thread, detached threads that finish before main
 // does (waited for with a semaphore), and 400 short-lived threads in batches
 // of 50 running at once.
+//
+// Through stock llvm-jitlink with an ORC runtime (test/parity/README.md), the
+// destructor never runs with either runtime: LLVM 22's ELFNixPlatform withholds
+// .fini_array (docs/Platform.md, Destructors):
+// XFAIL: parity-jitlink
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t --timeout 60 %s | FileCheck %s
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t.lazy --tool-arg=-jit-kind=orc-lazy --timeout 60 %s | FileCheck %s
 #include <pthread.h>
