@@ -9,11 +9,11 @@
 // "pure virtual method called" (SIGABRT):
 // XFAIL: parity-lli
 //
-// Through stock llvm-jitlink with an ORC runtime (test/parity/README.md),
-// llvm-jitlink-executor releases the program's memory under its running threads
-// and sometimes dies before stdout is flushed (intermittent, either runtime;
-// orc-executor defers the release until JIT'd code is done):
-// UNSUPPORTED: parity-jitlink-llvm-jitlink-executor
+// Through stock llvm-jitlink with an ORC runtime (test/parity/README.md), in
+// process and with llvm-jitlink-executor the program's memory is released under its
+// running threads, which sometimes crash before stdout is flushed (intermittent,
+// either runtime; orc-executor defers the release until JIT'd code is done):
+// UNSUPPORTED: parity-jitlink-in-process, parity-jitlink-llvm-jitlink-executor
 // RUN: %python %inputs/parity/compare.py --cc %clangxx --tool %parity-jit --out %t --timeout 60 %s -- 5 | FileCheck %s
 #include <atomic>
 #include <chrono>
