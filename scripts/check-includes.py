@@ -83,6 +83,12 @@ RULES = [
          only=["lib/platform/*", "lib/support/*", PUBLIC],
          why="lib/platform (JIT-linked into the executor) sits on lib/support "
              "only"),
+    # Within it, calls point one way: dlopen/dlclose (JITDylibs) run the handler
+    # list (AtExit), which knows JITDylibs only by their header addresses.
+    Rule("platform-atexit", files=["lib/platform/AtExit.*"],
+         never=["lib/platform/JITDylibs.h"],
+         why="AtExit sits below JITDylibs: JITDylibs.c runs a JITDylib's "
+             "handlers, AtExit.c never reaches back"),
     Rule("remote", files=["lib/remote/*"],
          only=["lib/remote/*", "lib/services/*", "lib/core/*", "lib/support/*",
                PUBLIC],

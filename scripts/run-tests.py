@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Runs every unit-test binary and the lit suite of one build folder, counts each test
 case, prints failures, and ends with the line "N passed, M failed"."""
+import glob
 import os
 import re
 import subprocess
 import sys
+import time
 
 build = os.path.abspath(sys.argv[1])
 passed = failed = 0
@@ -38,15 +40,20 @@ for name in sorted(os.listdir(unit_dir)) if os.path.isdir(unit_dir) else []:
 # program suites again under mini-lli's MCJIT engine and under LLVM's interpreter
 # (-force-interpreter), where most programs need what the interpreter lacks: each
 # such test is XFAIL for that engine with the reason (docs/CommandGuide/mini-lli.md,
-# Engines).
+# Engines); and the parity programs through stock llvm-jitlink with our ORC
+# platform runtime and with compiler-rt's, in process and with both executors
+# (test/parity/README.md; each program XFAILs where llvm-jitlink or a runtime
+# gets it wrong).
 lit = os.path.join("/usr/lib/llvm-22/bin", "lit")
 
 
 def run_lit(label, paths, params=()):
     global passed, failed
     args = [lit, "-sv", "--timeout=300"] + ["--param=" + p for p in params]
+    start = time.monotonic()
     p = subprocess.run(args + [os.path.join(build, "test", x) for x in paths],
                        capture_output=True, text=True)
+    seconds = time.monotonic() - start
     out = p.stdout + p.stderr
     for line in out.splitlines():
         if re.match(r"^(FAIL|XPASS|UNRESOLVED|TIMEOUT): ", line):
@@ -61,7 +68,7 @@ def run_lit(label, paths, params=()):
     print(out if lit_failed else "\n".join(out.splitlines()[-8:]))
     passed += lit_passed
     failed += lit_failed
-    print(f"lit ({label}): {lit_passed} passed, {lit_failed} failed")
+    print(f"lit ({label}): {lit_passed} passed, {lit_failed} failed ({seconds:.0f} s)")
 
 
 run_lit("all", [""])
@@ -74,6 +81,16 @@ if os.environ.get("ORC_RT_C_ENGINES"):
             ["parity_tool_args=-force-interpreter"])
     run_lit("shutdown, -force-interpreter", ["shutdown"],
             ["engine_args=-force-interpreter"])
+    runtimes = []
+    if os.path.exists(os.path.join(build, "lib", "liborc-rt-c-elfnix-x86_64.a")):
+        runtimes.append("ours")  # built on x86-64 hosts only
+        if glob.glob("/usr/lib/llvm-22/lib/clang/*/lib/linux/liborc_rt-x86_64.a"):
+            runtimes.append("compiler-rt")
+    for runtime in runtimes:
+        for executor in ("in-process", "orc-executor", "llvm-jitlink-executor"):
+            run_lit(f"parity, llvm-jitlink -orc-runtime={runtime}, {executor}",
+                    ["parity"], ["parity_tool=jitlink", "parity_runtime=" + runtime,
+                                 "parity_executor=" + executor])
 
 if failures:
     print("failures:\n  " + "\n  ".join(failures))

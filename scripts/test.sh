@@ -20,7 +20,8 @@ for cfg in $configs; do
     log=$(mktemp)
     # The short libFuzzer runs (test/executor/fuzz-smoke.test) build their own ASan
     # fuzzer, so they run once, with the normal configuration; so do the program
-    # suites under mini-lli's MCJIT engine and its interpreter.
+    # suites under mini-lli's MCJIT engine and its interpreter, and through stock
+    # llvm-jitlink with the ORC platform runtimes.
     fuzz=""; [ "$cfg" = normal ] && fuzz=1
     ORC_RT_C_FUZZ=$fuzz ORC_RT_C_ENGINES=$fuzz python3 "$root/scripts/run-tests.py" "$build" | tee "$log"
     line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -1)

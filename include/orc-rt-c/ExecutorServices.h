@@ -81,10 +81,11 @@ ORC_RT_C_API orc_rt_ErrorRef orc_rt_ExecutorServices_addBootstrapSymbol(
     orc_rt_ExecutorServicesRef ES, const char *Name, uint64_t Addr);
 
 /**
- * True if Addr may be called as code: a service function, or an address in an
- * executable mapping of the process (/proc/self/maps; if that cannot be read:
- * inside a loaded object (dladdr) or inside memory the services manage for
- * JIT'd code). Address 0 never is.
+ * True if Addr may be called as code: a service function, an address in a
+ * segment the services themselves made executable for JIT'd code (from their
+ * own allocation records, without reading the process map), or an address in
+ * an executable mapping of the process (/proc/self/maps; if that cannot be
+ * read: inside a loaded object, dladdr). Address 0 never is.
  */
 ORC_RT_C_API bool
 orc_rt_ExecutorServices_isCallable(orc_rt_ExecutorServicesRef ES,

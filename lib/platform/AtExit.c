@@ -2,14 +2,18 @@
 /*
  * The controller aliases JIT'd code's atexit and __cxa_atexit to these. As in
  * glibc, one list holds every handler, newest last, each tagged with the
- * JITDylib it belongs to:
+ * header (__dso_handle) of the JITDylib it belongs to:
  *
  *   __cxa_atexit(F, Arg, D)  D is the registering JITDylib's __dso_handle
  *   atexit(F)                has no handle: the JITDylib whose code this thread
  *                            is running (initializers, main under
- *                            run_program), else the program's JITDylib (the
- *                            first one opened from outside), else the
- *                            platform JITDylib
+ *                            run_program; JITDylibs.c and Dlfcn.c say which),
+ *                            else the program's JITDylib (the first one
+ *                            opened from outside), else the platform JITDylib
+ *
+ * This file knows JITDylibs only by those header addresses: JITDylibs.c runs
+ * a JITDylib's handlers at its last dlclose (runAtExits) and orphans them when
+ * the controller deregisters it.
  *
  * A JITDylib's handlers run newest first at its last dlclose; whatever is left
  * runs newest first at program end: exit() from JIT'd code, the executor's
@@ -20,7 +24,7 @@
  * before this code's memory is released.
  */
 
-#include "Platform.h"
+#include "AtExit.h"
 
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -30,8 +34,7 @@ static void unlock(void) {
   pthread_mutex_unlock(&orc_rt_platform_TheState.Mutex);
 }
 
-static int addAtExit(void (*Fn)(void *), void *Arg,
-                     orc_rt_platform_JITDylib *JD) {
+static int addAtExit(void (*Fn)(void *), void *Arg, void *DSO) {
   orc_rt_platform_State *S = &orc_rt_platform_TheState;
   lock();
   if (S->NumAtExits == S->CapAtExits) {
@@ -46,18 +49,18 @@ static int addAtExit(void (*Fn)(void *), void *Arg,
   }
   S->AtExits[S->NumAtExits].Fn = Fn;
   S->AtExits[S->NumAtExits].Arg = Arg;
-  S->AtExits[S->NumAtExits].JD = JD;
+  S->AtExits[S->NumAtExits].DSO = DSO;
   ++S->NumAtExits;
   unlock();
   return 0;
 }
 
-void orc_rt_platform_runAtExits(orc_rt_platform_JITDylib *JD) {
+void orc_rt_platform_runAtExits(void *DSO) {
   orc_rt_platform_State *S = &orc_rt_platform_TheState;
   for (;;) {
     lock();
     size_t I = S->NumAtExits;
-    while (I > 0 && JD && S->AtExits[I - 1].JD != JD)
+    while (I > 0 && DSO && S->AtExits[I - 1].DSO != DSO)
       --I;
     if (I == 0) {
       /* An empty list holds no memory: at program end nothing may be left
@@ -82,44 +85,48 @@ void orc_rt_platform_runAtExits(orc_rt_platform_JITDylib *JD) {
   }
 }
 
-static orc_rt_platform_JITDylib *atexitOwner(void) {
-  orc_rt_platform_JITDylib *JD = orc_rt_platform_currentJD();
-  if (JD)
-    return JD;
+void orc_rt_platform_orphanAtExits(void *DSO) {
+  orc_rt_platform_State *S = &orc_rt_platform_TheState;
+  for (size_t I = 0; I < S->NumAtExits; ++I)
+    if (S->AtExits[I].DSO == DSO)
+      S->AtExits[I].DSO = NULL;
+}
+
+void *orc_rt_platform_atExitOwner(void) {
+  return pthread_getspecific(orc_rt_platform_TheState.AtExitOwnerKey);
+}
+
+void orc_rt_platform_setAtExitOwner(void *DSO) {
+  pthread_setspecific(orc_rt_platform_TheState.AtExitOwnerKey, DSO);
+}
+
+/* Whom a handler registered without a handle belongs to. */
+static void *defaultOwner(void) {
+  void *DSO = orc_rt_platform_atExitOwner();
+  if (DSO)
+    return DSO;
   lock();
-  JD = orc_rt_platform_TheState.ProgramJD;
-  if (!JD)
-    JD = orc_rt_platform_findByHeader(orc_rt_platform_TheState.PlatformHeader);
+  DSO = orc_rt_platform_TheState.ProgramHeader;
+  if (!DSO)
+    DSO = orc_rt_platform_TheState.PlatformHeader;
   unlock();
-  return JD;
+  return DSO;
 }
 
 ORC_RT_PLATFORM_API int __orc_rt_elfnix_cxa_atexit(void (*Fn)(void *),
                                                    void *Arg, void *DSOHandle) {
-  orc_rt_platform_JITDylib *JD;
-  lock();
-  JD = orc_rt_platform_findByHeader(DSOHandle);
-  unlock();
-  return addAtExit(Fn, Arg, JD ? JD : atexitOwner());
+  return addAtExit(Fn, Arg, DSOHandle ? DSOHandle : defaultOwner());
 }
 
 static void callNoArg(void *Fn) { ((void (*)(void))(uintptr_t)Fn)(); }
 
 ORC_RT_PLATFORM_API int __orc_rt_elfnix_atexit(void (*Fn)(void)) {
-  return addAtExit(callNoArg, (void *)(uintptr_t)Fn, atexitOwner());
+  return addAtExit(callNoArg, (void *)(uintptr_t)Fn, defaultOwner());
 }
 
 /* glibc's __cxa_finalize(NULL) runs every handler, (D) those of D. */
 ORC_RT_PLATFORM_API void __orc_rt_elfnix_cxa_finalize(void *DSOHandle) {
-  orc_rt_platform_JITDylib *JD = NULL;
-  if (DSOHandle) {
-    lock();
-    JD = orc_rt_platform_findByHeader(DSOHandle);
-    unlock();
-    if (!JD)
-      return;
-  }
-  orc_rt_platform_runAtExits(JD);
+  orc_rt_platform_runAtExits(DSOHandle);
 }
 
 /*---- Program end ----*/

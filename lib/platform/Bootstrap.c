@@ -21,10 +21,12 @@
  * reverse, shutdown last.
  */
 
-#include "Platform.h"
+#include "AtExit.h"
+#include "JITDylibs.h"
 
 #include "orc-rt-c/SPS.h"
 
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +38,26 @@ static orc_rt_CWrapperFunctionBuffer badArgs(const char *Fn) {
 }
 
 static void freeDLError(void *P) { free(P); }
+
+/* A leak checker does not scan JIT'd memory, and the State lives in this
+ * JIT-linked image: when the process ends with the platform still up (exit()
+ * from JIT'd code), the records only the State points to would be reported
+ * as leaked. Under LeakSanitizer the State is registered as a root region
+ * for as long as the platform is up. */
+typedef void (*RootRegionFn)(const void *, size_t);
+static bool LeakRootRegistered;
+
+static void leakRoot(bool Register) {
+  if (Register == LeakRootRegistered)
+    return;
+  RootRegionFn F = (RootRegionFn)(uintptr_t)dlsym(
+      RTLD_DEFAULT, Register ? "__lsan_register_root_region"
+                             : "__lsan_unregister_root_region");
+  if (!F)
+    return;
+  F(&orc_rt_platform_TheState, sizeof(orc_rt_platform_TheState));
+  LeakRootRegistered = Register;
+}
 
 ORC_RT_PLATFORM_API orc_rt_CWrapperFunctionBuffer
 __orc_rt_elfnix_platform_bootstrap(const char *ArgData, size_t ArgSize) {
@@ -55,13 +77,14 @@ __orc_rt_elfnix_platform_bootstrap(const char *ArgData, size_t ArgSize) {
   pthread_mutex_init(&S->Mutex, &A);
   pthread_mutexattr_destroy(&A);
   if (pthread_key_create(&S->DLErrorKey, freeDLError) != 0 ||
-      pthread_key_create(&S->CurrentJDKey, NULL) != 0)
+      pthread_key_create(&S->AtExitOwnerKey, NULL) != 0)
     return orc_rt_SPS_errorResult(
         orc_rt_Error_create("ELFNix platform bootstrap: out of pthread keys"));
   S->PlatformHeader = (void *)(uintptr_t)Header;
   S->Bootstrapped = true;
   orc_rt_platform_installExitHook();
   orc_rt_platform_findUnwinder();
+  leakRoot(true);
   return orc_rt_SPS_errorResult(NULL);
 }
 
@@ -81,10 +104,11 @@ __orc_rt_elfnix_platform_shutdown(const char *ArgData, size_t ArgSize) {
   orc_rt_platform_destroyJITDylibs();
   free(pthread_getspecific(S->DLErrorKey));
   pthread_key_delete(S->DLErrorKey);
-  pthread_key_delete(S->CurrentJDKey);
+  pthread_key_delete(S->AtExitOwnerKey);
   free(S->AtExits);
   pthread_mutex_destroy(&S->Mutex);
   memset(S, 0, sizeof(*S));
+  leakRoot(false);
   return orc_rt_SPS_errorResult(NULL);
 }
 

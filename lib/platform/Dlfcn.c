@@ -17,7 +17,8 @@
  * is its header address. dlerror() text is per thread, as in glibc.
  */
 
-#include "Platform.h"
+#include "AtExit.h"
+#include "JITDylibs.h"
 
 #include "orc-rt-c/SPS.h"
 
@@ -26,19 +27,12 @@
 #include <string.h>
 #include <unistd.h>
 
-void orc_rt_platform_setDLError(orc_rt_ErrorRef Err) {
+/* Records Err's message as this thread's dlerror() text; consumes Err. */
+static void setDLError(orc_rt_ErrorRef Err) {
   pthread_key_t K = orc_rt_platform_TheState.DLErrorKey;
   free(pthread_getspecific(K));
   char *Msg = orc_rt_Error_toString(Err);
   pthread_setspecific(K, Msg);
-}
-
-orc_rt_platform_JITDylib *orc_rt_platform_currentJD(void) {
-  return pthread_getspecific(orc_rt_platform_TheState.CurrentJDKey);
-}
-
-void orc_rt_platform_setCurrentJD(orc_rt_platform_JITDylib *JD) {
-  pthread_setspecific(orc_rt_platform_TheState.CurrentJDKey, JD);
 }
 
 ORC_RT_PLATFORM_API void __orc_rt_log_error_to_stderr(const char *Msg) {
@@ -56,7 +50,7 @@ ORC_RT_PLATFORM_API const char *__orc_rt_elfnix_jit_dlerror(void) {
 static bool check(orc_rt_ErrorRef Err) {
   if (!Err)
     return true;
-  orc_rt_platform_setDLError(Err);
+  setDLError(Err);
   return false;
 }
 
@@ -125,12 +119,10 @@ ORC_RT_PLATFORM_API int64_t __orc_rt_elfnix_run_program(const char *JITDylib,
     return -1;
   }
   /* atexit() from main belongs to the program's JITDylib (AtExit.c). */
-  orc_rt_platform_JITDylib *Prev = orc_rt_platform_currentJD();
-  pthread_mutex_lock(&orc_rt_platform_TheState.Mutex);
-  orc_rt_platform_setCurrentJD(orc_rt_platform_findByHeader(H));
-  pthread_mutex_unlock(&orc_rt_platform_TheState.Mutex);
+  void *Prev = orc_rt_platform_atExitOwner();
+  orc_rt_platform_setAtExitOwner(H);
   int Result = Main(Argc, Argv, environ);
-  orc_rt_platform_setCurrentJD(Prev);
+  orc_rt_platform_setAtExitOwner(Prev);
   if (__orc_rt_elfnix_jit_dlclose(H) != 0)
     __orc_rt_log_error_to_stderr(__orc_rt_elfnix_jit_dlerror());
   return Result;

@@ -22,7 +22,8 @@
  * valid across those windows.
  */
 
-#include "Platform.h"
+#include "JITDylibs.h"
+#include "AtExit.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -103,11 +104,9 @@ orc_rt_ErrorRef orc_rt_platform_deregisterJITDylib(void *Header) {
   *P = JD->Next;
   /* Handlers still registered for it can no longer run at its dlclose; they
    * run at program end with the rest (or are dropped with the process). */
-  for (size_t I = 0; I < orc_rt_platform_TheState.NumAtExits; ++I)
-    if (orc_rt_platform_TheState.AtExits[I].JD == JD)
-      orc_rt_platform_TheState.AtExits[I].JD = NULL;
-  if (orc_rt_platform_TheState.ProgramJD == JD)
-    orc_rt_platform_TheState.ProgramJD = NULL;
+  orc_rt_platform_orphanAtExits(Header);
+  if (orc_rt_platform_TheState.ProgramHeader == Header)
+    orc_rt_platform_TheState.ProgramHeader = NULL;
   for (orc_rt_platform_JITDylib *O = orc_rt_platform_TheState.JITDylibs; O;
        O = O->Next)
     for (size_t I = 0; I < O->NumDeps; ++I)
@@ -176,8 +175,8 @@ orc_rt_ErrorRef orc_rt_platform_deregisterInits(void *Header,
  * mutex held; drops it while JIT'd code runs. Sections registered while they
  * run are picked up by the loop. */
 static void runInits(orc_rt_platform_JITDylib *JD) {
-  orc_rt_platform_JITDylib *Prev = orc_rt_platform_currentJD();
-  orc_rt_platform_setCurrentJD(JD);
+  void *Prev = orc_rt_platform_atExitOwner();
+  orc_rt_platform_setAtExitOwner(JD->Header);
   while (JD->NumInitsRun < JD->NumInits) {
     orc_rt_platform_Range R = JD->Inits[JD->NumInitsRun++];
     unlock();
@@ -190,7 +189,7 @@ static void runInits(orc_rt_platform_JITDylib *JD) {
     }
     lock();
   }
-  orc_rt_platform_setCurrentJD(Prev);
+  orc_rt_platform_setAtExitOwner(Prev);
 }
 
 static bool referenced(const orc_rt_platform_JITDylib *JD) {
@@ -212,7 +211,7 @@ static void releaseDeps(orc_rt_platform_JITDylib **Deps, size_t N) {
 /* The last reference to JD went away. Mutex held. */
 static void deinitialize(orc_rt_platform_JITDylib *JD) {
   unlock();
-  orc_rt_platform_runAtExits(JD);
+  orc_rt_platform_runAtExits(JD->Header);
   lock();
   if (referenced(JD)) /* reopened by a handler */
     return;
@@ -317,37 +316,41 @@ orc_rt_ErrorRef orc_rt_platform_open(const char *Name, void **Handle) {
   }
   if (!Err) {
     *Handle = JD->Header;
-    if (!orc_rt_platform_TheState.ProgramJD &&
+    if (!orc_rt_platform_TheState.ProgramHeader &&
         JD->Header != orc_rt_platform_TheState.PlatformHeader)
-      orc_rt_platform_TheState.ProgramJD = JD;
+      orc_rt_platform_TheState.ProgramHeader = JD->Header;
   }
   unlock();
   return Err;
 }
 
-orc_rt_ErrorRef orc_rt_platform_update(void *Handle) {
-  lock();
+/* The open JITDylib Handle names, or NULL and *Err saying why Op cannot
+ * use it. Mutex held. */
+static orc_rt_platform_JITDylib *findOpen(void *Handle, const char *Op,
+                                          orc_rt_ErrorRef *Err) {
   orc_rt_platform_JITDylib *JD = orc_rt_platform_findByHeader(Handle);
-  orc_rt_ErrorRef Err = NULL;
   if (!JD)
-    Err = orc_rt_Error_createf("invalid JITDylib handle %p", Handle);
+    *Err = orc_rt_Error_createf("invalid JITDylib handle %p", Handle);
   else if (!JD->RefCount)
-    Err = orc_rt_Error_createf("dlupdate of %s, which is not open", JD->Name);
-  else
+    *Err = orc_rt_Error_createf("%s of %s, which is not open", Op, JD->Name);
+  return *Err ? NULL : JD;
+}
+
+orc_rt_ErrorRef orc_rt_platform_update(void *Handle) {
+  orc_rt_ErrorRef Err = NULL;
+  lock();
+  orc_rt_platform_JITDylib *JD = findOpen(Handle, "dlupdate", &Err);
+  if (JD)
     Err = openJD(JD);
   unlock();
   return Err;
 }
 
 orc_rt_ErrorRef orc_rt_platform_close(void *Handle) {
-  lock();
-  orc_rt_platform_JITDylib *JD = orc_rt_platform_findByHeader(Handle);
   orc_rt_ErrorRef Err = NULL;
-  if (!JD)
-    Err = orc_rt_Error_createf("invalid JITDylib handle %p", Handle);
-  else if (!JD->RefCount)
-    Err = orc_rt_Error_createf("dlclose of %s, which is not open", JD->Name);
-  else if (--JD->RefCount == 0 && !referenced(JD))
+  lock();
+  orc_rt_platform_JITDylib *JD = findOpen(Handle, "dlclose", &Err);
+  if (JD && --JD->RefCount == 0 && !referenced(JD))
     deinitialize(JD);
   unlock();
   return Err;
@@ -357,7 +360,7 @@ void orc_rt_platform_destroyJITDylibs(void) {
   lock();
   orc_rt_platform_JITDylib *JD = orc_rt_platform_TheState.JITDylibs;
   orc_rt_platform_TheState.JITDylibs = NULL;
-  orc_rt_platform_TheState.ProgramJD = NULL;
+  orc_rt_platform_TheState.ProgramHeader = NULL;
   unlock();
   while (JD) {
     orc_rt_platform_JITDylib *Next = JD->Next;

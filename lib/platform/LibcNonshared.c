@@ -19,7 +19,7 @@
  * error code, not an unresolved symbol.
  */
 
-#include "Platform.h"
+#include "AtExit.h"
 
 #include <dlfcn.h>
 #include <errno.h>

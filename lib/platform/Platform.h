@@ -17,8 +17,14 @@
  *   JITDylibs   one record per registered JITDylib, keyed by its header
  *               address (the JITDylib's __dso_handle) and by name
  *   AtExits     one list for the whole process image, newest last; each entry
- *               names the JITDylib it belongs to, so dlclose runs that
- *               JITDylib's entries and program end runs all the rest
+ *               names the header of the JITDylib it belongs to, so dlclose
+ *               runs that JITDylib's entries and program end runs all the rest
+ *
+ * Calls point one way: Bootstrap, Dlfcn -> JITDylibs.h -> AtExit.h. AtExit.c
+ * knows JITDylibs only by their header addresses (as glibc's list knows DSO
+ * handles) and never includes JITDylibs.h (scripts/check-includes.py); the
+ * callers tell it whose code runs, and JITDylibs.c runs a JITDylib's handlers
+ * at its last dlclose.
  *
  * State.Mutex (recursive) guards both. It is never held while JIT'd code runs
  * (initializers, atexit handlers, main) or while the controller is called, so
@@ -59,62 +65,24 @@ typedef struct orc_rt_platform_JITDylib {
 typedef struct {
   void (*Fn)(void *);
   void *Arg;
-  orc_rt_platform_JITDylib *JD; /* runs at this JITDylib's last dlclose */
+  void *DSO; /* runs at the last dlclose of the JITDylib with this header
+                (NULL: at program end only) */
 } orc_rt_platform_AtExit;
 
 typedef struct {
   pthread_mutex_t Mutex; /* recursive; see the file comment */
   void *PlatformHeader;  /* the platform JITDylib's __dso_handle */
   orc_rt_platform_JITDylib *JITDylibs;
-  orc_rt_platform_JITDylib *ProgramJD; /* first JITDylib opened from outside */
+  void *ProgramHeader; /* header of the first JITDylib opened from outside */
   orc_rt_platform_AtExit *AtExits;
   size_t NumAtExits, CapAtExits;
-  pthread_key_t DLErrorKey;   /* per-thread dlerror() message (malloc'd) */
-  pthread_key_t CurrentJDKey; /* JITDylib whose code runs on this thread */
+  pthread_key_t DLErrorKey;     /* per-thread dlerror() message (malloc'd) */
+  pthread_key_t AtExitOwnerKey; /* header of the JITDylib whose code runs on
+                                   this thread */
   bool Bootstrapped;
 } orc_rt_platform_State;
 
 extern orc_rt_platform_State orc_rt_platform_TheState;
-
-/*---- JITDylibs.c: registry, initializers, reference-counted open/close ----*/
-orc_rt_ErrorRef orc_rt_platform_registerJITDylib(const char *Name, size_t Len,
-                                                 void *Header);
-orc_rt_ErrorRef orc_rt_platform_deregisterJITDylib(void *Header);
-orc_rt_ErrorRef orc_rt_platform_registerInits(void *Header,
-                                              const orc_rt_platform_Range *R,
-                                              size_t N);
-orc_rt_ErrorRef orc_rt_platform_deregisterInits(void *Header,
-                                                const orc_rt_platform_Range *R,
-                                                size_t N);
-/* Lookups; the caller holds State.Mutex. */
-orc_rt_platform_JITDylib *orc_rt_platform_findByHeader(void *Header);
-/* dlopen: runs new initializers of Name and its dependencies, increments its
- * open count; *Handle is the JITDylib's header. */
-orc_rt_ErrorRef orc_rt_platform_open(const char *Name, void **Handle);
-/* dlupdate: runs initializers added since the last open of Handle. */
-orc_rt_ErrorRef orc_rt_platform_update(void *Handle);
-/* dlclose: at the last close, runs the JITDylib's atexit handlers (newest
- * first) and releases its dependencies. */
-orc_rt_ErrorRef orc_rt_platform_close(void *Handle);
-/* Frees every record (platform shutdown). */
-void orc_rt_platform_destroyJITDylibs(void);
-
-/*---- AtExit.c: atexit / __cxa_atexit lists ----*/
-/* Runs, newest first, the handlers of JD (every handler if JD is NULL). */
-void orc_rt_platform_runAtExits(orc_rt_platform_JITDylib *JD);
-/* Arms / disarms the process-exit hook that runs what is left at exit(). */
-void orc_rt_platform_installExitHook(void);
-/* The handle the runtime registers process-level handlers under
- * (LibcNonshared.c); platform shutdown finalizes it. */
-void *orc_rt_platform_exitHookHandle(void);
-void orc_rt_platform_removeExitHook(void);
-
-/*---- Dlfcn.c ----*/
-/* Records Err's message as this thread's dlerror() text; consumes Err. */
-void orc_rt_platform_setDLError(orc_rt_ErrorRef Err);
-/* The JITDylib whose code this thread runs (initializers, main), or NULL. */
-orc_rt_platform_JITDylib *orc_rt_platform_currentJD(void);
-void orc_rt_platform_setCurrentJD(orc_rt_platform_JITDylib *JD);
 
 /*---- Controller.c: calls into the controller (JIT dispatch) ----*/
 typedef struct {

@@ -219,22 +219,62 @@ static bool isServiceFunction(orc_rt_ExecutorServicesRef ES, uint64_t Addr) {
   return false;
 }
 
+bool orc_rt_internal_CodeRanges_add(orc_rt_internal_CodeRanges *C,
+                                    uint64_t Start, uint64_t Size) {
+  uint64_t(*N)[2] =
+      orc_rt_internal_realloc(C->Ranges, (C->Num + 1) * sizeof(*C->Ranges));
+  if (!N)
+    return false;
+  C->Ranges = N;
+  C->Ranges[C->Num][0] = Start;
+  C->Ranges[C->Num][1] = Start + Size;
+  ++C->Num;
+  return true;
+}
+
+void orc_rt_internal_CodeRanges_remove(orc_rt_internal_CodeRanges *C,
+                                       uint64_t Start, uint64_t Size) {
+  for (size_t I = C->Num; I-- > 0;)
+    if (C->Ranges[I][0] < Start + Size && Start < C->Ranges[I][1]) {
+      C->Ranges[I][0] = C->Ranges[--C->Num][0];
+      C->Ranges[I][1] = C->Ranges[C->Num][1];
+    }
+}
+
+bool orc_rt_internal_CodeRanges_contain(const orc_rt_internal_CodeRanges *C,
+                                        uint64_t Addr) {
+  for (size_t I = 0; I < C->Num; ++I)
+    if (Addr >= C->Ranges[I][0] && Addr < C->Ranges[I][1])
+      return true;
+  return false;
+}
+
+void orc_rt_internal_CodeRanges_clear(orc_rt_internal_CodeRanges *C) {
+  free(C->Ranges);
+  C->Ranges = NULL;
+  C->Num = 0;
+}
+
 bool orc_rt_ExecutorServices_isCallable(orc_rt_ExecutorServicesRef ES,
                                         uint64_t Addr) {
   if (Addr == 0)
     return false;
   if (isServiceFunction(ES, Addr))
     return true;
-  /* Precise where the process map is readable: an executable mapping. */
+  /* Code these services mapped executable themselves: no need to read the
+   * process map (~45 K instructions a call) for the common case, JIT'd code
+   * called as an allocation action or a wrapper. */
+  for (size_t I = 0; I < ES->NumInstances; ++I) {
+    const InstanceEntry *E = &ES->Instances[I];
+    if (E->VT->isCode && E->VT->isCode(E->Instance, Addr))
+      return true;
+  }
+  /* Anything else (code in a library, or not code at all): an executable
+   * mapping in the process map where it is readable, else a loaded object. */
   bool Known;
   bool Exec = orc_rt_internal_isExecutable(Addr, &Known);
   if (Known)
     return Exec;
-  for (size_t I = 0; I < ES->NumInstances; ++I) {
-    const InstanceEntry *E = &ES->Instances[I];
-    if (E->VT->contains && E->VT->contains(E->Instance, Addr))
-      return true;
-  }
   Dl_info Info;
   return dladdr((void *)(uintptr_t)Addr, &Info) != 0;
 }

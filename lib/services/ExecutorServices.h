@@ -9,8 +9,8 @@
  *                  symbols (and known as service functions, not JIT'd code)
  *   addInstance    an instance object: advertised under its name, shut down
  *                  after the managed-code drain (newest first, as Session
- *                  services are), asked whether an address is memory it
- *                  manages for JIT'd code
+ *                  services are), asked whether an address is code it
+ *                  mapped executable for JIT'd code
  *   addInterposer  a process symbol JIT'd code gets the runtime's version of
  *
  * Every service enters JIT'd code through this object (callWrapper below, or
@@ -60,11 +60,29 @@ typedef struct {
   /* After the managed-code drain (no JIT'd code runs, no token is granted), or
    * when create fails: release everything and free the instance. */
   void (*shutdown)(void *Instance);
-  /* True if Addr lies in memory the instance manages for JIT'd code
-   * (what isCallable falls back on when the process map cannot be read).
-   * May be NULL. */
-  bool (*contains)(void *Instance, uint64_t Addr);
+  /* True if Addr lies in a segment the instance has made executable for
+   * JIT'd code (an orc_rt_internal_CodeRanges it keeps): isCallable asks this
+   * before it reads the process map. May be NULL. */
+  bool (*isCode)(void *Instance, uint64_t Addr);
 } orc_rt_internal_InstanceVTable;
+
+/* The executable segments an instance mapped: [Start, End) each, unsorted.
+ * The instance guards its lists with its own lock. */
+typedef struct {
+  uint64_t (*Ranges)[2];
+  size_t Num;
+} orc_rt_internal_CodeRanges;
+
+/* Records [Start, Start+Size); false if out of memory (the caller then lets
+ * isCallable read the process map for that segment). */
+bool orc_rt_internal_CodeRanges_add(orc_rt_internal_CodeRanges *C,
+                                    uint64_t Start, uint64_t Size);
+/* Drops every range that overlaps [Start, Start+Size). */
+void orc_rt_internal_CodeRanges_remove(orc_rt_internal_CodeRanges *C,
+                                       uint64_t Start, uint64_t Size);
+bool orc_rt_internal_CodeRanges_contain(const orc_rt_internal_CodeRanges *C,
+                                        uint64_t Addr);
+void orc_rt_internal_CodeRanges_clear(orc_rt_internal_CodeRanges *C);
 
 /* Hands Instance to ES, lists it in VT->Set and advertises its address as the
  * bootstrap symbol Name (if not NULL). ES owns Instance from here on: on error

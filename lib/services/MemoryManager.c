@@ -30,6 +30,7 @@ typedef struct {
   uint64_t Start, End;
   bool Pending; /* initialize in progress */
   orc_rt_internal_WFCallList Deallocs;
+  orc_rt_internal_CodeRanges Code; /* its segments made executable */
 } Region;
 
 typedef struct Slab {
@@ -68,6 +69,8 @@ static orc_rt_ErrorRef destroySlab(orc_rt_ExecutorServicesRef ES, Slab *Sl,
   for (size_t I = Sl->NumRegions; I-- > 0;)
     Err = orc_rt_Error_join(Err, orc_rt_internal_runDeallocActions(
                                      ES, &Sl->Regions[I].Deallocs, Mode));
+  for (size_t I = 0; I < Sl->NumRegions; ++I)
+    orc_rt_internal_CodeRanges_clear(&Sl->Regions[I].Code);
   if (munmap((void *)(uintptr_t)Sl->Base, Sl->MappedSize) != 0)
     Err = orc_rt_Error_join(Err, orc_rt_Error_create(strerror(errno)));
   free(Sl->Regions);
@@ -95,13 +98,16 @@ static void shutdownInstance(void *Instance) {
   free(MM);
 }
 
-static bool contains(void *Instance, uint64_t Addr) {
+static bool isCode(void *Instance, uint64_t Addr) {
   MemoryManager *MM = Instance;
   bool Found = false;
   pthread_mutex_lock(&MM->Lock);
   for (int K = 0; K < 2 && !Found; ++K)
     for (Slab *Sl = K ? MM->Deferred : MM->Slabs; Sl && !Found; Sl = Sl->Next)
-      Found = Addr >= Sl->Base && Addr - Sl->Base < Sl->MappedSize;
+      if (Addr >= Sl->Base && Addr - Sl->Base < Sl->MappedSize)
+        for (size_t I = 0; I < Sl->NumRegions && !Found; ++I)
+          Found =
+              orc_rt_internal_CodeRanges_contain(&Sl->Regions[I].Code, Addr);
   pthread_mutex_unlock(&MM->Lock);
   return Found;
 }
@@ -198,7 +204,8 @@ static orc_rt_ErrorRef claimRegion(Slab *Sl, uint64_t Start, uint64_t End) {
   if (!N)
     return orc_rt_Error_create("out of memory in initialize");
   Sl->Regions = N;
-  Sl->Regions[Sl->NumRegions++] = (Region){Start, End, true, {NULL, 0}};
+  Sl->Regions[Sl->NumRegions++] =
+      (Region){Start, End, true, {NULL, 0}, {NULL, 0}};
   return NULL;
 }
 
@@ -221,8 +228,24 @@ static void dropRegion(MemoryManager *MM, uint64_t Start) {
   Slab *Sl;
   Region *Rg = findRegion(MM, Start, &Sl);
   if (Rg && Rg->Pending) {
+    orc_rt_internal_CodeRanges_clear(&Rg->Code);
     *Rg = Sl->Regions[--Sl->NumRegions];
   }
+  pthread_mutex_unlock(&MM->Lock);
+}
+
+/* Records (or, with Forget, drops) the executable segments of the pending
+ * region at Start, for isCode. Segments that cannot be recorded are found
+ * through the process map instead. */
+static void recordCode(MemoryManager *MM, uint64_t Start, const Segment *Segs,
+                       size_t NumSegs, bool Forget) {
+  pthread_mutex_lock(&MM->Lock);
+  Region *Rg = findRegion(MM, Start, NULL);
+  if (Rg && Forget)
+    orc_rt_internal_CodeRanges_clear(&Rg->Code);
+  for (size_t I = 0; Rg && !Forget && I < NumSegs; ++I)
+    if ((Segs[I].RAG & 4) && Segs[I].Size)
+      orc_rt_internal_CodeRanges_add(&Rg->Code, Segs[I].Addr, Segs[I].Size);
   pthread_mutex_unlock(&MM->Lock);
 }
 
@@ -284,10 +307,14 @@ static orc_rt_ErrorRef initialize(MemoryManager *MM, Segment *Segs,
   }
 
   orc_rt_internal_WFCallList Deallocs = {NULL, 0};
-  if (!Err)
+  if (!Err) {
+    /* Before the actions: they may call code in these very segments. */
+    recordCode(MM, Start, Segs, NumSegs, false);
     Err = orc_rt_internal_runFinalizeActions(MM->ES, Fin, DeallocViews,
                                              &Deallocs);
+  }
   if (Err) {
+    recordCode(MM, Start, Segs, NumSegs, true);
     for (size_t I = 0; I < Done; ++I)
       protect(Segs[I].Addr, Segs[I].Size, PROT_READ | PROT_WRITE);
     dropRegion(MM, Start);
@@ -453,7 +480,7 @@ static const orc_rt_internal_ServiceFn Functions[] = {
 };
 
 static const orc_rt_internal_InstanceVTable InstanceVT = {
-    &Instances, shutdownInstance, contains};
+    &Instances, shutdownInstance, isCode};
 
 orc_rt_ErrorRef
 orc_rt_internal_addMemoryManager(orc_rt_ExecutorServicesRef ES) {

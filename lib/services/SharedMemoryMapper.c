@@ -34,6 +34,7 @@ typedef struct Reservation {
   uint64_t Base, Size;
   Allocation *Allocs;
   size_t NumAllocs;
+  orc_rt_internal_CodeRanges Code; /* segments made executable */
   struct Reservation *Next;
 } Reservation;
 
@@ -58,6 +59,7 @@ static orc_rt_ErrorRef destroyReservation(orc_rt_ExecutorServicesRef ES,
   if (munmap((void *)(uintptr_t)Rv->Base, (size_t)Rv->Size) != 0)
     Err = orc_rt_Error_join(Err, orc_rt_Error_create(strerror(errno)));
   free(Rv->Allocs);
+  orc_rt_internal_CodeRanges_clear(&Rv->Code);
   free(Rv);
   return Err;
 }
@@ -81,14 +83,14 @@ static void shutdownInstance(void *Instance) {
   free(SM);
 }
 
-static bool contains(void *Instance, uint64_t Addr) {
+static bool isCode(void *Instance, uint64_t Addr) {
   SharedMemoryMapper *SM = Instance;
   bool Found = false;
   pthread_mutex_lock(&SM->Lock);
   for (int K = 0; K < 2 && !Found; ++K)
     for (Reservation *Rv = K ? SM->Deferred : SM->Live; Rv && !Found;
          Rv = Rv->Next)
-      Found = Addr >= Rv->Base && Addr - Rv->Base < Rv->Size;
+      Found = orc_rt_internal_CodeRanges_contain(&Rv->Code, Addr);
   pthread_mutex_unlock(&SM->Lock);
   return Found;
 }
@@ -204,14 +206,27 @@ static orc_rt_CWrapperFunctionBuffer initializeWrapper(const char *Data,
       break;
     }
     MinAddr = Addr < MinAddr ? Addr : MinAddr;
+    /* The controller reuses a reservation's ranges after deinitialize: what
+     * was code there is not necessarily code now. */
+    pthread_mutex_lock(&SM->Lock);
+    if ((Rv = findLive(SM, Base)))
+      orc_rt_internal_CodeRanges_remove(&Rv->Code, Addr, SegSize);
+    pthread_mutex_unlock(&SM->Lock);
     int Prot = ((RAG & 1) ? PROT_READ : 0) | ((RAG & 2) ? PROT_WRITE : 0) |
                ((RAG & 4) ? PROT_EXEC : 0);
     if (SegSize && orc_rt_internal_mprotect((void *)(uintptr_t)Addr,
                                             (size_t)SegSize, Prot) != 0)
       Err = orc_rt_Error_create(strerror(errno));
-    else if ((RAG & 4) && SegSize)
+    else if ((RAG & 4) && SegSize) {
       __builtin___clear_cache((char *)(uintptr_t)Addr,
                               (char *)(uintptr_t)(Addr + SegSize));
+      /* For isCode, before the actions (they may call into it). */
+      pthread_mutex_lock(&SM->Lock);
+      Rv = findLive(SM, Base);
+      if (Rv)
+        orc_rt_internal_CodeRanges_add(&Rv->Code, Addr, SegSize);
+      pthread_mutex_unlock(&SM->Lock);
+    }
   }
   orc_rt_internal_WFCallList Deallocs = {NULL, 0};
   if (!Err)
@@ -325,7 +340,7 @@ static const orc_rt_internal_ServiceFn Functions[] = {
 };
 
 static const orc_rt_internal_InstanceVTable InstanceVT = {
-    &Instances, shutdownInstance, contains};
+    &Instances, shutdownInstance, isCode};
 
 orc_rt_ErrorRef
 orc_rt_internal_addSharedMemoryMapper(orc_rt_ExecutorServicesRef ES) {

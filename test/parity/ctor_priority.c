@@ -6,6 +6,11 @@
 // exit(), after the destructors (as lli-22; see Engines in
 // docs/CommandGuide/mini-lli.md).
 // XFAIL: parity-interpreter
+//
+// Through stock llvm-jitlink with an ORC runtime (test/parity/README.md), the
+// destructor never runs with either runtime: LLVM 22's ELFNixPlatform withholds
+// .fini_array (docs/Platform.md, Destructors):
+// XFAIL: parity-jitlink
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t %s | FileCheck %s
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t.lazy --tool-arg=-jit-kind=orc-lazy %s | FileCheck %s
 #include <stdio.h>

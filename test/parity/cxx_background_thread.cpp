@@ -11,6 +11,12 @@
 // Under -force-interpreter: LLVM's interpreter cannot resolve __dso_handle, which only
 // the static linker defines (lli-22 too).
 // XFAIL: parity-interpreter
+//
+// Through stock llvm-jitlink with an ORC runtime (test/parity/README.md), in
+// process and with llvm-jitlink-executor the program's memory is released under its
+// running threads, which sometimes crash before stdout is flushed (intermittent,
+// either runtime; orc-executor defers the release until JIT'd code is done):
+// UNSUPPORTED: parity-jitlink-in-process, parity-jitlink-llvm-jitlink-executor
 // RUN: %python %inputs/parity/compare.py --cc %clangxx --tool %parity-jit --out %t --timeout 60 %s -- 5 | FileCheck %s
 #include <atomic>
 #include <chrono>

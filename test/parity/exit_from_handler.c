@@ -4,6 +4,12 @@
 // Under -force-interpreter: the signal handler is interpreted code, which the kernel
 // cannot enter: SIGSEGV (lli-22 too).
 // XFAIL: parity-interpreter
+//
+// Through stock llvm-jitlink with an ORC runtime (test/parity/README.md), the
+// destructor never runs with either runtime (LLVM 22's ELFNixPlatform withholds
+// .fini_array), and with an executor llvm-jitlink exits 1 ("disconnecting") when the
+// executor process exits:
+// XFAIL: parity-jitlink
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t --timeout 30 %s -- 9 | FileCheck %s
 //
 // Stock lli-22 runs neither the JIT'd program's atexit handlers nor its

@@ -11,6 +11,12 @@
 // Under -force-interpreter: a thread's start routine is interpreted code, which native
 // pthread_create cannot call: SIGSEGV (lli-22 too).
 // XFAIL: parity-interpreter
+//
+// Through stock llvm-jitlink with an ORC runtime (test/parity/README.md), the
+// destructor never runs with either runtime (LLVM 22's ELFNixPlatform withholds
+// .fini_array), and with an executor llvm-jitlink exits 1 ("disconnecting") when the
+// executor process exits:
+// XFAIL: parity-jitlink
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t --timeout 60 %s -- 9 | FileCheck %s
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --tool-arg=-shutdown-timeout=forever --out %t.drain --timeout 60 %s -- 9 | FileCheck %s
 #include <pthread.h>

@@ -9,6 +9,12 @@
 // handlers but no destructors (as lli-22; see Engines in
 // docs/CommandGuide/mini-lli.md).
 // XFAIL: parity-interpreter
+//
+// Through stock llvm-jitlink with an ORC runtime (test/parity/README.md), the
+// destructor never runs with either runtime (LLVM 22's ELFNixPlatform withholds
+// .fini_array), and with an executor llvm-jitlink exits 1 ("disconnecting") when the
+// executor process exits:
+// XFAIL: parity-jitlink
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t --timeout 30 %s | FileCheck %s
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,6 +6,10 @@
 // Under a TSan build of the driver, TSan's _exit interceptor flushes stdio
 // (FlushStreams) before exiting, so the buffered line comes out: the _exit run
 // is skipped there.
+//
+// Through stock llvm-jitlink with an ORC runtime (test/parity/README.md), with an
+// executor llvm-jitlink exits 1 ("disconnecting") when the executor process exits:
+// XFAIL: parity-jitlink-oop
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t.1 %s -- _Exit | FileCheck %s --check-prefix=UEXIT
 // RUN: %if !thread-sanitizer %{ %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t.2 %s -- _exit | FileCheck %s --check-prefix=UEXIT %}
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t.4 %s -- fclose | FileCheck %s --check-prefix=CLOSED

@@ -11,6 +11,10 @@
 // own handlers (ASan: SIGBUS, SIGFPE, SIGSEGV; TSan the same), which the program
 // sees; that is the sanitizer's doing, not the driver's:
 // UNSUPPORTED: address-sanitizer, thread-sanitizer
+//
+// Through stock llvm-jitlink with an ORC runtime (test/parity/README.md), in process
+// llvm-jitlink has installed LLVM's crash signal handlers:
+// XFAIL: parity-jitlink-in-process
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t %s | FileCheck %s
 #include <signal.h>
 #include <stdio.h>

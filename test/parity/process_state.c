@@ -6,6 +6,11 @@
 // that main runs on the process's initial thread (getpid() == gettid()).
 // Signal dispositions, the FP flags and the thread count are in
 // process_signals.c, process_fenv.c and process_threads.c.
+//
+// Through stock llvm-jitlink with an ORC runtime (test/parity/README.md), with an
+// executor main does not run on the process's initial thread (and
+// llvm-jitlink-executor holds descriptor 3; orc-executor moves its own out of the way):
+// XFAIL: parity-jitlink-oop
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t %s | FileCheck %s
 #define _GNU_SOURCE // gettid
 #include <fcntl.h>

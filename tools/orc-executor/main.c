@@ -12,7 +12,9 @@
 
 #include "orc-rt-c/orc-rt.h"
 
+#include <fcntl.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -51,6 +53,27 @@ static orc_rt_ErrorRef runOnReaderThread(orc_rt_SimpleRemoteEPCServerRef Srv) {
     return orc_rt_SimpleRemoteEPCServer_run(Srv);
   pthread_join(T, NULL);
   return R.Err;
+}
+
+/* The controller's descriptors belong to the executor, not to the program it
+ * runs: move each one above 2 out of the low numbers (the program's first
+ * open() gets 3, as in a fresh process) and mark it close-on-exec (the
+ * program's children, system() or posix_spawn, do not inherit the connection
+ * and cannot keep it open). Where that fails the descriptor stays as given. */
+enum { ConnectionFDMin = 100 };
+
+static int moveConnectionFD(int FD) {
+  if (FD <= 2)
+    return FD; /* stdin/stdout as the connection (lli-child-target's form) */
+  int New = fcntl(FD, F_DUPFD_CLOEXEC, ConnectionFDMin);
+  if (New < 0) {
+    int Flags = fcntl(FD, F_GETFD);
+    if (Flags >= 0)
+      fcntl(FD, F_SETFD, Flags | FD_CLOEXEC);
+    return FD;
+  }
+  close(FD);
+  return New;
 }
 
 /* Without a drain, how long the end waits for the Session to shut down. A
@@ -133,6 +156,11 @@ int main(int argc, char **argv) {
   if (O.Listen) {
     Err = orc_rt_listenAndAcceptOne(O.Host, O.Port, &InFD);
     OutFD = InFD;
+  }
+  if (!Err) {
+    bool Same = InFD == OutFD;
+    InFD = moveConnectionFD(InFD);
+    OutFD = Same ? InFD : moveConnectionFD(OutFD);
   }
   bool Stuck = false;
   if (!Err)

@@ -343,6 +343,25 @@ def answered_call_holds_no_token(e):
     return None
 
 
+@case("jit_data_is_not_code")
+@clean
+def jit_data_is_not_code(e):
+    """An action into a non-executable segment of JIT'd memory is refused, though the
+    executor knows the memory as its own (only segments it made executable are code)."""
+    inst = u64(e.syms[MM + "Instance"])
+    r = e.call(MM + "reserve_wrapper", inst + u64(0x2000), 0)
+    base = struct.unpack("<Q", r[1:9])[0]
+    segs = (u64(2) + b"\x03" + u64(base) + u64(0x1000) + sps_str(b"\xc3" * 16) +
+            b"\x05" + u64(base + 0x1000) + u64(0x1000) + sps_str(b"\xc3" * 16))
+    actions = u64(1) + u64(base + 8) + sps_str(b"") + u64(0) + sps_str(b"")
+    r = e.call(MM + "initialize_wrapper", inst + segs + actions, 1)
+    want = b"call to 0x%x: not an address of code" % (base + 8)
+    if want not in r:
+        return "initialize answered %r, want %r" % (r, want)
+    r = e.call(MM + "release_wrapper", inst + u64(1) + u64(base), 2)
+    return None if r == b"\x00" else "release of the slab answered %r" % r
+
+
 def main():
     exe, names = sys.argv[1], sys.argv[2:] or list(CASES)
     failed = 0
