@@ -1,0 +1,30 @@
+; Question: does an -extra-archive after -jd go to that JITDylib, whose
+; modules find its members before the main JITDylib's symbols, as in lli?
+;
+; RUN: %clang -c %inputs/mini-lli/jd-getv-5.ll -o %t.getv.o
+; RUN: rm -f %t.getv.a && llvm-ar rcs %t.getv.a %t.getv.o
+;
+; In jd a: a's getv is the member's (5), main's its own (9): 5 * 10 + 9.
+; RUN: %python %inputs/mini-lli/expect-status.py 59 mini-lli -jd a -extra-module %inputs/mini-lli/jd-calls-getv.ll -extra-archive %t.getv.a %s
+; RUN: %python %inputs/mini-lli/expect-status.py 59 mini-lli -jit-kind=orc-lazy -jd a -extra-module %inputs/mini-lli/jd-calls-getv.ll -extra-archive %t.getv.a %s
+; RUN: %python %inputs/mini-lli/expect-status.py 59 %lli -jit-kind=orc -jd a -extra-module %inputs/mini-lli/jd-calls-getv.ll -extra-archive %t.getv.a %s
+; RUN: %python %inputs/mini-lli/expect-status.py 59 %lli -jit-kind=orc-lazy -jd a -extra-module %inputs/mini-lli/jd-calls-getv.ll -extra-archive %t.getv.a %s
+;
+; Before -jd the archive is the main JITDylib's, whose own getv comes first,
+; for a too: 9 * 10 + 9.
+; RUN: %python %inputs/mini-lli/expect-status.py 99 mini-lli -extra-archive %t.getv.a -jd a -extra-module %inputs/mini-lli/jd-calls-getv.ll %s
+; RUN: %python %inputs/mini-lli/expect-status.py 99 %lli -extra-archive %t.getv.a -jd a -extra-module %inputs/mini-lli/jd-calls-getv.ll %s
+
+declare i32 @a_getv()
+
+define i32 @getv() {
+  ret i32 9
+}
+
+define i32 @main() {
+  %a = call i32 @a_getv()
+  %t = mul i32 %a, 10
+  %b = call i32 @getv()
+  %r = add i32 %t, %b
+  ret i32 %r
+}
