@@ -232,7 +232,7 @@ static LLVMErrorRef generate(LLVMOrcDefinitionGeneratorRef G, void *Ctx,
       LLVMOrcJITDylibLookupFlagsMatchExportedSymbolsOnly};
   LLVMErrorRef E = NR ? orc_rt_jit_importInto(LLVMOrcLLJITGetExecutionSession(
                                                   orc_rt_jit_Jit_llJIT(Jit)),
-                                              JD, State, Order, Rest, NR)
+                                              JD, State, &Order, 1, Rest, NR)
                       : NULL;
   free(Rest);
   return E;

@@ -32,6 +32,8 @@ struct orc_rt_jit_JITDylibs {
   bool Whole;    /* functions are compiled whole: reexported through stubs */
   Dylib *Dylibs; /* [0] is the main JITDylib, then the -jd ones, in order */
   size_t NumDylibs;
+  /* The -jd ones, exported symbols only: the end of main's link order. */
+  LLVMOrcCJITDylibSearchOrderElement *Named;
 };
 
 static Dylib *dylibOf(orc_rt_jit_JITDylibs *D, LLVMOrcJITDylibRef JD) {
@@ -162,7 +164,9 @@ static int byName(const void *A, const void *B) {
 
 static const Export *findExport(const Dylib *Y, const char *Name) {
   Export Key = {(char *)Name, false};
-  return bsearch(&Key, Y->Exports, Y->NumExports, sizeof(Export), byName);
+  return Y->NumExports
+             ? bsearch(&Key, Y->Exports, Y->NumExports, sizeof(Export), byName)
+             : NULL;
 }
 
 /*---- Reexports ----*/
@@ -290,23 +294,39 @@ static bool findInProcess(const orc_rt_jit_Options *O, const char *Name,
 }
 
 /* The main JITDylib, after its own generators: each named JITDylib's
- * exports, the first that has the name (not for the entry points). */
-static void generateForMain(Dylib *Main, LLVMOrcCLookupSet Set, size_t N) {
+ * exports, the first that has the name (not for the entry points); the
+ * rest (their archives' members) looked up in them. */
+static LLVMErrorRef generateForMain(Dylib *Main, LLVMOrcLookupStateRef *State,
+                                    LLVMOrcCLookupSet Set, size_t N) {
   orc_rt_jit_JITDylibs *D = Main->Owner;
+  LLVMOrcCLookupSetElement *Rest = calloc(N + 1, sizeof(*Rest));
+  if (!Rest)
+    return LLVMCreateStringError("out of memory");
+  size_t NR = 0;
   for (size_t I = 0; I < N; ++I) {
     const char *Name = LLVMOrcSymbolStringPoolEntryStr(Set[I].Name);
     if (D->GlobalPrefix && *Name == D->GlobalPrefix)
       ++Name;
     if (isEntryPoint(D->Opts, Name))
       continue;
-    for (size_t K = 1; K < D->NumDylibs; ++K) {
-      const Export *E = findExport(&D->Dylibs[K], Name);
-      if (E) {
-        reexport(D, Main, &D->Dylibs[K], E);
-        break;
-      }
+    const Export *E = NULL;
+    size_t K = 1;
+    while (K < D->NumDylibs && !(E = findExport(&D->Dylibs[K], Name)))
+      ++K;
+    if (E) {
+      reexport(D, Main, &D->Dylibs[K], E);
+    } else if (D->Named) {
+      LLVMOrcRetainSymbolStringPoolEntry(Set[I].Name); /* the lookup's */
+      Rest[NR++].Name = Set[I].Name;
     }
   }
+  LLVMErrorRef Err =
+      NR ? orc_rt_jit_importInto(LLVMOrcLLJITGetExecutionSession(D->LLJIT),
+                                 Main->JD, State, D->Named, D->NumDylibs - 1,
+                                 Rest, NR)
+         : NULL;
+  free(Rest);
+  return Err;
 }
 
 /* A named JITDylib, after its archives: the platform (mini-lli's
@@ -344,7 +364,7 @@ static LLVMErrorRef generateForNamed(Dylib *Y, LLVMOrcLookupStateRef *State,
       Main->JD, LLVMOrcJITDylibLookupFlagsMatchExportedSymbolsOnly};
   LLVMErrorRef Err =
       NR ? orc_rt_jit_importInto(LLVMOrcLLJITGetExecutionSession(D->LLJIT),
-                                 Y->JD, State, Order, Rest, NR)
+                                 Y->JD, State, &Order, 1, Rest, NR)
          : NULL;
   free(Rest);
   return Err;
@@ -360,19 +380,24 @@ static LLVMErrorRef generate(LLVMOrcDefinitionGeneratorRef G, void *Ctx,
   /* From another JITDylib's link order: a link order is not transitive. */
   if (Flags != LLVMOrcJITDylibLookupFlagsMatchAllSymbols)
     return NULL;
-  if (Y == &Y->Owner->Dylibs[0]) {
-    generateForMain(Y, Set, N);
-    return NULL;
-  }
+  if (Y == &Y->Owner->Dylibs[0])
+    return generateForMain(Y, State, Set, N);
   return generateForNamed(Y, State, Set, N);
 }
 
 void orc_rt_jit_JITDylibs_link(orc_rt_jit_JITDylibs *D) {
   if (!D)
     return;
+  /* (Out of memory: main does not see the named ones' archives.) */
+  if (D->NumDylibs > 1)
+    D->Named = calloc(D->NumDylibs - 1, sizeof(*D->Named));
+  for (size_t I = 1; D->Named && I < D->NumDylibs; ++I)
+    D->Named[I - 1] = (LLVMOrcCJITDylibSearchOrderElement){
+        D->Dylibs[I].JD, LLVMOrcJITDylibLookupFlagsMatchExportedSymbolsOnly};
   for (size_t I = 0; I < D->NumDylibs; ++I) {
     Dylib *Y = &D->Dylibs[I];
-    qsort(Y->Exports, Y->NumExports, sizeof(Export), byName);
+    if (Y->NumExports)
+      qsort(Y->Exports, Y->NumExports, sizeof(Export), byName);
     LLVMOrcJITDylibAddGenerator(
         Y->JD, LLVMOrcCreateCustomCAPIDefinitionGenerator(generate, Y, NULL));
   }
@@ -387,5 +412,6 @@ void orc_rt_jit_JITDylibs_dispose(orc_rt_jit_JITDylibs *D) {
     free(D->Dylibs[I].Exports);
   }
   free(D->Dylibs);
+  free(D->Named);
   free(D);
 }

@@ -41,7 +41,8 @@ static void imported(LLVMErrorRef Err, LLVMOrcCSymbolMapPairs Result,
 LLVMErrorRef orc_rt_jit_importInto(LLVMOrcExecutionSessionRef ES,
                                    LLVMOrcJITDylibRef JD,
                                    LLVMOrcLookupStateRef *State,
-                                   LLVMOrcCJITDylibSearchOrderElement Order,
+                                   LLVMOrcCJITDylibSearchOrder Order,
+                                   size_t NOrder,
                                    LLVMOrcCLookupSetElement *Names, size_t N) {
   PendingLookup *P = malloc(sizeof(*P));
   if (!P) {
@@ -54,7 +55,7 @@ LLVMErrorRef orc_rt_jit_importInto(LLVMOrcExecutionSessionRef ES,
   P->State = *State;
   P->JD = JD;
   *State = NULL; /* suspended until imported() continues it */
-  LLVMOrcExecutionSessionLookup(ES, LLVMOrcLookupKindStatic, &Order, 1, Names,
-                                N, imported, P);
+  LLVMOrcExecutionSessionLookup(ES, LLVMOrcLookupKindStatic, Order, NOrder,
+                                Names, N, imported, P);
   return NULL;
 }

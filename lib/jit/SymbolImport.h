@@ -18,12 +18,14 @@ void orc_rt_jit_defineAbsolute(LLVMOrcJITDylibRef JD,
                                LLVMOrcCSymbolMapPairs Pairs, size_t N);
 
 /* Suspends the generator's lookup (*State becomes NULL), looks the N names
- * (each retained for this call) up in Order, weakly, defines those found in
- * JD and resumes the lookup, which reports any still missing. */
+ * (each retained for this call) up in the NOrder JITDylibs of Order, weakly,
+ * defines those found in JD and resumes the lookup, which reports any still
+ * missing. */
 LLVMErrorRef orc_rt_jit_importInto(LLVMOrcExecutionSessionRef ES,
                                    LLVMOrcJITDylibRef JD,
                                    LLVMOrcLookupStateRef *State,
-                                   LLVMOrcCJITDylibSearchOrderElement Order,
+                                   LLVMOrcCJITDylibSearchOrder Order,
+                                   size_t NOrder,
                                    LLVMOrcCLookupSetElement *Names, size_t N);
 
 #endif

@@ -10,6 +10,14 @@
 ; RUN: %python %inputs/mini-lli/expect-status.py 59 %lli -jit-kind=orc -jd a -extra-module %inputs/mini-lli/jd-calls-getv.ll -extra-archive %t.getv.a %s
 ; RUN: %python %inputs/mini-lli/expect-status.py 59 %lli -jit-kind=orc-lazy -jd a -extra-module %inputs/mini-lli/jd-calls-getv.ll -extra-archive %t.getv.a %s
 ;
+; The main JITDylib links against jd a, archive included: its getv is the
+; member's.
+; RUN: echo 'declare i32 @getv()' > %t.main.ll
+; RUN: echo 'define i32 @main() { %%v = call i32 @getv() ret i32 %%v }' >> %t.main.ll
+; RUN: %python %inputs/mini-lli/expect-status.py 5 mini-lli -jd a -extra-archive %t.getv.a %t.main.ll
+; RUN: %python %inputs/mini-lli/expect-status.py 5 mini-lli -jit-kind=orc-lazy -jd a -extra-archive %t.getv.a %t.main.ll
+; RUN: %python %inputs/mini-lli/expect-status.py 5 %lli -jd a -extra-archive %t.getv.a %t.main.ll
+;
 ; Before -jd the archive is the main JITDylib's, whose own getv comes first,
 ; for a too: 9 * 10 + 9.
 ; RUN: %python %inputs/mini-lli/expect-status.py 99 mini-lli -extra-archive %t.getv.a -jd a -extra-module %inputs/mini-lli/jd-calls-getv.ll %s
