@@ -22,6 +22,7 @@ typedef struct {
   LLVMOrcJITDylibRef JD;
   Export *Exports; /* sorted by name once linked */
   size_t NumExports, Capacity;
+  bool Archives; /* has -extra-archives: symbols the IR does not tell */
 } Dylib;
 
 struct orc_rt_jit_JITDylibs {
@@ -32,8 +33,10 @@ struct orc_rt_jit_JITDylibs {
   bool Whole;    /* functions are compiled whole: reexported through stubs */
   Dylib *Dylibs; /* [0] is the main JITDylib, then the -jd ones, in order */
   size_t NumDylibs;
-  /* The -jd ones, exported symbols only: the end of main's link order. */
+  /* The -jd ones with archives, exported symbols only: where main looks for
+   * what no module exports. */
   LLVMOrcCJITDylibSearchOrderElement *Named;
+  size_t NumNamed;
 };
 
 static Dylib *dylibOf(orc_rt_jit_JITDylibs *D, LLVMOrcJITDylibRef JD) {
@@ -41,6 +44,13 @@ static Dylib *dylibOf(orc_rt_jit_JITDylibs *D, LLVMOrcJITDylibRef JD) {
     if (D->Dylibs[I].JD == JD)
       return &D->Dylibs[I];
   return &D->Dylibs[0];
+}
+
+static LLVMOrcJITDylibRef placed(orc_rt_jit_JITDylibs *D, const char *Name) {
+  LLVMOrcJITDylibRef JD = NULL;
+  if (D && Name)
+    orc_rt_Error_consume(orc_rt_jit_Jit_dylib(D->Jit, Name, &JD));
+  return D && JD != D->Dylibs[0].JD ? JD : NULL;
 }
 
 orc_rt_ErrorRef orc_rt_jit_JITDylibs_create(orc_rt_jit_JITDylibs **Out,
@@ -68,8 +78,10 @@ orc_rt_ErrorRef orc_rt_jit_JITDylibs_create(orc_rt_jit_JITDylibs **Out,
     Err = orc_rt_jit_Jit_dylib(J, O->JITDylibs.Items[I], &JD);
     if (Err || dylibOf(D, JD)->JD == JD || JD == D->Dylibs[0].JD)
       continue; /* named before, or "main" */
-    D->Dylibs[D->NumDylibs++] = (Dylib){D, JD, NULL, 0, 0};
+    D->Dylibs[D->NumDylibs++] = (Dylib){D, JD, NULL, 0, 0, false};
   }
+  for (size_t I = 0; !Err && I < O->ExtraArchives.Size; ++I)
+    dylibOf(D, placed(D, O->ExtraArchiveJDs.Items[I]))->Archives = true;
   if (Err) {
     orc_rt_jit_JITDylibs_dispose(D);
     return Err;
@@ -81,13 +93,6 @@ orc_rt_ErrorRef orc_rt_jit_JITDylibs_create(orc_rt_jit_JITDylibs **Out,
   D->Whole = !O->Lazy || O->EnableCacheManager;
   *Out = D;
   return NULL;
-}
-
-static LLVMOrcJITDylibRef placed(orc_rt_jit_JITDylibs *D, const char *Name) {
-  LLVMOrcJITDylibRef JD = NULL;
-  if (D && Name)
-    orc_rt_Error_consume(orc_rt_jit_Jit_dylib(D->Jit, Name, &JD));
-  return D && JD != D->Dylibs[0].JD ? JD : NULL;
 }
 
 LLVMOrcJITDylibRef orc_rt_jit_JITDylibs_ofModule(orc_rt_jit_JITDylibs *D,
@@ -315,16 +320,15 @@ static LLVMErrorRef generateForMain(Dylib *Main, LLVMOrcLookupStateRef *State,
       ++K;
     if (E) {
       reexport(D, Main, &D->Dylibs[K], E);
-    } else if (D->Named) {
+    } else if (D->NumNamed) {
       LLVMOrcRetainSymbolStringPoolEntry(Set[I].Name); /* the lookup's */
       Rest[NR++].Name = Set[I].Name;
     }
   }
-  LLVMErrorRef Err =
-      NR ? orc_rt_jit_importInto(LLVMOrcLLJITGetExecutionSession(D->LLJIT),
-                                 Main->JD, State, D->Named, D->NumDylibs - 1,
-                                 Rest, NR)
-         : NULL;
+  LLVMErrorRef Err = NR ? orc_rt_jit_importInto(
+                              LLVMOrcLLJITGetExecutionSession(D->LLJIT),
+                              Main->JD, State, D->Named, D->NumNamed, Rest, NR)
+                        : NULL;
   free(Rest);
   return Err;
 }
@@ -353,7 +357,7 @@ static LLVMErrorRef generateForNamed(Dylib *Y, LLVMOrcLookupStateRef *State,
       Found[NF++].Name = Set[I].Name;
     } else if ((E = findExport(Main, Name))) {
       reexport(D, Y, Main, E);
-    } else {
+    } else if (Main->Archives) {
       LLVMOrcRetainSymbolStringPoolEntry(Set[I].Name); /* the lookup's */
       Rest[NR++].Name = Set[I].Name;
     }
@@ -389,11 +393,11 @@ void orc_rt_jit_JITDylibs_link(orc_rt_jit_JITDylibs *D) {
   if (!D)
     return;
   /* (Out of memory: main does not see the named ones' archives.) */
-  if (D->NumDylibs > 1)
-    D->Named = calloc(D->NumDylibs - 1, sizeof(*D->Named));
+  D->Named = calloc(D->NumDylibs, sizeof(*D->Named));
   for (size_t I = 1; D->Named && I < D->NumDylibs; ++I)
-    D->Named[I - 1] = (LLVMOrcCJITDylibSearchOrderElement){
-        D->Dylibs[I].JD, LLVMOrcJITDylibLookupFlagsMatchExportedSymbolsOnly};
+    if (D->Dylibs[I].Archives)
+      D->Named[D->NumNamed++] = (LLVMOrcCJITDylibSearchOrderElement){
+          D->Dylibs[I].JD, LLVMOrcJITDylibLookupFlagsMatchExportedSymbolsOnly};
   for (size_t I = 0; I < D->NumDylibs; ++I) {
     Dylib *Y = &D->Dylibs[I];
     if (Y->NumExports)

@@ -80,8 +80,8 @@ static void reportSessionError(void *Ctx, LLVMErrorRef Err) {
 static _Noreturn void waitsForItself(void) {
   fflush(stdout);
   fputs("mini-lli: error: the -jd JITDylibs cannot be linked: their objects "
-        "use each other's variables, and LLVM-C looks a symbol up only once "
-        "everything it refers to is linked\n",
+        "wait for each other (LLVM-C looks a symbol up only once everything "
+        "it refers to is linked)\n",
         stderr);
   fflush(stderr);
   _exit(1);

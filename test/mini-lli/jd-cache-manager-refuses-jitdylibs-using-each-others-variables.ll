@@ -9,7 +9,7 @@
 ; RUN: rm -rf %t.cache %t.lli-cache && mkdir %t.cache %t.lli-cache
 ; RUN: %python %inputs/mini-lli/expect-status.py 1 mini-lli -enable-cache-manager -object-cache-dir=%t.cache -jd a -extra-module %inputs/mini-lli/jd-uses-main-code-and-data.ll %s 2>&1 | FileCheck %s
 ; RUN: %python %inputs/mini-lli/expect-status.py 42 %lli -enable-cache-manager -object-cache-dir=%t.lli-cache -jd a -extra-module %inputs/mini-lli/jd-uses-main-code-and-data.ll %s
-; CHECK: mini-lli: error: the -jd JITDylibs cannot be linked: their objects use each other's variables
+; CHECK: mini-lli: error: the -jd JITDylibs cannot be linked: their objects wait for each other
 
 @counter = global i32 5
 @adata = external global i32

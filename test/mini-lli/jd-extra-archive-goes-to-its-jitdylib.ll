@@ -18,6 +18,17 @@
 ; RUN: %python %inputs/mini-lli/expect-status.py 5 mini-lli -jit-kind=orc-lazy -jd a -extra-archive %t.getv.a %t.main.ll
 ; RUN: %python %inputs/mini-lli/expect-status.py 5 %lli -jd a -extra-archive %t.getv.a %t.main.ll
 ;
+; A member that needs a symbol nobody defines: an error naming it, not a
+; wait.
+; RUN: echo 'declare i32 @nosuch()' > %t.bad.ll
+; RUN: echo 'define i32 @getv() { %%v = call i32 @nosuch() ret i32 %%v }' >> %t.bad.ll
+; RUN: %clang -c %t.bad.ll -o %t.bad.o
+; RUN: rm -f %t.bad.a && llvm-ar rcs %t.bad.a %t.bad.o
+; RUN: %python %inputs/mini-lli/expect-status.py 1 mini-lli -jd a -extra-archive %t.bad.a %t.main.ll 2>&1 | FileCheck %s --check-prefix=MISSING
+; RUN: %python %inputs/mini-lli/expect-status.py 1 mini-lli -jit-kind=orc-lazy -jd a -extra-archive %t.bad.a %t.main.ll 2>&1 | FileCheck %s --check-prefix=MISSING
+; RUN: not %lli -jd a -extra-archive %t.bad.a %t.main.ll 2>&1 | FileCheck %s --check-prefix=MISSING
+; MISSING: Symbols not found: [ nosuch ]
+;
 ; Before -jd the archive is the main JITDylib's, whose own getv comes first,
 ; for a too: 9 * 10 + 9.
 ; RUN: %python %inputs/mini-lli/expect-status.py 99 mini-lli -extra-archive %t.getv.a -jd a -extra-module %inputs/mini-lli/jd-calls-getv.ll %s
