@@ -28,8 +28,16 @@ static size_t uniqueSuffixAt(const char *S) {
 }
 
 void orc_rt_jit_restoreUserNames(char *Msg) {
+  /* ORC names the program's JITDylib as lli's is named (see JITDylibs.h). */
+  static const char Program[] = "(<program>, ", Main[] = "(main, ";
   char *Out = Msg;
   for (const char *In = Msg; *In;) {
+    if (!strncmp(In, Program, sizeof(Program) - 1)) {
+      memcpy(Out, Main, sizeof(Main) - 1);
+      Out += sizeof(Main) - 1;
+      In += sizeof(Program) - 1;
+      continue;
+    }
     size_t Skip = 0;
     if (In != Msg && isNameChar(In[-1]) && In[-1] != '.') {
       if (!strncmp(In, "$body", 5) && !isNameChar(In[5]))

@@ -17,6 +17,7 @@
 ; RUN: not %lli -jit-kind=orc-lazy -jd libFoo -extra-module %inputs/mini-lli/jd-hidden-defs.ll %s 2>&1 | FileCheck %s --check-prefix=HIDDEN
 ; HIDDEN: Symbols not found: [ {{.*}}{{foo|bar}}
 ; HIDDEN-NOT: __mini_lli
+; HIDDEN-NOT: <program>
 ;
 ; Within a named JITDylib its modules see each other's hidden symbols, and
 ; its exported ones are seen from the main JITDylib; a hidden symbol of the
