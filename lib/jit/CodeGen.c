@@ -109,8 +109,8 @@ static void pinFunctionsIn(LLVMValueRef V, const FnIndex *Fns, size_t NumFns,
  * order, which keeps related code together and ends within one function of
  * even. An alias of a function goes where the function goes; any other alias
  * goes to part 0 with what it names. */
-static bool assignParts(LLVMModuleRef M, unsigned NumParts, size_t NumFns,
-                        const size_t *Weight, uint8_t *Part,
+static bool assignParts(LLVMModuleRef M, unsigned NumParts, bool DataApart,
+                        size_t NumFns, const size_t *Weight, uint8_t *Part,
                         uint8_t **AliasPart) {
   /* Parts other than 0 first read the module back from bitcode: count that
    * as a head start of about 1/20 of the work. */
@@ -136,8 +136,8 @@ static bool assignParts(LLVMModuleRef M, unsigned NumParts, size_t NumFns,
     if (!isCutBody(F))
       continue;
     bool Pinned = LLVMGetComdat(F) || orc_rt_jit_hasBlockAddress(F);
-    unsigned Best = 0;
-    for (unsigned K = 1; !Pinned && K < NumParts; ++K)
+    unsigned Best = DataApart && !Pinned ? 1 : 0;
+    for (unsigned K = Best + 1; !Pinned && K < NumParts; ++K)
       if (Load[K] < Load[Best])
         Best = K;
     Part[I] = (uint8_t)Best;
@@ -270,7 +270,7 @@ static orc_rt_ErrorRef compileWhole(LLVMModuleRef M, LLVMTargetMachineRef TM,
 static bool splittable(LLVMModuleRef M) { return !LLVMGetFirstGlobalIFunc(M); }
 
 orc_rt_ErrorRef orc_rt_jit_compileModule(LLVMModuleRef M, unsigned ModuleIndex,
-                                         unsigned Threads,
+                                         unsigned Threads, bool DataApart,
                                          LLVMTargetMachineRef MainTM,
                                          orc_rt_jit_TargetMachineFactory NewTM,
                                          void *TMCtx,
@@ -281,6 +281,8 @@ orc_rt_ErrorRef orc_rt_jit_compileModule(LLVMModuleRef M, unsigned ModuleIndex,
   for (LLVMValueRef F = LLVMGetFirstFunction(M); F; F = LLVMGetNextFunction(F))
     ++NumFns;
   unsigned NumParts = Threads > MAX_PARTS ? MAX_PARTS : Threads;
+  if (DataApart && NumParts < 2)
+    NumParts = 2;
   if (NumParts < 2 || !splittable(M))
     return compileWhole(M, MainTM, Out);
 
@@ -304,6 +306,8 @@ orc_rt_ErrorRef orc_rt_jit_compileModule(LLVMModuleRef M, unsigned ModuleIndex,
     Total += Weight[I] = isCutBody(F) ? countInstructions(F) : 0;
   if (Total / MIN_PART_INSTRUCTIONS < NumParts)
     NumParts = (unsigned)(Total / MIN_PART_INSTRUCTIONS);
+  if (DataApart && NumParts < 2)
+    NumParts = 2;
 
   orc_rt_ErrorRef Err = NULL;
   if (NumParts < 2) {
@@ -312,7 +316,7 @@ orc_rt_ErrorRef orc_rt_jit_compileModule(LLVMModuleRef M, unsigned ModuleIndex,
   } else {
     orc_rt_jit_promoteLocals(M, ModuleIndex);
     LLVMMemoryBufferRef Bitcode =
-        assignParts(M, NumParts, NumFns, Weight, Part, &AliasPart)
+        assignParts(M, NumParts, DataApart, NumFns, Weight, Part, &AliasPart)
             ? LLVMWriteBitcodeToMemoryBuffer(M)
             : NULL;
     unsigned Started = 1;

@@ -14,7 +14,12 @@
  *     its own thread, while part 0 is compiled from the original.
  *
  * Small modules, modules with ifuncs, and Threads <= 1 compile whole on the
- * calling thread. The parts are linked together by the JIT like any objects. */
+ * calling thread. The parts are linked together by the JIT like any objects.
+ *
+ * DataApart (for -jd, see JITDylibs.h) always cuts, and leaves part 0 only
+ * the functions pinned there: another JITDylib that uses the module's data
+ * then waits for the variables' object alone, not for the code, which may be
+ * waiting for that JITDylib's data in turn. */
 
 #ifndef ORC_RT_C_LIB_JIT_CODEGEN_H
 #define ORC_RT_C_LIB_JIT_CODEGEN_H
@@ -24,6 +29,7 @@
 #include <llvm-c/Core.h>
 #include <llvm-c/TargetMachine.h>
 
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef struct {
@@ -40,7 +46,7 @@ typedef LLVMTargetMachineRef (*orc_rt_jit_TargetMachineFactory)(void *Ctx);
  * stays owned by the caller). The calling thread compiles with MainTM (lent);
  * the other threads with target machines from NewTM. */
 orc_rt_ErrorRef orc_rt_jit_compileModule(LLVMModuleRef M, unsigned ModuleIndex,
-                                         unsigned Threads,
+                                         unsigned Threads, bool DataApart,
                                          LLVMTargetMachineRef MainTM,
                                          orc_rt_jit_TargetMachineFactory NewTM,
                                          void *TMCtx,

@@ -13,18 +13,9 @@ static bool isNameChar(char C) {
   return isalnum((unsigned char)C) || C == '_' || C == '.' || C == '$';
 }
 
-/* Length of ".__mini_lli.<digits>.<digits>" (a module's name for a local)
- * or ".__mini_lli_jd.<digits>" (a JITDylib's for a hidden symbol, see
- * JITDylibNames.h) at S, or 0. */
+/* Length of ".__mini_lli.<digits>.<digits>" at S, or 0. */
 static size_t uniqueSuffixAt(const char *S) {
   static const char Tag[] = ".__mini_lli.";
-  static const char JDTag[] = ".__mini_lli_jd.";
-  if (!strncmp(S, JDTag, sizeof(JDTag) - 1)) {
-    size_t Digits = strspn(S + sizeof(JDTag) - 1, "0123456789");
-    return Digits && !isNameChar(S[sizeof(JDTag) - 1 + Digits])
-               ? sizeof(JDTag) - 1 + Digits
-               : 0;
-  }
   if (strncmp(S, Tag, sizeof(Tag) - 1))
     return 0;
   const char *P = S + sizeof(Tag) - 1;
@@ -37,8 +28,16 @@ static size_t uniqueSuffixAt(const char *S) {
 }
 
 void orc_rt_jit_restoreUserNames(char *Msg) {
+  /* ORC names the program's JITDylib as lli's is named (see JITDylibs.h). */
+  static const char Program[] = "(<program>, ", Main[] = "(main, ";
   char *Out = Msg;
   for (const char *In = Msg; *In;) {
+    if (!strncmp(In, Program, sizeof(Program) - 1)) {
+      memcpy(Out, Main, sizeof(Main) - 1);
+      Out += sizeof(Main) - 1;
+      In += sizeof(Program) - 1;
+      continue;
+    }
     size_t Skip = 0;
     if (In != Msg && isNameChar(In[-1]) && In[-1] != '.') {
       if (!strncmp(In, "$body", 5) && !isNameChar(In[5]))

@@ -11,7 +11,8 @@
 
 /* Gives mini-lli's renamed symbols their names in the user's module back, in
  * place: "f$body" (a lazily compiled body) and "x.__mini_lli.1.2" (a local
- * symbol made unique for a split) become "f" and "x". */
+ * symbol made unique for a split) become "f" and "x"; the program's
+ * JITDylib, "<program>" to ORC, is "main", as lli's. */
 void orc_rt_jit_restoreUserNames(char *Msg);
 
 /* Consumes E (may be NULL, giving NULL). Messages name the user's symbols

@@ -2,7 +2,7 @@
 
 #include "jit/Driver.h"
 #include "jit/IRDlopen.h"
-#include "jit/JITDylibNames.h"
+#include "jit/JITDylibs.h"
 #include "jit/Jit.h"
 #include "jit/LLICache.h"
 #include "jit/LiveEntries.h"
@@ -32,7 +32,7 @@ struct orc_rt_jit_Program {
   orc_rt_jit_Jit *Jit; /* freed by the service's onShutdown */
   orc_rt_jit_InitList Ctors, Dtors;
   orc_rt_jit_NameList Names;
-  orc_rt_jit_JITDylibNames *JDNames; /* -jd; NULL without */
+  orc_rt_jit_JITDylibs *JDs; /* -jd; NULL without */
   uint64_t *DtorAddrs;
 
   pthread_mutex_t Lock;
@@ -179,15 +179,39 @@ static orc_rt_ErrorRef addThroughLLICache(orc_rt_jit_Program *P,
   return Err;
 }
 
+/* The driver's entries from module Index are looked up in its JITDylib. */
+static void setModule(orc_rt_jit_Program *P, const CacheStore *Before,
+                      unsigned Index) {
+  for (size_t I = Before->Ctors; I < P->Ctors.Size; ++I)
+    P->Ctors.Items[I].Module = Index;
+  for (size_t I = Before->Dtors; I < P->Dtors.Size; ++I)
+    P->Dtors.Items[I].Module = Index;
+  for (size_t I = Before->Names; I < P->Names.Size; ++I)
+    P->Names.Items[I].Module = Index;
+}
+
+/* For a module taken from the object cache (consumes Buf). */
+static orc_rt_ErrorRef noteExports(orc_rt_jit_Program *P, const char *Path,
+                                   LLVMMemoryBufferRef Buf, unsigned Index) {
+  LLVMContextRef Ctx;
+  LLVMModuleRef M;
+  orc_rt_ErrorRef Err = orc_rt_jit_parseModule(Path, Buf, &Ctx, &M);
+  if (Err)
+    return Err;
+  Err = orc_rt_jit_JITDylibs_noteModule(P->JDs, Index, M);
+  LLVMDisposeModule(M);
+  LLVMContextDispose(Ctx);
+  return Err;
+}
+
 static orc_rt_ErrorRef addModuleFile(orc_rt_jit_Program *P, const char *Path,
                                      unsigned Index) {
   LLVMMemoryBufferRef Buf;
   orc_rt_ErrorRef Err = orc_rt_jit_readInput(Path, &Buf);
   if (Err)
     return Err;
-  /* (-jd renames the IR: its objects are not the input's.) */
   bool Cached = P->Opts->ObjectCacheDir && !P->Opts->EnableCacheManager &&
-                P->Opts->Engine == orc_rt_jit_Engine_Orc && !P->JDNames;
+                P->Opts->Engine == orc_rt_jit_Engine_Orc;
   CacheStore Store = {P, {0, 0}, P->Ctors.Size, P->Dtors.Size, P->Names.Size};
   if (Cached) {
     Store.Key = orc_rt_jit_ObjectCache_key(
@@ -195,7 +219,12 @@ static orc_rt_ErrorRef addModuleFile(orc_rt_jit_Program *P, const char *Path,
         orc_rt_jit_Jit_codegenSettings(P->Jit), P->Opts->Passes, Index);
     bool Hit;
     Err = addFromCache(P, Store.Key, &Hit);
+    if (!Err && Hit && P->JDs) { /* -jd still needs the module's exports */
+      setModule(P, &Store, Index);
+      return noteExports(P, Path, Buf, Index);
+    }
     if (Err || Hit) {
+      setModule(P, &Store, Index);
       LLVMDisposeMemoryBuffer(Buf);
       return Err;
     }
@@ -203,13 +232,12 @@ static orc_rt_ErrorRef addModuleFile(orc_rt_jit_Program *P, const char *Path,
   LLVMContextRef Ctx;
   LLVMModuleRef M;
   Err = orc_rt_jit_parseModule(Path, Buf, &Ctx, &M);
-  if (Err)
-    return Err;
-  if ((Err = orc_rt_jit_JITDylibNames_apply(P->JDNames, Index, M))) {
+  if (!Err && (Err = orc_rt_jit_JITDylibs_noteModule(P->JDs, Index, M))) {
     LLVMDisposeModule(M);
     LLVMContextDispose(Ctx);
-    return Err;
   }
+  if (Err)
+    return Err;
   if (P->Opts->Passes) {
     LLVMTargetMachineRef TM = orc_rt_jit_Jit_createTargetMachine(P->Jit);
     Err = orc_rt_jit_runPasses(M, P->Opts->Passes, TM);
@@ -223,6 +251,7 @@ static orc_rt_ErrorRef addModuleFile(orc_rt_jit_Program *P, const char *Path,
         M, Index,
         !P->Opts->Lazy && P->Opts->Engine != orc_rt_jit_Engine_Interpreter,
         &P->Names);
+  setModule(P, &Store, Index);
   if (Err) {
     LLVMDisposeModule(M);
     LLVMContextDispose(Ctx);
@@ -241,21 +270,28 @@ static orc_rt_ErrorRef addModuleFile(orc_rt_jit_Program *P, const char *Path,
 
 static orc_rt_ErrorRef loadInputs(orc_rt_jit_Program *P) {
   const orc_rt_jit_Options *O = P->Opts;
-  orc_rt_ErrorRef Err = orc_rt_jit_JITDylibNames_create(&P->JDNames, O);
+  orc_rt_ErrorRef Err = orc_rt_jit_JITDylibs_create(&P->JDs, P->Jit, O);
   if (!Err)
     Err = addModuleFile(P, O->Input, 0);
-  for (size_t I = 0; !Err && I < O->ExtraModules.Size; ++I)
+  for (size_t I = 0; !Err && I < O->ExtraModules.Size; ++I) {
+    orc_rt_jit_Jit_placeIn(
+        P->Jit, orc_rt_jit_JITDylibs_ofModule(P->JDs, (unsigned)I + 1));
     Err = addModuleFile(P, O->ExtraModules.Items[I], (unsigned)I + 1);
+  }
+  orc_rt_jit_Jit_placeIn(P->Jit, NULL); /* lli: -extra-objects go to main */
   for (size_t I = 0; !Err && I < O->ExtraObjects.Size; ++I)
     Err = orc_rt_jit_Jit_addObjectFile(P->Jit, O->ExtraObjects.Items[I]);
   for (size_t I = 0; !Err && I < O->DLOpens.Size; ++I)
     Err = orc_rt_jit_Jit_addDynamicLibrary(P->Jit, O->DLOpens.Items[I]);
-  for (size_t I = 0; !Err && I < O->ExtraArchives.Size; ++I)
+  for (size_t I = 0; !Err && I < O->ExtraArchives.Size; ++I) {
+    orc_rt_jit_Jit_placeIn(P->Jit, orc_rt_jit_JITDylibs_ofArchive(P->JDs, I));
     Err = orc_rt_jit_Jit_addArchive(P->Jit, O->ExtraArchives.Items[I]);
+  }
+  orc_rt_jit_Jit_placeIn(P->Jit, NULL);
   if (!Err)
     Err = orc_rt_jit_Jit_addProcessSymbols(P->Jit);
-  orc_rt_jit_JITDylibNames_dispose(P->JDNames); /* every module is renamed */
-  P->JDNames = NULL;
+  if (!Err)
+    orc_rt_jit_JITDylibs_link(P->JDs);
   orc_rt_jit_InitList_sort(&P->Ctors);
   orc_rt_jit_InitList_sort(&P->Dtors);
   return Err;
@@ -301,6 +337,7 @@ bool orc_rt_jit_Program_destroy(orc_rt_jit_Program *P) {
   orc_rt_jit_InitList_dispose(&P->Ctors);
   orc_rt_jit_InitList_dispose(&P->Dtors);
   orc_rt_jit_NameList_dispose(&P->Names);
+  orc_rt_jit_JITDylibs_dispose(P->JDs);
   free(P->DtorAddrs);
   pthread_mutex_destroy(&P->Lock);
   pthread_cond_destroy(&P->Changed);
@@ -468,6 +505,11 @@ static void *runThreadEntry(void *Ctx) {
 
 /*---- Waiting for the drain ----*/
 
+/* The JITDylib of module Index (NULL: the main one). */
+static LLVMOrcJITDylibRef dylibOf(orc_rt_jit_Program *P, unsigned Index) {
+  return orc_rt_jit_JITDylibs_ofModule(P->JDs, Index);
+}
+
 /* Resolves every name first: the report itself runs under the registry's
  * lock and must not call into the JIT. */
 typedef struct {
@@ -487,7 +529,8 @@ static void reportLiveEntries(orc_rt_jit_Program *P) {
   NameTable T = {calloc(P->Names.Size + 1, sizeof(uint64_t)), P};
   for (size_t I = 0; T.Addrs && I < P->Names.Size; ++I) {
     orc_rt_ErrorRef Err =
-        orc_rt_jit_Jit_lookup(P->Jit, P->Names.Items[I].Lookup, &T.Addrs[I]);
+        orc_rt_jit_Jit_lookup(P->Jit, dylibOf(P, P->Names.Items[I].Module),
+                              P->Names.Items[I].Lookup, &T.Addrs[I]);
     orc_rt_Error_consume(Err);
   }
   orc_rt_Error_consume(orc_rt_jit_Jit_takeSessionErrors(P->Jit, NULL));
@@ -544,20 +587,20 @@ static orc_rt_ErrorRef lookupAll(orc_rt_jit_Program *P, uint64_t *EntryAddr,
                                  uint64_t **CtorAddrs, uint64_t **ThreadAddrs) {
   const orc_rt_jit_Options *O = P->Opts;
   orc_rt_ErrorRef Err =
-      orc_rt_jit_Jit_lookup(P->Jit, O->EntryFunction, EntryAddr);
+      orc_rt_jit_Jit_lookup(P->Jit, NULL, O->EntryFunction, EntryAddr);
   *CtorAddrs = calloc(P->Ctors.Size + 1, sizeof(uint64_t));
   P->DtorAddrs = calloc(P->Dtors.Size + 1, sizeof(uint64_t));
   *ThreadAddrs = calloc(O->ThreadEntries.Size + 1, sizeof(uint64_t));
   if (!Err && (!*CtorAddrs || !P->DtorAddrs || !*ThreadAddrs))
     Err = orc_rt_Error_create("out of memory");
   for (size_t I = 0; !Err && I < P->Ctors.Size; ++I)
-    Err = orc_rt_jit_Jit_lookup(P->Jit, P->Ctors.Items[I].Symbol,
-                                &(*CtorAddrs)[I]);
+    Err = orc_rt_jit_Jit_lookup(P->Jit, dylibOf(P, P->Ctors.Items[I].Module),
+                                P->Ctors.Items[I].Symbol, &(*CtorAddrs)[I]);
   for (size_t I = 0; !Err && I < P->Dtors.Size; ++I)
-    Err = orc_rt_jit_Jit_lookup(P->Jit, P->Dtors.Items[I].Symbol,
-                                &P->DtorAddrs[I]);
+    Err = orc_rt_jit_Jit_lookup(P->Jit, dylibOf(P, P->Dtors.Items[I].Module),
+                                P->Dtors.Items[I].Symbol, &P->DtorAddrs[I]);
   for (size_t I = 0; !Err && I < O->ThreadEntries.Size; ++I)
-    Err = orc_rt_jit_Jit_lookup(P->Jit, O->ThreadEntries.Items[I],
+    Err = orc_rt_jit_Jit_lookup(P->Jit, NULL, O->ThreadEntries.Items[I],
                                 &(*ThreadAddrs)[I]);
   /* The program's error: what the JIT reported first, as lli prints it. */
   if (Err)
@@ -587,6 +630,7 @@ orc_rt_ErrorRef orc_rt_jit_Program_run(orc_rt_jit_Program *P, char **Envp,
     free(Tids);
     return Err;
   }
+  orc_rt_jit_Jit_markRunning(P->Jit);
   orc_rt_jit_Runtime_setExit(exitFromJit, P);
   orc_rt_jit_Runtime_setQuickExit(quickExitFromJit, P);
   /* The program starts with the default floating-point environment, not

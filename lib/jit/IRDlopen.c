@@ -33,6 +33,8 @@
 #include "jit/Module.h"
 #include "jit/ModuleStubs.h"
 #include "jit/ProgramRuntime.h"
+#include "jit/RuntimeParts.h"
+#include "jit/SymbolImport.h"
 
 #include "orc-rt-c/NestedGroup.h"
 
@@ -216,40 +218,7 @@ static void addDep(Module *M, const Module *From) {
 /* A module's JITDylib has one generator: names it does not define come from
  * the RTLD_GLOBAL modules (their stubs), else from the program's JITDylib
  * (the program, the driver's definitions, the process), looked up
- * asynchronously so no JIT thread blocks. */
-typedef struct {
-  LLVMOrcLookupStateRef State;
-  LLVMOrcJITDylibRef JD;
-} PendingLookup;
-
-static void defineFound(LLVMOrcJITDylibRef JD, LLVMOrcCSymbolMapPairs Pairs,
-                        size_t N) {
-  if (!N)
-    return;
-  LLVMOrcCSymbolMapPairs Copy = calloc(N, sizeof(*Copy));
-  if (!Copy)
-    return; /* the symbols stay missing: the link fails and says which */
-  for (size_t I = 0; I < N; ++I) {
-    Copy[I] = Pairs[I];
-    LLVMOrcRetainSymbolStringPoolEntry(Copy[I].Name);
-  }
-  LLVMErrorRef E = LLVMOrcJITDylibDefine(JD, LLVMOrcAbsoluteSymbols(Copy, N));
-  free(Copy);
-  if (E)
-    LLVMConsumeError(E);
-}
-
-static void programLookupDone(LLVMErrorRef Err, LLVMOrcCSymbolMapPairs Result,
-                              size_t NumPairs, void *Ctx) {
-  PendingLookup *P = Ctx;
-  if (Err)
-    LLVMConsumeError(Err); /* what is missing is reported by the outer one */
-  else
-    defineFound(P->JD, Result, NumPairs);
-  LLVMOrcLookupStateContinueLookup(P->State, NULL);
-  free(P);
-}
-
+ * asynchronously so no JIT thread blocks (SymbolImport.h). */
 static LLVMErrorRef generate(LLVMOrcDefinitionGeneratorRef G, void *Ctx,
                              LLVMOrcLookupStateRef *State,
                              LLVMOrcLookupKind Kind, LLVMOrcJITDylibRef JD,
@@ -259,9 +228,8 @@ static LLVMErrorRef generate(LLVMOrcDefinitionGeneratorRef G, void *Ctx,
   Slot *S = Ctx;
   LLVMOrcCSymbolMapPairs Globals = calloc(N + 1, sizeof(*Globals));
   LLVMOrcCLookupSetElement *Rest = calloc(N + 1, sizeof(*Rest));
-  PendingLookup *P = malloc(sizeof(*P));
-  if (!Globals || !Rest || !P) {
-    free(Globals), free(Rest), free(P);
+  if (!Globals || !Rest) {
+    free(Globals), free(Rest);
     return LLVMCreateStringError("out of memory");
   }
   size_t NG = 0, NR = 0;
@@ -279,28 +247,21 @@ static LLVMErrorRef generate(LLVMOrcDefinitionGeneratorRef G, void *Ctx,
       ++NG;
     } else {
       LLVMOrcRetainSymbolStringPoolEntry(Set[I].Name); /* the lookup's */
-      Rest[NR++] = (LLVMOrcCLookupSetElement){
-          Set[I].Name, LLVMOrcSymbolLookupFlagsWeaklyReferencedSymbol};
+      Rest[NR++].Name = Set[I].Name;
     }
   }
   pthread_mutex_unlock(&SymLock);
-  defineFound(JD, Globals, NG);
+  orc_rt_jit_defineAbsolute(JD, Globals, NG);
   free(Globals);
-  if (!NR) {
-    free(Rest), free(P);
-    return NULL;
-  }
-  P->State = *State;
-  P->JD = JD;
-  *State = NULL; /* suspended until programLookupDone continues it */
   LLVMOrcCJITDylibSearchOrderElement Order = {
       orc_rt_jit_Jit_programDylib(Jit),
       LLVMOrcJITDylibLookupFlagsMatchExportedSymbolsOnly};
-  LLVMOrcExecutionSessionLookup(
-      LLVMOrcLLJITGetExecutionSession(orc_rt_jit_Jit_llJIT(Jit)),
-      LLVMOrcLookupKindStatic, &Order, 1, Rest, NR, programLookupDone, P);
+  LLVMErrorRef E = NR ? orc_rt_jit_importInto(LLVMOrcLLJITGetExecutionSession(
+                                                  orc_rt_jit_Jit_llJIT(Jit)),
+                                              JD, State, &Order, 1, Rest, NR)
+                      : NULL;
   free(Rest);
-  return NULL;
+  return E;
 }
 
 /*---- The driver's definitions in every module's JITDylib ----*/

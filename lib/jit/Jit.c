@@ -32,6 +32,11 @@ struct orc_rt_jit_Jit {
   LLVMOrcLLJITRef J;
   LLVMOrcExecutionSessionRef ES;
   LLVMOrcJITDylibRef JD;
+  /* lli's -jd: the JITDylibs named so far, and the one modules, objects and
+   * archives are added to now (NULL: JD). */
+  LLVMOrcJITDylibRef *Named, Target;
+  size_t NumNamed;
+  bool Running; /* see orc_rt_jit_Jit_markRunning */
   char GlobalPrefix;
   char *Triple, *CPU, *Features;
   char *Settings; /* see orc_rt_jit_Jit_codegenSettings */
@@ -39,7 +44,7 @@ struct orc_rt_jit_Jit {
   LLVMRelocMode Reloc;
   LLVMCodeModel CodeModel;
   unsigned NextModule;
-  /* Lazy mode. */
+  /* Lazy mode, and -jd (reexports between JITDylibs). */
   LLVMOrcLazyCallThroughManagerRef LCTM;
   LLVMOrcIndirectStubsManagerRef ISM;
   /* The LLJIT is built on the creator thread (see ready()). */
@@ -84,6 +89,19 @@ static void reportSessionError(void *Ctx, LLVMErrorRef Err) {
   pthread_mutex_unlock(&J->Lock);
 }
 
+/* -jit-kind=orc with -jd, before JIT'd code runs: ORC links on the calling
+ * thread (LLVM-C gives it no other), so a lookup that returned unfinished
+ * waits for objects that wait for it (see JITDylibs.h): said, not hung. */
+static _Noreturn void waitsForItself(void) {
+  fflush(stdout);
+  fputs("mini-lli: error: the -jd JITDylibs cannot be linked: their objects "
+        "wait for each other (LLVM-C looks a symbol up only once everything "
+        "it refers to is linked)\n",
+        stderr);
+  fflush(stderr);
+  _exit(1);
+}
+
 orc_rt_ErrorRef orc_rt_jit_Jit_takeSessionErrors(orc_rt_jit_Jit *J,
                                                  const char *Banner) {
   pthread_mutex_lock(&J->Lock);
@@ -103,6 +121,11 @@ orc_rt_ErrorRef orc_rt_jit_Jit_takeSessionErrors(orc_rt_jit_Jit *J,
   }
   free(Taken);
   return Out;
+}
+
+/* Where modules, objects and archives go now (see orc_rt_jit_Jit_placeIn). */
+static LLVMOrcJITDylibRef target(orc_rt_jit_Jit *J) {
+  return J->Target ? J->Target : J->JD;
 }
 
 /* Called by a lazy stub whose function could not be compiled or linked. */
@@ -237,7 +260,7 @@ static orc_rt_ErrorRef buildLLJIT(orc_rt_jit_Jit *J) {
   J->GlobalPrefix = LLVMOrcLLJITGetGlobalPrefix(J->J);
   J->JD = LLVMOrcExecutionSessionCreateBareJITDylib(J->ES, "<program>");
   Err = defineOverrides(J);
-  if (!Err && J->Opts->Lazy) {
+  if (!Err && (J->Opts->Lazy || J->Opts->JITDylibs.Size)) {
     J->ISM = LLVMOrcCreateLocalIndirectStubsManager(J->Triple);
     Err = orc_rt_jit_fromLLVMError(
         LLVMOrcCreateLocalLazyCallThroughManager(
@@ -245,9 +268,10 @@ static orc_rt_ErrorRef buildLLJIT(orc_rt_jit_Jit *J) {
             (LLVMOrcJITTargetAddress)(uintptr_t)lazyCallFailed, &J->LCTM),
         "cannot set up lazy compilation: ");
     LazyJit = J;
+  }
+  if (!Err && J->Opts->Lazy)
     orc_rt_jit_installCallOnceGuard(J->J,
                                     dumpsModules(J) ? dumpTransform : NULL, J);
-  }
   return Err;
 }
 
@@ -297,10 +321,11 @@ orc_rt_ErrorRef orc_rt_jit_Jit_create(orc_rt_jit_Jit **Result,
     orc_rt_jit_Jit_dispose(J);
     return orc_rt_Error_create("out of memory");
   }
+  /* (-jd cuts modules differently: see compileModule's DataApart.) */
   snprintf(J->Settings, SettingsSize,
-           "triple=%s cpu=%s features=%s level=%d reloc=%d code=%d", J->Triple,
-           J->CPU, J->Features, Opts->OptLevel, (int)J->Reloc,
-           (int)J->CodeModel);
+           "triple=%s cpu=%s features=%s level=%d reloc=%d code=%d%s",
+           J->Triple, J->CPU, J->Features, Opts->OptLevel, (int)J->Reloc,
+           (int)J->CodeModel, Opts->JITDylibs.Size ? " data-apart" : "");
 
   if (Opts->Engine == orc_rt_jit_Engine_MCJIT) {
     orc_rt_jit_MCJITSettings S = {J->Triple, J->CPU, J->Features, J->Level,
@@ -340,9 +365,13 @@ orc_rt_ErrorRef orc_rt_jit_Jit_create(orc_rt_jit_Jit **Result,
 static orc_rt_ErrorRef
 addWhole(orc_rt_jit_Jit *J, LLVMOrcThreadSafeContextRef TSC, LLVMModuleRef M) {
   LLVMOrcThreadSafeModuleRef TSM = LLVMOrcCreateNewThreadSafeModule(M, TSC);
-  LLVMErrorRef E = LLVMOrcLLJITAddLLVMIRModule(J->J, J->JD, TSM);
+  LLVMErrorRef E = LLVMOrcLLJITAddLLVMIRModule(J->J, target(J), TSM);
   return orc_rt_jit_fromLLVMError(E, NULL);
 }
+
+static orc_rt_ErrorRef addCompiled(orc_rt_jit_Jit *J, LLVMModuleRef M,
+                                   orc_rt_jit_ObjectsCallback OnObjects,
+                                   void *CallbackCtx);
 
 /* May take the caller's reference to the context (*TSC becomes NULL), which
  * the function bodies compiled on first lookup need. */
@@ -356,11 +385,20 @@ addLazy(orc_rt_jit_Jit *J, LLVMOrcThreadSafeContextRef *TSC, LLVMModuleRef M) {
   if (Err)
     return Err;
   for (size_t I = 0; I < P.NumModules && !Err; ++I) {
-    Err = addWhole(J, *TSC, P.Modules[I]);
+    if (J->Opts->JITDylibs.Size && !P.Bodies) {
+      /* -jd, and the module kept whole (-per-module-lazy, or not split):
+       * compiled now with its variables apart, as -jit-kind=orc does, so
+       * that JITDylibs using each other's data do not wait on each other
+       * (see JITDylibs.h). Its code is still linked on first call. */
+      Err = addCompiled(J, P.Modules[I], NULL, NULL);
+      LLVMDisposeModule(P.Modules[I]);
+    } else {
+      Err = addWhole(J, *TSC, P.Modules[I]);
+    }
     P.Modules[I] = NULL;
   }
   if (!Err)
-    Err = orc_rt_jit_defineLazyBodies(&P, J->J, J->JD, TSC);
+    Err = orc_rt_jit_defineLazyBodies(&P, J->J, target(J), TSC);
   if (!Err && P.NumStubs) {
     LLVMOrcCSymbolAliasMapPairs Pairs = calloc(P.NumStubs, sizeof(*Pairs));
     if (!Pairs) {
@@ -385,8 +423,8 @@ addLazy(orc_rt_jit_Jit *J, LLVMOrcThreadSafeContextRef *TSC, LLVMModuleRef M) {
         if (!Err) {
           Err = orc_rt_jit_fromLLVMError(
               LLVMOrcJITDylibDefine(
-                  J->JD,
-                  LLVMOrcLazyReexports(J->LCTM, J->ISM, J->JD, Pairs + I, N)),
+                  target(J), LLVMOrcLazyReexports(J->LCTM, J->ISM, target(J),
+                                                  Pairs + I, N)),
               NULL);
           continue;
         }
@@ -411,7 +449,8 @@ static LLVMTargetMachineRef newTM(void *Ctx) { return makeTM(Ctx); }
 orc_rt_ErrorRef orc_rt_jit_Jit_addObjects(orc_rt_jit_Jit *J,
                                           const LLVMMemoryBufferRef *Objects,
                                           size_t NumObjects) {
-  return orc_rt_jit_Jit_addObjectsTo(J, NULL, Objects, NumObjects);
+  orc_rt_Error_consume(ready(J)); /* (addObjectsTo reports it) */
+  return orc_rt_jit_Jit_addObjectsTo(J, target(J), Objects, NumObjects);
 }
 
 /* -jit-kind=orc: compiled now, on the compile threads, and added as objects. */
@@ -425,10 +464,10 @@ static orc_rt_ErrorRef addCompiled(orc_rt_jit_Jit *J, LLVMModuleRef M,
     if (Err)
       return Err;
   }
+  bool Cache = J->Opts->EnableCacheManager; /* lli's holds 1 object */
   orc_rt_ErrorRef Err = orc_rt_jit_compileModule(
-      M, J->NextModule,
-      J->Opts->EnableCacheManager ? 1 : J->Opts->CompileThreads, /* 1 object */
-      J->MainTM, newTM, J, &Objs);
+      M, J->NextModule, Cache ? 1 : J->Opts->CompileThreads,
+      !Cache && J->Opts->JITDylibs.Size, J->MainTM, newTM, J, &Objs);
   if (Err)
     return Err;
   if (OnObjects)
@@ -521,7 +560,7 @@ orc_rt_ErrorRef orc_rt_jit_Jit_addArchive(orc_rt_jit_Jit *J, const char *Path) {
       &G, LLVMOrcLLJITGetObjLinkingLayer(J->J), Path);
   if (E)
     return orc_rt_jit_fromLLVMError(E, NULL);
-  LLVMOrcJITDylibAddGenerator(J->JD, G);
+  LLVMOrcJITDylibAddGenerator(target(J), G);
   return NULL;
 }
 
@@ -628,6 +667,9 @@ orc_rt_ErrorRef orc_rt_jit_Jit_lookupIn(orc_rt_jit_Jit *J,
   LLVMOrcExecutionSessionLookup(J->ES, LLVMOrcLookupKindStatic, &Order, 1, Syms,
                                 N, lookupDone, &S);
   pthread_mutex_lock(&S.Lock);
+  if (!S.Finished && !J->Opts->Lazy && J->Opts->JITDylibs.Size &&
+      !__atomic_load_n(&J->Running, __ATOMIC_RELAXED))
+    waitsForItself();
   while (!S.Finished)
     pthread_cond_wait(&S.Done, &S.Lock);
   pthread_mutex_unlock(&S.Lock);
@@ -644,13 +686,13 @@ orc_rt_ErrorRef orc_rt_jit_Jit_lookupIn(orc_rt_jit_Jit *J,
   return NULL;
 }
 
-orc_rt_ErrorRef orc_rt_jit_Jit_lookup(orc_rt_jit_Jit *J, const char *Name,
-                                      uint64_t *Addr) {
+orc_rt_ErrorRef orc_rt_jit_Jit_lookup(orc_rt_jit_Jit *J, LLVMOrcJITDylibRef JD,
+                                      const char *Name, uint64_t *Addr) {
   if (J->MCJIT)
     return orc_rt_jit_MCJIT_lookup(J->MCJIT, Name, Addr);
   if (J->Interp)
     return orc_rt_jit_Interpreter_lookup(J->Interp, Name, Addr);
-  orc_rt_ErrorRef Err = orc_rt_jit_Jit_lookupIn(J, NULL, &Name, 1, Addr);
+  orc_rt_ErrorRef Err = orc_rt_jit_Jit_lookupIn(J, JD, &Name, 1, Addr);
   /* Objects linked by this lookup, which no later object may report. */
   orc_rt_jit_DebugDescriptor_dumpNew(J->Opts->Dump);
   return Err;
@@ -666,6 +708,49 @@ LLVMOrcJITDylibRef orc_rt_jit_Jit_programDylib(orc_rt_jit_Jit *J) {
   return J->JD;
 }
 
+orc_rt_ErrorRef orc_rt_jit_Jit_dylib(orc_rt_jit_Jit *J, const char *Name,
+                                     LLVMOrcJITDylibRef *Out) {
+  orc_rt_ErrorRef Err = ready(J);
+  if (Err)
+    return Err;
+  if (!Name || !strcmp(Name, "main")) {
+    *Out = J->JD;
+    return NULL;
+  }
+  if ((*Out = LLVMOrcExecutionSessionGetJITDylibByName(J->ES, Name)))
+    return NULL;
+  LLVMOrcJITDylibRef *N =
+      realloc(J->Named, (J->NumNamed + 1) * sizeof(*J->Named));
+  if (!N)
+    return orc_rt_Error_create("out of memory");
+  J->Named = N;
+  *Out = J->Named[J->NumNamed++] =
+      LLVMOrcExecutionSessionCreateBareJITDylib(J->ES, Name);
+  return NULL;
+}
+
+void orc_rt_jit_Jit_placeIn(orc_rt_jit_Jit *J, LLVMOrcJITDylibRef JD) {
+  J->Target = JD;
+}
+
+orc_rt_ErrorRef orc_rt_jit_Jit_defineReexport(orc_rt_jit_Jit *J,
+                                              LLVMOrcJITDylibRef JD,
+                                              LLVMOrcJITDylibRef From,
+                                              const char *Name) {
+  LLVMOrcCSymbolAliasMapPair Pair;
+  Pair.Name = LLVMOrcLLJITMangleAndIntern(J->J, Name);
+  Pair.Entry.Name = LLVMOrcLLJITMangleAndIntern(J->J, Name);
+  Pair.Entry.Flags.GenericFlags =
+      LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable;
+  Pair.Entry.Flags.TargetFlags = 0;
+  LLVMOrcMaterializationUnitRef MU =
+      LLVMOrcLazyReexports(J->LCTM, J->ISM, From, &Pair, 1);
+  LLVMErrorRef E = LLVMOrcJITDylibDefine(JD, MU);
+  if (E)
+    LLVMOrcDisposeMaterializationUnit(MU);
+  return orc_rt_jit_fromLLVMError(E, NULL);
+}
+
 orc_rt_ErrorRef orc_rt_jit_Jit_compileObjects(orc_rt_jit_Jit *J,
                                               LLVMModuleRef M,
                                               orc_rt_jit_ObjectList *Out) {
@@ -675,8 +760,8 @@ orc_rt_ErrorRef orc_rt_jit_Jit_compileObjects(orc_rt_jit_Jit *J,
   orc_rt_ErrorRef Err = orc_rt_jit_lowerEmulatedTLS(M);
   if (Err)
     return Err;
-  return orc_rt_jit_compileModule(M, 0, J->Opts->CompileThreads, J->MainTM,
-                                  newTM, J, Out);
+  return orc_rt_jit_compileModule(M, 0, J->Opts->CompileThreads, false,
+                                  J->MainTM, newTM, J, Out);
 }
 
 orc_rt_ErrorRef orc_rt_jit_Jit_addObjectsTo(orc_rt_jit_Jit *J,
@@ -707,8 +792,16 @@ orc_rt_ErrorRef orc_rt_jit_Jit_dispose(orc_rt_jit_Jit *J) {
   /* The lazy-call-through manager holds names from the JIT's symbol pool, and
    * the program's JITDylib holds stubs that refer to both managers: clear the
    * JITDylib, then free the managers, then the JIT (and its pool). */
-  if (J->JD && (J->LCTM || J->ISM))
-    Err = orc_rt_jit_fromLLVMError(LLVMOrcJITDylibClear(J->JD), NULL);
+  if (J->LCTM || J->ISM) {
+    for (size_t I = J->NumNamed; I-- > 0;)
+      Err = orc_rt_Error_join(
+          Err,
+          orc_rt_jit_fromLLVMError(LLVMOrcJITDylibClear(J->Named[I]), NULL));
+    if (J->JD)
+      Err = orc_rt_Error_join(
+          Err, orc_rt_jit_fromLLVMError(LLVMOrcJITDylibClear(J->JD), NULL));
+  }
+  free(J->Named);
   if (J->LCTM)
     LLVMOrcDisposeLazyCallThroughManager(J->LCTM);
   if (J->ISM)
@@ -734,6 +827,11 @@ orc_rt_ErrorRef orc_rt_jit_Jit_dispose(orc_rt_jit_Jit *J) {
   pthread_mutex_destroy(&J->Lock);
   free(J);
   return Err;
+}
+
+void orc_rt_jit_Jit_markRunning(orc_rt_jit_Jit *J) {
+  /* Before the threads that could read it start. */
+  __atomic_store_n(&J->Running, true, __ATOMIC_RELAXED);
 }
 
 void orc_rt_jit_Jit_callVoid(orc_rt_jit_Jit *J, uint64_t Addr) {

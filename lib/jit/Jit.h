@@ -2,7 +2,8 @@
 /* An LLJIT (LLVM-C) with one JITDylib for the program whose link order mini-lli
  * controls: the driver's overrides first (see ProgramRuntime.h), then -dlopen
  * libraries, -extra-archive members and, unless -no-process-syms, the process's
- * symbols except the host's own `main`. In lazy mode every function is reached
+ * symbols except the host's own `main` (with -jd, more JITDylibs linked with it,
+ * see JITDylibs.h). In lazy mode every function is reached
  * through a lazy-reexport stub and compiled on its first call. With
  * -jit-kind=mcjit or -force-interpreter the same calls drive LLVM's MCJIT
  * (MCJITEngine.h) or interpreter (InterpreterEngine.h) instead. */
@@ -16,6 +17,7 @@
 #include "orc-rt-c/Error.h"
 
 #include <llvm-c/Core.h>
+#include <llvm-c/Orc.h>
 #include <llvm-c/TargetMachine.h>
 
 #include <stddef.h>
@@ -57,12 +59,15 @@ orc_rt_ErrorRef orc_rt_jit_Jit_addDynamicLibrary(orc_rt_jit_Jit *J,
  * the -dlopen libraries and archives, which come first in the search. */
 orc_rt_ErrorRef orc_rt_jit_Jit_addProcessSymbols(orc_rt_jit_Jit *J);
 
-/* Looks Name up (compiling what it needs, unless lazy). If it fails, what
- * the JIT reported meanwhile (e.g. "Symbols not found: [ foo ]", the cause of
- * "Failed to materialize symbols: ...") is left for
- * orc_rt_jit_Jit_takeSessionErrors. */
-orc_rt_ErrorRef orc_rt_jit_Jit_lookup(orc_rt_jit_Jit *J, const char *Name,
-                                      uint64_t *Addr);
+/* Looks Name up in JD (the program's if NULL; compiling what it needs, unless
+ * lazy). If it fails, what the JIT reported meanwhile (e.g. "Symbols not
+ * found: [ foo ]", the cause of "Failed to materialize symbols: ...") is left
+ * for orc_rt_jit_Jit_takeSessionErrors. */
+orc_rt_ErrorRef orc_rt_jit_Jit_lookup(orc_rt_jit_Jit *J, LLVMOrcJITDylibRef JD,
+                                      const char *Name, uint64_t *Addr);
+
+/* The program starts: lookups from here may wait for other threads. */
+void orc_rt_jit_Jit_markRunning(orc_rt_jit_Jit *J);
 
 /* The errors the JIT's ExecutionSession reported that no one has taken yet,
  * oldest first, each after Banner (none if NULL), joined; NULL if none. The
@@ -105,6 +110,20 @@ orc_rt_ErrorRef orc_rt_jit_Jit_addObjectsTo(orc_rt_jit_Jit *J,
                                             LLVMOrcJITDylibRef JD,
                                             const LLVMMemoryBufferRef *Objects,
                                             size_t NumObjects);
+
+/* lli's -jd (see JITDylibs.h): the JITDylib called Name ("main" or NULL: the
+ * program's), created bare on first use. */
+orc_rt_ErrorRef orc_rt_jit_Jit_dylib(orc_rt_jit_Jit *J, const char *Name,
+                                     LLVMOrcJITDylibRef *Out);
+/* Modules, objects and archives added from now on go to JD (NULL: the
+ * program's). */
+void orc_rt_jit_Jit_placeIn(orc_rt_jit_Jit *J, LLVMOrcJITDylibRef JD);
+/* Defines the function Name in JD as a lazy reexport of From's: a stub, whose
+ * first call looks Name up in From. */
+orc_rt_ErrorRef orc_rt_jit_Jit_defineReexport(orc_rt_jit_Jit *J,
+                                              LLVMOrcJITDylibRef JD,
+                                              LLVMOrcJITDylibRef From,
+                                              const char *Name);
 
 /* Frees the JIT, its code and data memory. Everything J handed out dangles.
  * The error includes the session errors no one took, with lli's banner. */

@@ -72,7 +72,7 @@ orc_rt_ErrorRef orc_rt_jit_InitList_push(orc_rt_jit_InitList *L,
   char *Copy = strdup(Symbol);
   if (!Copy)
     return orc_rt_Error_create("out of memory");
-  L->Items[L->Size++] = (orc_rt_jit_Init){Priority, NextOrder++, Copy};
+  L->Items[L->Size++] = (orc_rt_jit_Init){Priority, NextOrder++, Copy, 0};
   return NULL;
 }
 
@@ -180,7 +180,7 @@ orc_rt_ErrorRef orc_rt_jit_NameList_push(orc_rt_jit_NameList *L,
     free(B);
     return orc_rt_Error_create("out of memory");
   }
-  L->Items[L->Size++] = (orc_rt_jit_Name){A, B};
+  L->Items[L->Size++] = (orc_rt_jit_Name){A, B, 0};
   return NULL;
 }
 

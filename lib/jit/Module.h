@@ -33,6 +33,7 @@ typedef struct {
   unsigned Priority;
   unsigned Order; /* position across all modules, for a stable sort */
   char *Symbol;
+  unsigned Module; /* its module's index (its JITDylib's, see JITDylibs.h) */
 } orc_rt_jit_Init;
 
 typedef struct {
@@ -60,6 +61,7 @@ void orc_rt_jit_InitList_dispose(orc_rt_jit_InitList *L);
  * print. Local functions get an external alias so they can be found. */
 typedef struct {
   char *Lookup, *Display;
+  unsigned Module; /* as orc_rt_jit_Init's */
 } orc_rt_jit_Name;
 
 typedef struct {

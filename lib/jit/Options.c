@@ -315,17 +315,6 @@ static orc_rt_ErrorRef finish(orc_rt_jit_Options *Opts, RawValues *Raw) {
     return orc_rt_Error_create(
         "error: -enable-cache-manager is not supported with -jit-kind=mcjit: "
         "LLVM-C gives MCJIT no object cache; use -jit-kind=orc");
-  /* -jd is lli's for its LLJIT; mini-lli's emulation renames the IR (see
-   * JITDylibNames.h), which lli's object cache would keep under the input's
-   * own name. */
-  if (Opts->JITDylibs.Size && (Opts->Engine == orc_rt_jit_Engine_MCJIT ||
-                               Opts->Engine == orc_rt_jit_Engine_Interpreter))
-    return orc_rt_Error_create(
-        "error: -jd requires -jit-kind=orc or orc-lazy (MCJIT and the "
-        "interpreter have no JITDylibs)");
-  if (Opts->JITDylibs.Size && Opts->EnableCacheManager)
-    return orc_rt_Error_create(
-        "error: -jd cannot be combined with -enable-cache-manager in mini-lli");
   /* lli runs MCJIT code in another process with these; mini-lli does not. */
   if (Raw->MCJITFlag && Opts->Engine == orc_rt_jit_Engine_MCJIT)
     return orc_rt_Error_createf(
@@ -548,12 +537,15 @@ static orc_rt_ErrorRef parseOne(orc_rt_jit_Options *Opts, RawValues *Raw,
   }
   if (O->K == Kind_Raw)
     Raw->Values[O->Offset] = Value;
-  else if (O->Offset == FIELD(ExtraModules)) {
-    /* lli's -jd applies to the -extra-modules after it. */
+  else if (O->Offset == FIELD(ExtraModules) ||
+           O->Offset == FIELD(ExtraArchives)) {
+    /* lli's -jd applies to the -extra-modules and -extra-archives after it. */
     const orc_rt_jit_StringList *JDs = &Opts->JITDylibs;
-    orc_rt_ErrorRef Err = push(&Opts->ExtraModules, Value);
+    bool Module = O->Offset == FIELD(ExtraModules);
+    orc_rt_ErrorRef Err =
+        push(Module ? &Opts->ExtraModules : &Opts->ExtraArchives, Value);
     return Err ? Err
-               : push(&Opts->ExtraModuleJDs,
+               : push(Module ? &Opts->ExtraModuleJDs : &Opts->ExtraArchiveJDs,
                       JDs->Size ? JDs->Items[JDs->Size - 1] : NULL);
   } else if (O->K == Kind_List)
     return push((orc_rt_jit_StringList *)((char *)Opts + O->Offset), Value);
@@ -626,6 +618,7 @@ void orc_rt_jit_Options_dispose(orc_rt_jit_Options *Opts) {
   free(Opts->Plugins.Items);
   free(Opts->JITDylibs.Items);
   free(Opts->ExtraModuleJDs.Items);
+  free(Opts->ExtraArchiveJDs.Items);
 }
 
 void orc_rt_jit_printHelp(FILE *Out, bool Hidden, bool List) {

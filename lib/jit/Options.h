@@ -50,8 +50,9 @@ typedef struct {
   const char *ObjectCacheDir; /* NULL unless -object-cache-dir */
   orc_rt_jit_StringList ExtraModules, ExtraObjects, ExtraArchives, DLOpens,
       ThreadEntries;
-  /* For each ExtraModules item, the -jd before it (NULL: none). */
-  orc_rt_jit_StringList ExtraModuleJDs;
+  /* For each ExtraModules / ExtraArchives item, the -jd before it (NULL:
+   * none). */
+  orc_rt_jit_StringList ExtraModuleJDs, ExtraArchiveJDs;
   orc_rt_jit_Engine
       Engine; /* -jit-kind, or Interpreter if -force-interpreter */
   /* Target options, as lli's codegen flags; NULL or -1 means the default. */
@@ -67,7 +68,7 @@ typedef struct {
    * ...), handed to LLVMParseCommandLineOptions before anything runs. */
   orc_rt_jit_StringList LLVMArgs;
   orc_rt_jit_StringList Plugins;   /* -load: dlopen'd before anything runs */
-  orc_rt_jit_StringList JITDylibs; /* -jd names (see JITDylibNames.h) */
+  orc_rt_jit_StringList JITDylibs; /* -jd names (see JITDylibs.h) */
   int OptLevel;                    /* 0..3, default 2 */
   unsigned CompileThreads;         /* -compile-threads; default: one per CPU */
   bool Lazy;                       /* -jit-kind=orc-lazy */

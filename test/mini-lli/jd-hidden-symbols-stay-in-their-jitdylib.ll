@@ -17,6 +17,7 @@
 ; RUN: not %lli -jit-kind=orc-lazy -jd libFoo -extra-module %inputs/mini-lli/jd-hidden-defs.ll %s 2>&1 | FileCheck %s --check-prefix=HIDDEN
 ; HIDDEN: Symbols not found: [ {{.*}}{{foo|bar}}
 ; HIDDEN-NOT: __mini_lli
+; HIDDEN-NOT: <program>
 ;
 ; Within a named JITDylib its modules see each other's hidden symbols, and
 ; its exported ones are seen from the main JITDylib; a hidden symbol of the
@@ -28,15 +29,19 @@
 ; RUN: %python %inputs/mini-lli/expect-status.py 1 mini-lli -jd libFoo -extra-module %inputs/mini-lli/jd-hidden-defs.ll -jd other -extra-module %inputs/mini-lli/jd-hidden-user.ll %inputs/mini-lli/jd-main-calls.ll 2>&1 | FileCheck %s --check-prefix=HIDDEN
 ; RUN: not %lli -jd libFoo -extra-module %inputs/mini-lli/jd-hidden-defs.ll -jd other -extra-module %inputs/mini-lli/jd-hidden-user.ll %inputs/mini-lli/jd-main-calls.ll 2>&1 | FileCheck %s --check-prefix=HIDDEN
 ;
-; MCJIT and the interpreter have no JITDylibs: refused in one line.
-; RUN: %python %inputs/mini-lli/expect-status.py 1 mini-lli -jit-kind=mcjit -jd libFoo -extra-module %inputs/mini-lli/jd-hidden-defs.ll %s 2>&1 | FileCheck %s --check-prefix=ENGINE
-; RUN: %python %inputs/mini-lli/expect-status.py 1 mini-lli -force-interpreter -jd libFoo -extra-module %inputs/mini-lli/jd-hidden-defs.ll %s 2>&1 | FileCheck %s --check-prefix=ENGINE
-; ENGINE: mini-lli: error: -jd requires -jit-kind=orc or orc-lazy
+; MCJIT and the interpreter have no JITDylibs: -jd is ignored (as lli-22 does
+; under MCJIT; its interpreter ignores -extra-module altogether).
+; RUN: %python %inputs/mini-lli/expect-status.py 42 mini-lli -jit-kind=mcjit -jd libFoo -extra-module %inputs/mini-lli/jd-hidden-defs.ll %s
+; RUN: %python %inputs/mini-lli/expect-status.py 42 %lli -jit-kind=mcjit -jd libFoo -extra-module %inputs/mini-lli/jd-hidden-defs.ll %s
+; RUN: %python %inputs/mini-lli/expect-status.py 42 mini-lli -force-interpreter -jd libFoo -extra-module %inputs/mini-lli/jd-hidden-defs.ll %s
 ;
-; mini-lli's -jd renames the IR, which lli's object cache would keep under the
-; input's name: refused.
-; RUN: %python %inputs/mini-lli/expect-status.py 1 mini-lli -enable-cache-manager -jd libFoo -extra-module %inputs/mini-lli/jd-hidden-defs.ll %s 2>&1 | FileCheck %s --check-prefix=CACHE
-; CACHE: mini-lli: error: -jd cannot be combined with -enable-cache-manager in mini-lli
+; lli's object cache keeps a module's object whatever its JITDylib: the
+; answers are the same.
+; RUN: rm -rf %t.cache && mkdir %t.cache
+; RUN: %python %inputs/mini-lli/expect-status.py 1 mini-lli -enable-cache-manager -object-cache-dir=%t.cache -jd libFoo -extra-module %inputs/mini-lli/jd-hidden-defs.ll %s 2>&1 | FileCheck %s --check-prefix=HIDDEN
+; RUN: not %lli -enable-cache-manager -object-cache-dir=%t.cache -jd libFoo -extra-module %inputs/mini-lli/jd-hidden-defs.ll %s 2>&1 | FileCheck %s --check-prefix=HIDDEN
+; RUN: %python %inputs/mini-lli/expect-status.py 42 mini-lli -enable-cache-manager -object-cache-dir=%t.cache -jd libFoo -extra-module %inputs/mini-lli/jd-hidden-defs.ll -extra-module %inputs/mini-lli/jd-hidden-user.ll %inputs/mini-lli/jd-main-calls.ll
+; RUN: %python %inputs/mini-lli/expect-status.py 42 %lli -enable-cache-manager -object-cache-dir=%t.cache -jd libFoo -extra-module %inputs/mini-lli/jd-hidden-defs.ll -extra-module %inputs/mini-lli/jd-hidden-user.ll %inputs/mini-lli/jd-main-calls.ll
 
 @bar = external global i32
 declare i32 @foo()

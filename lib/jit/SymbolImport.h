@@ -1,0 +1,31 @@
+/*===- lib/jit/SymbolImport.h - Definitions a lookup elsewhere finds ------===*/
+/* For the definition generators that link one JITDylib against others
+ * (IRDlopen.c's dlopen'ed modules, JITDylibs.c's -jd): define what was found
+ * as absolute symbols, or suspend the generator's lookup, look the names up in
+ * other JITDylibs asynchronously (no JIT thread blocks) and resume it. */
+
+#ifndef ORC_RT_C_LIB_JIT_SYMBOLIMPORT_H
+#define ORC_RT_C_LIB_JIT_SYMBOLIMPORT_H
+
+#include <llvm-c/Orc.h>
+
+#include <stddef.h>
+
+/* Defines the N pairs in JD as absolute symbols (the names stay the
+ * caller's). On failure the symbols stay missing: the link that needed them
+ * fails and names them. */
+void orc_rt_jit_defineAbsolute(LLVMOrcJITDylibRef JD,
+                               LLVMOrcCSymbolMapPairs Pairs, size_t N);
+
+/* Suspends the generator's lookup (*State becomes NULL), looks the N names
+ * (each retained for this call) up in the NOrder JITDylibs of Order, weakly,
+ * defines those found in JD and resumes the lookup, which reports any still
+ * missing. */
+LLVMErrorRef orc_rt_jit_importInto(LLVMOrcExecutionSessionRef ES,
+                                   LLVMOrcJITDylibRef JD,
+                                   LLVMOrcLookupStateRef *State,
+                                   LLVMOrcCJITDylibSearchOrder Order,
+                                   size_t NOrder,
+                                   LLVMOrcCLookupSetElement *Names, size_t N);
+
+#endif
