@@ -106,8 +106,9 @@ orc_rt_ErrorRef orc_rt_jit_Interpreter_addModule(orc_rt_jit_Interpreter *E,
   return linkIntoMain(E, Ctx, M);
 }
 
-/* lli ends an interpreted program by calling its exit(): the interpreter's
- * own, which runs the handlers interpreted code gave its atexit. */
+/* An interpreted program ends through its exit(): the interpreter's own,
+ * which runs the handlers interpreted code gave its atexit (and so the
+ * destructors: orc_rt_jit_Interpreter_deferDtors). */
 static LLVMValueRef exitFunction(LLVMModuleRef M) {
   LLVMContextRef C = LLVMGetModuleContext(M);
   LLVMTypeRef I32 = LLVMInt32TypeInContext(C);
@@ -277,6 +278,48 @@ int orc_rt_jit_Interpreter_callMain(orc_rt_jit_Interpreter *E, uint64_t Handle,
   return LLVMRunFunctionAsMain(E->EE, F, (unsigned)Argc,
                                (const char *const *)Argv,
                                (const char *const *)Envp);
+}
+
+/* Natively the program's atexit handlers run newest first and then its
+ * destructors, on return from main and on exit() alike, and a handler that a
+ * destructor registers runs next, before the following destructor (glibc).
+ * The interpreter keeps the handlers itself and runs them, newest first,
+ * from its exit(); each destructor given to that atexit before the
+ * constructors run is such a handler, registered before any of the program's.
+ * The function built here does that: atexit(Dtors[0]), ..., atexit(Dtors[N-1]),
+ * so Dtors[N-1] runs first. */
+bool orc_rt_jit_Interpreter_deferDtors(orc_rt_jit_Interpreter *E,
+                                       const uint64_t *Dtors, size_t N,
+                                       uint64_t *Handle) {
+  if (!E->EE)
+    return false;
+  LLVMModuleRef M = E->Main;
+  LLVMContextRef C = LLVMGetModuleContext(M);
+  LLVMTypeRef Ptr = LLVMPointerTypeInContext(C, 0);
+  LLVMTypeRef AtexitTy =
+      LLVMFunctionType(LLVMInt32TypeInContext(C), &Ptr, 1, /*IsVarArg=*/0);
+  LLVMTypeRef VoidTy = LLVMFunctionType(LLVMVoidTypeInContext(C), NULL, 0, 0);
+  LLVMValueRef Atexit = LLVMGetNamedFunction(M, "atexit");
+  if (!Atexit)
+    Atexit = LLVMAddFunction(M, "atexit", AtexitTy);
+  /* Only a declaration is the interpreter's own atexit. */
+  if (!LLVMIsDeclaration(Atexit) || LLVMGlobalGetValueType(Atexit) != AtexitTy)
+    return false;
+  for (size_t I = 0; I < N; ++I)
+    if (LLVMGlobalGetValueType((LLVMValueRef)(uintptr_t)Dtors[I]) != VoidTy)
+      return false;
+  LLVMValueRef F = LLVMAddFunction(M, "__mini_lli.atexit_dtors", VoidTy);
+  LLVMSetLinkage(F, LLVMInternalLinkage);
+  LLVMBuilderRef B = LLVMCreateBuilderInContext(C);
+  LLVMPositionBuilderAtEnd(B, LLVMAppendBasicBlockInContext(C, F, ""));
+  for (size_t I = 0; I < N; ++I) {
+    LLVMValueRef Arg = (LLVMValueRef)(uintptr_t)Dtors[I];
+    LLVMBuildCall2(B, AtexitTy, Atexit, &Arg, 1, "");
+  }
+  LLVMBuildRetVoid(B);
+  LLVMDisposeBuilder(B);
+  *Handle = (uint64_t)(uintptr_t)F;
+  return true;
 }
 
 void orc_rt_jit_Interpreter_exit(orc_rt_jit_Interpreter *E, int Status) {

@@ -2,10 +2,6 @@
 // ascending priority (default 65535 last), two at the same priority in source
 // order, all before main; one destructor runs after main and its atexit handler.
 // (Several destructors, whose order stock lli gets wrong: dtor_order.c.)
-// Under -force-interpreter: atexit handlers are the interpreter's own and run at its
-// exit(), after the destructors (as lli-22; see Engines in
-// docs/CommandGuide/mini-lli.md).
-// XFAIL: parity-interpreter
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t %s | FileCheck %s
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t.lazy --tool-arg=-jit-kind=orc-lazy %s | FileCheck %s
 #include <stdio.h>

@@ -5,10 +5,6 @@
 // Stock lli-22 runs llvm.global_dtors in array order instead (101, 200, then the
 // default ones first-defined first), so this program differs under lli:
 // XFAIL: parity-lli
-// Under -force-interpreter: atexit handlers are the interpreter's own and run at its
-// exit(), after the destructors (as lli-22; see Engines in
-// docs/CommandGuide/mini-lli.md).
-// XFAIL: parity-interpreter
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t %s | FileCheck %s
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,10 +7,6 @@
 // destructors when the program calls exit() (its handlers only run when main
 // returns), so this program differs under lli; mini-lli must run them (issue 3):
 // XFAIL: parity-lli
-// Under -force-interpreter: exit() is the interpreter's own: it runs the atexit
-// handlers but no destructors (as lli-22; see Engines in
-// docs/CommandGuide/mini-lli.md).
-// XFAIL: parity-interpreter
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t %s -- 42 | FileCheck %s
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t.neg %s -- -2 | FileCheck %s --check-prefix=NEG
 #include <stdio.h>
