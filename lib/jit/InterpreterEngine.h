@@ -12,7 +12,8 @@
  * code re-entered from a native callback, nor on two threads. Before it runs,
  * the linked module is rewritten where LLVM's interpreter alone would get a
  * program wrong (narrow external results, min/max intrinsics, glibc's scanf
- * names, undefined weak symbols; InterpreterEngine.c). */
+ * names, undefined weak symbols, bool arguments to externals, C++'s
+ * __cxa_atexit and __dso_handle; InterpreterEngine.c). */
 
 #ifndef ORC_RT_C_LIB_JIT_INTERPRETERENGINE_H
 #define ORC_RT_C_LIB_JIT_INTERPRETERENGINE_H

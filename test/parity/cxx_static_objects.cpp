@@ -4,9 +4,6 @@
 // destructors registered through __cxa_atexit running in reverse order of
 // construction completion, interleaved with a C atexit handler registered in
 // main, and library-type globals (std::string, std::vector, std::map).
-// Under -force-interpreter: LLVM's interpreter cannot resolve __dso_handle, which only
-// the static linker defines (lli-22 too).
-// XFAIL: parity-interpreter
 // RUN: %python %inputs/parity/compare.py --cc %clangxx --tool %parity-jit --out %t %s -- x | FileCheck %s
 // RUN: %python %inputs/parity/compare.py --cc %clangxx --tool %parity-jit --out %t.lazy --tool-arg=-jit-kind=orc-lazy %s -- x | FileCheck %s
 #include <cstdio>
