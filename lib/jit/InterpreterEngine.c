@@ -505,7 +505,7 @@ int orc_rt_jit_Interpreter_callMain(orc_rt_jit_Interpreter *E, uint64_t Handle,
 bool orc_rt_jit_Interpreter_deferDtors(orc_rt_jit_Interpreter *E,
                                        const uint64_t *Dtors, size_t N,
                                        uint64_t *Handle) {
-  if (!E->EE)
+  if (!E->EE || !exitFunction(E->Main)) /* no exit of the interpreter's */
     return false;
   LLVMModuleRef M = E->Main;
   LLVMContextRef C = LLVMGetModuleContext(M);

@@ -52,7 +52,8 @@ int orc_rt_jit_Interpreter_callMain(orc_rt_jit_Interpreter *E, uint64_t Handle,
  * to the interpreter's atexit, so that its exit runs
  * them after the program's handlers, as natively. Sets *Handle to the function
  * that registers them, to run before the constructors; false (the caller
- * runs them itself) if the module has an atexit of its own. */
+ * runs them itself) if the module's atexit or exit is not the interpreter's
+ * (defined, or declared with another prototype). */
 bool orc_rt_jit_Interpreter_deferDtors(orc_rt_jit_Interpreter *E,
                                        const uint64_t *Dtors, size_t N,
                                        uint64_t *Handle);
