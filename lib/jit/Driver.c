@@ -385,6 +385,16 @@ static void callMain(void *Ctx) {
   orc_rt_jit_Runtime_runThreadDtors(); /* as exit() would, first */
 }
 
+typedef struct {
+  orc_rt_jit_Jit *Jit;
+  int Status;
+} EndCall;
+
+static void callEnd(void *Ctx) {
+  EndCall *C = Ctx;
+  orc_rt_jit_Jit_endProgram(C->Jit, C->Status);
+}
+
 static void callHandler(void *Ctx) {
   orc_rt_jit_Handler *H = Ctx;
   if (H->NoArg)
@@ -637,6 +647,16 @@ orc_rt_ErrorRef orc_rt_jit_Program_run(orc_rt_jit_Program *P, char **Envp,
    * whatever the compiler left behind (e.g. a raised FE_INEXACT). */
   fesetenv(FE_DFL_ENV);
 
+  /* Under the interpreter the destructors go to its atexit, before anything
+   * of the program's, so its exit runs them after the handlers, as natively;
+   * the driver then runs none itself. (Before any thread: no lock needed.) */
+  uint64_t DeferAddr;
+  if (P->Dtors.Size && orc_rt_jit_Jit_deferDtors(P->Jit, P->DtorAddrs,
+                                                 P->Dtors.Size, &DeferAddr)) {
+    P->NextDtor = P->Dtors.Size;
+    runVoid(P, "atexit", DeferAddr);
+  }
+
   /* Constructors, by priority. */
   for (size_t I = 0; I < P->Ctors.Size; ++I)
     runVoid(P, P->Ctors.Items[I].Symbol, CtorAddrs[I]);
@@ -667,11 +687,16 @@ orc_rt_ErrorRef orc_rt_jit_Program_run(orc_rt_jit_Program *P, char **Envp,
 
   /* atexit handlers in reverse, then dtors; then shut down. */
   finishProgram(P);
-  /* The interpreter ends the process here, as lli does. It runs on this
-   * thread only, so P->Jit is gone only if the program shut the Session down
-   * itself (then its code is freed and nothing more can run). */
-  if (O->Engine == orc_rt_jit_Engine_Interpreter && P->Jit)
-    orc_rt_jit_Jit_endProgram(P->Jit, *Status);
+  /* The interpreter ends the process here, through its exit: the program's
+   * handlers, then the destructors (an entry like any other; it does not
+   * return). It runs on this thread only, so P->Jit is gone only if the
+   * program shut the Session down itself (then its code is freed and nothing
+   * more can run). */
+  if (O->Engine == orc_rt_jit_Engine_Interpreter && P->Jit) {
+    EndCall EC = {P->Jit, *Status};
+    if (!orc_rt_jit_LiveEntries_call(P->S, "exit", 0, callEnd, &EC))
+      trace(P, "entry into 'exit' denied");
+  }
   Err = orc_rt_Error_join(Err, requestShutdown(P));
   if (!O->Drain) {
     /* As the native program: it ends now, taking threads still inside JIT'd

@@ -6,6 +6,7 @@
 #include <llvm-c/BitWriter.h>
 #include <llvm-c/ExecutionEngine.h>
 #include <llvm-c/Linker.h>
+#include <llvm-c/Support.h>
 
 #include <dlfcn.h>
 #include <stdbool.h>
@@ -21,7 +22,8 @@ struct orc_rt_jit_Interpreter {
 /* The interpreter's own printf writes to LLVM's outs() buffer, which neither
  * stdio's flush nor the driver's end of the process (fflush, _exit) reach:
  * output would be lost on exit() and out of order with puts. Its fprintf
- * writes with fputs, so printf(...) becomes fprintf(stdout, ...). */
+ * writes with fputs, so printf(...) becomes fprintf(stdout, ...) (a call or
+ * an invoke). */
 static void routePrintfThroughStdio(LLVMModuleRef M) {
   LLVMValueRef Printf = LLVMGetNamedFunction(M, "printf");
   if (!Printf || !LLVMIsDeclaration(Printf) || !LLVMGetFirstUse(Printf))
@@ -41,7 +43,9 @@ static void routePrintfThroughStdio(LLVMModuleRef M) {
   for (LLVMUseRef U = LLVMGetFirstUse(Printf), Next; U; U = Next) {
     Next = LLVMGetNextUse(U);
     LLVMValueRef Call = LLVMGetUser(U);
-    if (!LLVMIsACallInst(Call) || LLVMGetCalledValue(Call) != Printf)
+    bool Invoke = LLVMIsAInvokeInst(Call); /* C++: printf in a noexcept */
+    if ((!Invoke && !LLVMIsACallInst(Call)) ||
+        LLVMGetCalledValue(Call) != Printf)
       continue;
     unsigned N = LLVMGetNumArgOperands(Call);
     LLVMValueRef *Args = malloc((N + 1) * sizeof(*Args));
@@ -51,7 +55,11 @@ static void routePrintfThroughStdio(LLVMModuleRef M) {
     Args[0] = LLVMBuildLoad2(B, Ptr, Stdout, "");
     for (unsigned I = 0; I < N; ++I)
       Args[I + 1] = LLVMGetOperand(Call, I);
-    LLVMValueRef New = LLVMBuildCall2(B, FTy, Fprintf, Args, N + 1, "");
+    LLVMValueRef New = Invoke
+                           ? LLVMBuildInvoke2(B, FTy, Fprintf, Args, N + 1,
+                                              LLVMGetNormalDest(Call),
+                                              LLVMGetUnwindDest(Call), "")
+                           : LLVMBuildCall2(B, FTy, Fprintf, Args, N + 1, "");
     LLVMReplaceAllUsesWith(Call, New);
     LLVMInstructionEraseFromParent(Call);
     free(Args);
@@ -106,8 +114,9 @@ orc_rt_ErrorRef orc_rt_jit_Interpreter_addModule(orc_rt_jit_Interpreter *E,
   return linkIntoMain(E, Ctx, M);
 }
 
-/* lli ends an interpreted program by calling its exit(): the interpreter's
- * own, which runs the handlers interpreted code gave its atexit. */
+/* An interpreted program ends through its exit(): the interpreter's own,
+ * which runs the handlers interpreted code gave its atexit (and so the
+ * destructors: orc_rt_jit_Interpreter_deferDtors). */
 static LLVMValueRef exitFunction(LLVMModuleRef M) {
   LLVMContextRef C = LLVMGetModuleContext(M);
   LLVMTypeRef I32 = LLVMInt32TypeInContext(C);
@@ -200,6 +209,105 @@ static void useInterpreterScanf(LLVMModuleRef M) {
   }
 }
 
+/* The interpreter maps no i1 to a libffi type (it reaches llvm_unreachable,
+ * and so crashes: lli-22 too), and C++ passes bool to libstdc++ as i1 (e.g.
+ * std::map's _Rb_tree_insert_and_rebalance). An external function that takes
+ * or returns i1 is declared with i8 instead, as the ABI passes a bool: each
+ * call zero-extends its i1 arguments and truncates the result. */
+static LLVMTypeRef widenBool(LLVMTypeRef Ty, LLVMTypeRef I8, bool *Changed) {
+  if (LLVMGetTypeKind(Ty) != LLVMIntegerTypeKind ||
+      LLVMGetIntTypeWidth(Ty) != 1)
+    return Ty;
+  *Changed = true;
+  return I8;
+}
+
+static void widenBoolCall(LLVMBuilderRef B, LLVMValueRef Call,
+                          LLVMValueRef NewF, LLVMTypeRef NewTy) {
+  unsigned N = LLVMGetNumArgOperands(Call);
+  LLVMValueRef *Args = malloc((N + 1) * sizeof(*Args));
+  LLVMTypeRef *Params = malloc((N + 1) * sizeof(*Params));
+  if (!Args || !Params) {
+    free(Args);
+    free(Params);
+    return;
+  }
+  LLVMGetParamTypes(NewTy, Params);
+  LLVMPositionBuilderBefore(B, Call);
+  for (unsigned I = 0; I < N; ++I) {
+    Args[I] = LLVMGetOperand(Call, I);
+    if (LLVMTypeOf(Args[I]) != Params[I])
+      Args[I] = LLVMBuildZExt(B, Args[I], Params[I], "");
+  }
+  LLVMValueRef New =
+      LLVMIsAInvokeInst(Call)
+          ? LLVMBuildInvoke2(B, NewTy, NewF, Args, N, LLVMGetNormalDest(Call),
+                             LLVMGetUnwindDest(Call), "")
+          : LLVMBuildCall2(B, NewTy, NewF, Args, N, "");
+  LLVMValueRef Result = New;
+  if (LLVMTypeOf(New) != LLVMTypeOf(Call)) {
+    /* After an invoke the value is available in its normal destination. */
+    if (LLVMIsAInvokeInst(Call)) {
+      LLVMValueRef At = LLVMGetFirstInstruction(LLVMGetNormalDest(Call));
+      while (LLVMIsAPHINode(At))
+        At = LLVMGetNextInstruction(At);
+      LLVMPositionBuilderBefore(B, At);
+    }
+    Result = LLVMBuildTrunc(B, New, LLVMTypeOf(Call), "");
+  }
+  LLVMReplaceAllUsesWith(Call, Result);
+  LLVMInstructionEraseFromParent(Call);
+  free(Args);
+  free(Params);
+}
+
+static void widenBoolExternals(LLVMModuleRef M) {
+  LLVMContextRef C = LLVMGetModuleContext(M);
+  LLVMTypeRef I8 = LLVMInt8TypeInContext(C);
+  LLVMBuilderRef B = LLVMCreateBuilderInContext(C);
+  for (LLVMValueRef F = LLVMGetFirstFunction(M), Next; F; F = Next) {
+    Next = LLVMGetNextFunction(F);
+    LLVMTypeRef FTy = LLVMGlobalGetValueType(F);
+    if (!LLVMIsDeclaration(F) || LLVMGetIntrinsicID(F) ||
+        LLVMIsFunctionVarArg(FTy))
+      continue;
+    unsigned N = LLVMCountParamTypes(FTy);
+    LLVMTypeRef *Params = malloc((N + 1) * sizeof(*Params));
+    if (!Params)
+      break;
+    LLVMGetParamTypes(FTy, Params);
+    bool Changed = false;
+    for (unsigned I = 0; I < N; ++I)
+      Params[I] = widenBool(Params[I], I8, &Changed);
+    LLVMTypeRef Ret = widenBool(LLVMGetReturnType(FTy), I8, &Changed);
+    bool OnlyCalled = true; /* an i1 function whose address is taken stays */
+    for (LLVMUseRef U = LLVMGetFirstUse(F); U && OnlyCalled;
+         U = LLVMGetNextUse(U)) {
+      LLVMValueRef User = LLVMGetUser(U);
+      OnlyCalled = (LLVMIsACallInst(User) || LLVMIsAInvokeInst(User)) &&
+                   LLVMGetCalledValue(User) == F;
+    }
+    if (Changed && OnlyCalled) {
+      size_t Len;
+      const char *Name = LLVMGetValueName2(F, &Len);
+      char *Copy = strndup(Name, Len);
+      LLVMTypeRef NewTy = LLVMFunctionType(Ret, Params, N, 0);
+      LLVMSetValueName2(F, "", 0);
+      LLVMValueRef NewF = Copy ? LLVMAddFunction(M, Copy, NewTy) : NULL;
+      free(Copy);
+      for (LLVMUseRef U = NewF ? LLVMGetFirstUse(F) : NULL, UNext; U;
+           U = UNext) {
+        UNext = LLVMGetNextUse(U);
+        widenBoolCall(B, LLVMGetUser(U), NewF, NewTy);
+      }
+      if (NewF)
+        LLVMDeleteFunction(F);
+    }
+    free(Params);
+  }
+  LLVMDisposeBuilder(B);
+}
+
 /* Every call M makes to a declared function, made interpretable. */
 static void prepareCalls(LLVMModuleRef M) {
   LLVMBuilderRef B = LLVMCreateBuilderInContext(LLVMGetModuleContext(M));
@@ -225,6 +333,110 @@ static void prepareCalls(LLVMModuleRef M) {
   LLVMDisposeBuilder(B);
 }
 
+/* __cxa_atexit(Fn, Arg, DSO), which C++ uses for static objects, would give
+ * glibc the interpreted Fn (an LLVM function, not code) and the interpreter
+ * has none of its own. The pairs are kept here, in the order made, and each
+ * call registers one interpreted handler with the interpreter's atexit that
+ * calls the newest pair it finds: as both lists run newest first, each handler
+ * takes its own pair, and handlers of both kinds keep their relative order.
+ * The interpreter runs on one thread: no lock. */
+static struct {
+  void **Items; /* Fn, Arg, Fn, Arg, ... */
+  size_t Size, Capacity;
+} CxaPairs;
+
+static void pushCxaPair(void *Fn, void *Arg) {
+  if (CxaPairs.Size + 2 > CxaPairs.Capacity) {
+    size_t Capacity = CxaPairs.Capacity ? 2 * CxaPairs.Capacity : 64;
+    void **Items = realloc(CxaPairs.Items, Capacity * sizeof(void *));
+    if (!Items)
+      abort(); /* as glibc's __cxa_atexit cannot fail silently */
+    CxaPairs.Items = Items;
+    CxaPairs.Capacity = Capacity;
+  }
+  CxaPairs.Items[CxaPairs.Size++] = Fn;
+  CxaPairs.Items[CxaPairs.Size++] = Arg;
+}
+
+static void popCxaPair(void **Fn, void **Arg) {
+  *Arg = CxaPairs.Items[--CxaPairs.Size];
+  *Fn = CxaPairs.Items[--CxaPairs.Size];
+}
+
+/* The interpreter calls a declared function by name through the process's
+ * symbols, where LLVMAddSymbol puts these two. */
+static LLVMValueRef nativeHelper(LLVMModuleRef M, const char *Name,
+                                 void (*Fn)(void)) {
+  void *Addr;
+  memcpy(&Addr, &Fn, sizeof(Addr)); /* POSIX: a function's address fits */
+  LLVMContextRef C = LLVMGetModuleContext(M);
+  LLVMTypeRef Ptr = LLVMPointerTypeInContext(C, 0);
+  LLVMTypeRef Params[] = {Ptr, Ptr};
+  LLVMAddSymbol(Name, Addr);
+  return LLVMAddFunction(
+      M, Name, LLVMFunctionType(LLVMVoidTypeInContext(C), Params, 2, 0));
+}
+
+static void interpretCxaAtexit(LLVMModuleRef M) {
+  LLVMValueRef Cxa = LLVMGetNamedFunction(M, "__cxa_atexit");
+  if (!Cxa || !LLVMIsDeclaration(Cxa))
+    return;
+  LLVMContextRef C = LLVMGetModuleContext(M);
+  LLVMTypeRef Ptr = LLVMPointerTypeInContext(C, 0);
+  LLVMTypeRef I32 = LLVMInt32TypeInContext(C);
+  LLVMTypeRef CxaParams[] = {Ptr, Ptr, Ptr};
+  LLVMTypeRef CxaTy = LLVMFunctionType(I32, CxaParams, 3, 0);
+  LLVMTypeRef AtexitTy = LLVMFunctionType(I32, &Ptr, 1, 0);
+  LLVMTypeRef VoidTy = LLVMFunctionType(LLVMVoidTypeInContext(C), NULL, 0, 0);
+  LLVMTypeRef CallTy = LLVMFunctionType(LLVMVoidTypeInContext(C), &Ptr, 1, 0);
+  LLVMValueRef Atexit = LLVMGetNamedFunction(M, "atexit");
+  if (!Atexit)
+    Atexit = LLVMAddFunction(M, "atexit", AtexitTy);
+  if (LLVMGlobalGetValueType(Cxa) != CxaTy || !LLVMIsDeclaration(Atexit) ||
+      LLVMGlobalGetValueType(Atexit) != AtexitTy)
+    return;
+  LLVMValueRef Push =
+      nativeHelper(M, "__mini_lli_cxa_push", (void (*)(void))pushCxaPair);
+  LLVMValueRef Pop =
+      nativeHelper(M, "__mini_lli_cxa_pop", (void (*)(void))popCxaPair);
+  LLVMTypeRef HelperTy = LLVMGlobalGetValueType(Push);
+  LLVMBuilderRef B = LLVMCreateBuilderInContext(C);
+
+  /* void handler(void) { pop(&Fn, &Arg); Fn(Arg); } */
+  LLVMValueRef Handler = LLVMAddFunction(M, "__mini_lli.cxa_handler", VoidTy);
+  LLVMSetLinkage(Handler, LLVMInternalLinkage);
+  LLVMPositionBuilderAtEnd(B, LLVMAppendBasicBlockInContext(C, Handler, ""));
+  LLVMValueRef Slots[] = {LLVMBuildAlloca(B, Ptr, ""),
+                          LLVMBuildAlloca(B, Ptr, "")};
+  LLVMBuildCall2(B, HelperTy, Pop, Slots, 2, "");
+  LLVMValueRef Fn = LLVMBuildLoad2(B, Ptr, Slots[0], "");
+  LLVMValueRef Arg = LLVMBuildLoad2(B, Ptr, Slots[1], "");
+  LLVMBuildCall2(B, CallTy, Fn, &Arg, 1, "");
+  LLVMBuildRetVoid(B);
+
+  /* int __cxa_atexit(Fn, Arg, DSO) { push(Fn, Arg); return atexit(handler); } */
+  LLVMValueRef Cxa2 = LLVMAddFunction(M, "__mini_lli.cxa_atexit", CxaTy);
+  LLVMSetLinkage(Cxa2, LLVMInternalLinkage);
+  LLVMPositionBuilderAtEnd(B, LLVMAppendBasicBlockInContext(C, Cxa2, ""));
+  LLVMValueRef Pair[] = {LLVMGetParam(Cxa2, 0), LLVMGetParam(Cxa2, 1)};
+  LLVMBuildCall2(B, HelperTy, Push, Pair, 2, "");
+  LLVMBuildRet(B, LLVMBuildCall2(B, AtexitTy, Atexit, &Handler, 1, ""));
+  LLVMDisposeBuilder(B);
+  LLVMReplaceAllUsesWith(Cxa, Cxa2);
+  LLVMDeleteFunction(Cxa);
+}
+
+/* __dso_handle, which clang's C++ passes to __cxa_atexit, is defined by the
+ * static linker (crtbegin.o), in no library the interpreter searches: a
+ * declaration of it gets a definition of its own. */
+static void defineDsoHandle(LLVMModuleRef M) {
+  LLVMValueRef G = LLVMGetNamedGlobal(M, "__dso_handle");
+  if (G && LLVMIsDeclaration(G) && !dlsym(RTLD_DEFAULT, "__dso_handle")) {
+    LLVMSetInitializer(G, LLVMConstNull(LLVMGlobalGetValueType(G)));
+    LLVMSetLinkage(G, LLVMInternalLinkage);
+  }
+}
+
 static orc_rt_ErrorRef ready(orc_rt_jit_Interpreter *E) {
   if (E->EE)
     return NULL;
@@ -240,7 +452,10 @@ static orc_rt_ErrorRef ready(orc_rt_jit_Interpreter *E) {
       LLVMDeleteGlobal(G);
   }
   useInterpreterScanf(E->Main);
+  defineDsoHandle(E->Main);
+  widenBoolExternals(E->Main);
   prepareCalls(E->Main);
+  interpretCxaAtexit(E->Main);
   char *Msg = NULL;
   if (LLVMCreateInterpreterForModule(&E->EE, E->Main, &Msg)) {
     orc_rt_ErrorRef Err =
@@ -277,6 +492,48 @@ int orc_rt_jit_Interpreter_callMain(orc_rt_jit_Interpreter *E, uint64_t Handle,
   return LLVMRunFunctionAsMain(E->EE, F, (unsigned)Argc,
                                (const char *const *)Argv,
                                (const char *const *)Envp);
+}
+
+/* Natively the program's atexit handlers run newest first and then its
+ * destructors, on return from main and on exit() alike, and a handler that a
+ * destructor registers runs next, before the following destructor (glibc).
+ * The interpreter keeps the handlers itself and runs them, newest first,
+ * from its exit(); each destructor given to that atexit before the
+ * constructors run is such a handler, registered before any of the program's.
+ * The function built here does that: atexit(Dtors[0]), ..., atexit(Dtors[N-1]),
+ * so Dtors[N-1] runs first. */
+bool orc_rt_jit_Interpreter_deferDtors(orc_rt_jit_Interpreter *E,
+                                       const uint64_t *Dtors, size_t N,
+                                       uint64_t *Handle) {
+  if (!E->EE || !exitFunction(E->Main)) /* no exit of the interpreter's */
+    return false;
+  LLVMModuleRef M = E->Main;
+  LLVMContextRef C = LLVMGetModuleContext(M);
+  LLVMTypeRef Ptr = LLVMPointerTypeInContext(C, 0);
+  LLVMTypeRef AtexitTy =
+      LLVMFunctionType(LLVMInt32TypeInContext(C), &Ptr, 1, /*IsVarArg=*/0);
+  LLVMTypeRef VoidTy = LLVMFunctionType(LLVMVoidTypeInContext(C), NULL, 0, 0);
+  LLVMValueRef Atexit = LLVMGetNamedFunction(M, "atexit");
+  if (!Atexit)
+    Atexit = LLVMAddFunction(M, "atexit", AtexitTy);
+  /* Only a declaration is the interpreter's own atexit. */
+  if (!LLVMIsDeclaration(Atexit) || LLVMGlobalGetValueType(Atexit) != AtexitTy)
+    return false;
+  for (size_t I = 0; I < N; ++I)
+    if (LLVMGlobalGetValueType((LLVMValueRef)(uintptr_t)Dtors[I]) != VoidTy)
+      return false;
+  LLVMValueRef F = LLVMAddFunction(M, "__mini_lli.atexit_dtors", VoidTy);
+  LLVMSetLinkage(F, LLVMInternalLinkage);
+  LLVMBuilderRef B = LLVMCreateBuilderInContext(C);
+  LLVMPositionBuilderAtEnd(B, LLVMAppendBasicBlockInContext(C, F, ""));
+  for (size_t I = 0; I < N; ++I) {
+    LLVMValueRef Arg = (LLVMValueRef)(uintptr_t)Dtors[I];
+    LLVMBuildCall2(B, AtexitTy, Atexit, &Arg, 1, "");
+  }
+  LLVMBuildRetVoid(B);
+  LLVMDisposeBuilder(B);
+  *Handle = (uint64_t)(uintptr_t)F;
+  return true;
 }
 
 void orc_rt_jit_Interpreter_exit(orc_rt_jit_Interpreter *E, int Status) {

@@ -20,6 +20,7 @@
 #include <llvm-c/Orc.h>
 #include <llvm-c/TargetMachine.h>
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -83,9 +84,17 @@ void orc_rt_jit_Jit_callVoid(orc_rt_jit_Jit *J, uint64_t Addr);
 int orc_rt_jit_Jit_callMain(orc_rt_jit_Jit *J, uint64_t Addr, int Argc,
                             char **Argv, char **Envp);
 
-/* After the program's destructors: with -force-interpreter, ends the process
- * as lli does, through the interpreter's exit(Status) (its atexit handlers,
- * newest first). Does nothing for the JITs. */
+/* With -force-interpreter: the destructors Dtors (by priority, Dtors[N-1]
+ * first) go to the interpreter's atexit, to run after the program's handlers
+ * (orc_rt_jit_Interpreter_deferDtors); *Handle is the function to call, before
+ * the constructors, that registers them. False for the JITs (the driver runs
+ * the destructors). */
+bool orc_rt_jit_Jit_deferDtors(orc_rt_jit_Jit *J, const uint64_t *Dtors,
+                               size_t N, uint64_t *Handle);
+
+/* After the program's handlers: with -force-interpreter, ends the process
+ * through the interpreter's exit(Status) (its atexit handlers, then the
+ * destructors, newest first). Does nothing for the JITs. */
 void orc_rt_jit_Jit_endProgram(orc_rt_jit_Jit *J, int Status);
 
 /* For dlopen'ed modules (IRDlopen.c), each in a JITDylib of its own. */

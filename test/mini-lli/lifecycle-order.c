@@ -1,9 +1,10 @@
 // Question: do constructors (by priority), main, atexit / __cxa_atexit
 // handlers (reverse order, including one registered by a constructor and one
 // by a handler) and destructors run in the same order as the native program,
-// on LLJIT (eager and lazy) and MCJIT? Under the interpreter, in lli's order
-// instead: the interpreter keeps atexit handlers itself and runs them from its
-// exit(), after the destructors (docs/CommandGuide/mini-lli.md, Engines).
+// on LLJIT (eager and lazy), MCJIT and the interpreter? (The interpreter keeps
+// atexit handlers itself and runs them from its exit(); mini-lli gives it the
+// destructors so that they run after the handlers, where lli-22 runs them
+// before: docs/CommandGuide/mini-lli.md, Engines.)
 //
 // RUN: %clang -O0 %s -o %t.native
 // RUN: %t.native > %t.expected
@@ -14,7 +15,8 @@
 // RUN: diff %t.expected %t.lazy
 // RUN: mini-lli -jit-kind=mcjit %t.ll > %t.mcjit
 // RUN: diff %t.expected %t.mcjit
-// RUN: mini-lli -force-interpreter %t.ll | FileCheck %s --check-prefix=INTERP
+// RUN: mini-lli -force-interpreter %t.ll > %t.interp
+// RUN: diff %t.expected %t.interp
 // RUN: FileCheck %s < %t.out
 //
 // CHECK:      ctor 101
@@ -30,20 +32,6 @@
 // CHECK-NEXT: dtor default a
 // CHECK-NEXT: dtor 102
 // CHECK-NEXT: dtor 101
-//
-// INTERP:      ctor 101
-// INTERP-NEXT: ctor 102
-// INTERP-NEXT: ctor default a
-// INTERP-NEXT: ctor default b
-// INTERP-NEXT: main
-// INTERP-NEXT: dtor default b
-// INTERP-NEXT: dtor default a
-// INTERP-NEXT: dtor 102
-// INTERP-NEXT: dtor 101
-// INTERP-NEXT: handler from main 2
-// INTERP-NEXT: handler from handler
-// INTERP-NEXT: handler from main 1
-// INTERP-NEXT: handler from ctor
 
 #include <stdio.h>
 #include <stdlib.h>

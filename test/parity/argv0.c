@@ -4,6 +4,7 @@
 //
 // Stock lli-22's ORC modes ignore -fake-argv0 (argv[0] stays the .ll path):
 // XFAIL: parity-lli
+//
 // Under -force-interpreter: LLVM's interpreter cannot call a variadic external other
 // than the printf/scanf family (snprintf) (lli-22 too).
 // XFAIL: parity-interpreter

@@ -2,11 +2,6 @@
 // handler registered by a constructor runs after those registered in main; the
 // same function registered twice runs twice; main's return value is the exit
 // status. (A handler registering another handler: atexit_in_handler.c.)
-// Under -force-interpreter: atexit handlers are the interpreter's own and run at its
-// exit(), after the destructors (as lli-22; see Engines in
-// docs/CommandGuide/mini-lli.md).
-// XFAIL: parity-interpreter
-//
 // Through stock llvm-jitlink with an ORC runtime (test/parity/README.md), the
 // destructor never runs with either runtime: LLVM 22's ELFNixPlatform withholds
 // .fini_array (docs/Platform.md, Destructors):

@@ -6,6 +6,7 @@
 // Stock lli-22: "JIT session error: Symbols not found: [ __cpu_indicator_init,
 // __cpu_model ]", exit 1:
 // XFAIL: parity-lli
+//
 // Under -force-interpreter: __cpu_model is in libgcc.a, in no shared object the
 // interpreter can search (lli-22 too).
 // XFAIL: parity-interpreter

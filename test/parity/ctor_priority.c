@@ -2,11 +2,6 @@
 // ascending priority (default 65535 last), two at the same priority in source
 // order, all before main; one destructor runs after main and its atexit handler.
 // (Several destructors, whose order stock lli gets wrong: dtor_order.c.)
-// Under -force-interpreter: atexit handlers are the interpreter's own and run at its
-// exit(), after the destructors (as lli-22; see Engines in
-// docs/CommandGuide/mini-lli.md).
-// XFAIL: parity-interpreter
-//
 // Through stock llvm-jitlink with an ORC runtime (test/parity/README.md), the
 // destructor never runs with either runtime: LLVM 22's ELFNixPlatform withholds
 // .fini_array (docs/Platform.md, Destructors):

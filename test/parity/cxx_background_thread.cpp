@@ -8,8 +8,9 @@
 // Stock lli-22 tears the JIT down under the running threads and dies with
 // "pure virtual method called" (SIGABRT):
 // XFAIL: parity-lli
-// Under -force-interpreter: LLVM's interpreter cannot resolve __dso_handle, which only
-// the static linker defines (lli-22 too).
+//
+// Under -force-interpreter: a thread's start routine is interpreted code, which native
+// std::thread cannot call: SIGSEGV (lli-22 fails earlier: it cannot resolve __dso_handle).
 // XFAIL: parity-interpreter
 //
 // Through stock llvm-jitlink with an ORC runtime (test/parity/README.md), in

@@ -11,6 +11,7 @@
 // Under MCJIT (parity_tool_args=-jit-kind=mcjit) the program crashes with
 // SIGSEGV, as it does under stock lli-22 -jit-kind=mcjit.
 // XFAIL: parity-mcjit
+//
 // Under -force-interpreter: a std::thread's body is interpreted code, which native
 // pthread_create cannot call: SIGSEGV (lli-22 aborts earlier on llvm.umax, which
 // mini-lli lowers).

@@ -2,9 +2,6 @@
 // constructor (before main) and by a global destructor (after main), and text
 // left in std::cout's buffer without a flush or endl when main returns --
 // libstdc++ flushes it at exit (ios_base::Init). std::cerr is not compared.
-// Under -force-interpreter: LLVM's interpreter cannot resolve __dso_handle, which only
-// the static linker defines (lli-22 too).
-// XFAIL: parity-interpreter
 // RUN: %python %inputs/parity/compare.py --cc %clangxx --tool %parity-jit --out %t %s | FileCheck %s
 #include <iostream>
 #include <string>

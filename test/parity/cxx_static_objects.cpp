@@ -4,10 +4,6 @@
 // destructors registered through __cxa_atexit running in reverse order of
 // construction completion, interleaved with a C atexit handler registered in
 // main, and library-type globals (std::string, std::vector, std::map).
-// Under -force-interpreter: LLVM's interpreter cannot resolve __dso_handle, which only
-// the static linker defines (lli-22 too).
-// XFAIL: parity-interpreter
-//
 // Through stock llvm-jitlink with an ORC runtime (test/parity/README.md), compiler-rt
 // 22's runtime never runs atexit() handlers:
 // XFAIL: parity-jitlink-compiler-rt

@@ -2,8 +2,8 @@
 // destructors of every frame it leaves run (innermost first), a catch (...)
 // that rethrows sees it pass, and the thread's thread_local objects are
 // destroyed; then pthread_join gets the value.
-// Under -force-interpreter: LLVM's interpreter cannot resolve __dso_handle, which only
-// the static linker defines (lli-22 too).
+// Under -force-interpreter: a thread's start routine is interpreted code, which native
+// pthread_create cannot call: SIGSEGV (lli-22 fails earlier: it cannot resolve __dso_handle).
 // XFAIL: parity-interpreter
 //
 // Through stock llvm-jitlink with an ORC runtime (test/parity/README.md), JITLink

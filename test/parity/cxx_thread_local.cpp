@@ -3,8 +3,8 @@
 // time so the output order is fixed, an exception thrown and caught inside a
 // std::thread, and std::mutex and std::atomic across concurrent threads. (The
 // main thread's own thread_local object, destroyed at exit: cxx_thread_local_main.cpp.)
-// Under -force-interpreter: LLVM's interpreter cannot resolve __dso_handle, which only
-// the static linker defines (lli-22 too).
+// Under -force-interpreter: a thread's start routine is interpreted code, which native
+// std::thread cannot call: SIGSEGV (lli-22 fails earlier: it cannot resolve __dso_handle).
 // XFAIL: parity-interpreter
 //
 // Through stock llvm-jitlink with an ORC runtime (test/parity/README.md), JITLink

@@ -7,8 +7,9 @@
 // before exit() runs the destructor the JIT'd code registered with
 // __cxa_thread_atexit. mini-lli has to run them while the code is still there.
 // XFAIL: parity-lli
-// Under -force-interpreter: LLVM's interpreter cannot resolve __dso_handle, which only
-// the static linker defines (lli-22 too).
+//
+// Under -force-interpreter: LLVM's interpreter does not know the intrinsic
+// llvm.threadlocal.address (lli-22 fails earlier: it cannot resolve __dso_handle).
 // XFAIL: parity-interpreter
 //
 // Through stock llvm-jitlink with an ORC runtime (test/parity/README.md), JITLink

@@ -5,10 +5,6 @@
 // Stock lli-22 runs llvm.global_dtors in array order instead (101, 200, then the
 // default ones first-defined first), so this program differs under lli:
 // XFAIL: parity-lli
-// Under -force-interpreter: atexit handlers are the interpreter's own and run at its
-// exit(), after the destructors (as lli-22; see Engines in
-// docs/CommandGuide/mini-lli.md).
-// XFAIL: parity-interpreter
 //
 // Through stock llvm-jitlink with an ORC runtime (test/parity/README.md), no
 // destructor runs with either runtime: LLVM 22's ELFNixPlatform withholds .fini_array

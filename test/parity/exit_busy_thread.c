@@ -8,6 +8,7 @@
 // Stock lli-22 runs neither the JIT'd program's atexit handlers nor its
 // destructors when the program calls exit() (as in exit_nested.c):
 // XFAIL: parity-lli
+//
 // Under -force-interpreter: a thread's start routine is interpreted code, which native
 // pthread_create cannot call: SIGSEGV (lli-22 too).
 // XFAIL: parity-interpreter

@@ -5,10 +5,6 @@
 // Stock lli-22 runs neither the JIT'd program's atexit handlers nor its
 // destructors when the program calls exit() (as in exit_nested.c):
 // XFAIL: parity-lli
-// Under -force-interpreter: exit() is the interpreter's own: it runs the atexit
-// handlers but no destructors (as lli-22; see Engines in
-// docs/CommandGuide/mini-lli.md).
-// XFAIL: parity-interpreter
 //
 // Through stock llvm-jitlink with an ORC runtime (test/parity/README.md), the
 // destructor never runs with either runtime (LLVM 22's ELFNixPlatform withholds

@@ -7,10 +7,6 @@
 // destructors when the program calls exit() (its handlers only run when main
 // returns), so this program differs under lli; mini-lli must run them (issue 3):
 // XFAIL: parity-lli
-// Under -force-interpreter: exit() is the interpreter's own: it runs the atexit
-// handlers but no destructors (as lli-22; see Engines in
-// docs/CommandGuide/mini-lli.md).
-// XFAIL: parity-interpreter
 //
 // Through stock llvm-jitlink with an ORC runtime (test/parity/README.md), the
 // destructor never runs with either runtime (LLVM 22's ELFNixPlatform withholds

@@ -2,10 +2,6 @@
 // entries (what C++ static objects use), interleaved, each recording its
 // position; they must all run, once, in exact reverse order of registration.
 // A fixed-size table in a driver's own atexit would lose some.
-// Under -force-interpreter: LLVM's interpreter cannot resolve __dso_handle, which only
-// the static linker defines (lli-22 too).
-// XFAIL: parity-interpreter
-//
 // Through stock llvm-jitlink with an ORC runtime (test/parity/README.md), compiler-rt
 // 22's runtime never runs atexit() handlers:
 // XFAIL: parity-jitlink-compiler-rt

@@ -6,6 +6,7 @@
 // glibc defines at_quick_exit (like atexit) in libc_nonshared.a, which the native
 // link pulls in; lli provides its own atexit but not at_quick_exit.
 // XFAIL: parity-lli
+//
 // Under -force-interpreter: at_quick_exit is in libc_nonshared.a, in no shared object
 // the interpreter can search (lli-22 too).
 // XFAIL: parity-interpreter
