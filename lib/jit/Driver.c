@@ -405,15 +405,24 @@ static void callHandler(void *Ctx) {
 
 /* Runs what is left of the handlers and dtors. Re-entrant on the thread that
  * runs it (exit() from a handler carries on where the outer loop was). */
-static void runFinishSteps(orc_rt_jit_Program *P) {
-  /* One list, as glibc's: a dlopen'ed module's handlers run among the
-   * program's, in the module (its destructors run later, at detach). */
+/* A constructor's or destructor's priority when none is given (plain
+ * .init_array/.fini_array). */
+enum { DefaultInitPriority = 65535 };
+
+/* The atexit handlers registered so far, newest first. One list, as glibc's:
+ * a dlopen'ed module's handlers run among the program's, in the module (its
+ * destructors run later, at detach). */
+static void runHandlers(orc_rt_jit_Program *P) {
   orc_rt_jit_Handler H;
   while (orc_rt_jit_Runtime_popHandler(&H))
     if (!orc_rt_jit_Dlopen_runHandler(&H) &&
         !orc_rt_jit_LiveEntries_call(
             P->S, "atexit handler", (uint64_t)(uintptr_t)H.Fn, callHandler, &H))
       trace(P, "atexit handler denied");
+}
+
+static void runFinishSteps(orc_rt_jit_Program *P) {
+  runHandlers(P);
   while (true) {
     pthread_mutex_lock(&P->Lock);
     size_t I = P->NextDtor < P->Dtors.Size ? P->NextDtor++ : SIZE_MAX;
@@ -423,8 +432,16 @@ static void runFinishSteps(orc_rt_jit_Program *P) {
     /* Reverse of the sorted order: highest priority number first, and the
      * last of equal ones first, as .fini_array runs. */
     size_t J = P->Dtors.Size - 1 - I;
+    /* Natively crtbegin's __do_global_dtors_aux sits in .fini_array between
+     * the default-priority destructors and the prioritized ones, and calls
+     * __cxa_finalize: handlers registered meanwhile run there. */
+    if (P->Dtors.Items[J].Priority < DefaultInitPriority &&
+        (I == 0 || P->Dtors.Items[J + 1].Priority >= DefaultInitPriority))
+      runHandlers(P);
     runVoid(P, P->Dtors.Items[J].Symbol, P->DtorAddrs[J]);
   }
+  /* And the rest after the last destructor, as exit's handler loop does. */
+  runHandlers(P);
 }
 
 /* The end of the program's lifecycle, exactly once: by the thread that
@@ -651,8 +668,13 @@ orc_rt_ErrorRef orc_rt_jit_Program_run(orc_rt_jit_Program *P, char **Envp,
    * of the program's, so its exit runs them after the handlers, as natively;
    * the driver then runs none itself. (Before any thread: no lock needed.) */
   uint64_t DeferAddr;
-  if (P->Dtors.Size && orc_rt_jit_Jit_deferDtors(P->Jit, P->DtorAddrs,
-                                                 P->Dtors.Size, &DeferAddr)) {
+  size_t NumPrioritized = 0;
+  while (NumPrioritized < P->Dtors.Size &&
+         P->Dtors.Items[NumPrioritized].Priority < DefaultInitPriority)
+    ++NumPrioritized;
+  if (P->Dtors.Size &&
+      orc_rt_jit_Jit_deferDtors(P->Jit, P->DtorAddrs, P->Dtors.Size,
+                                NumPrioritized, &DeferAddr)) {
     P->NextDtor = P->Dtors.Size;
     runVoid(P, "atexit", DeferAddr);
   }

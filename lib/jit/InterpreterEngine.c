@@ -498,12 +498,32 @@ int orc_rt_jit_Interpreter_callMain(orc_rt_jit_Interpreter *E, uint64_t Handle,
  * destructors, on return from main and on exit() alike, and a handler that a
  * destructor registers runs next, before the following destructor (glibc).
  * The interpreter keeps the handlers itself and runs them, newest first,
- * from its exit(); each destructor given to that atexit before the
- * constructors run is such a handler, registered before any of the program's.
- * The function built here does that: atexit(Dtors[0]), ..., atexit(Dtors[N-1]),
- * so Dtors[N-1] runs first. */
+ * from its exit(), the newest first, including those registered meanwhile.
+ * Natively the destructors run from one handler registered before main, with
+ * crtbegin's __cxa_finalize of the program's handlers between the default-
+ * priority ones (run first) and the prioritized ones: a handler a destructor
+ * registers runs after the rest of its group. The function built here does
+ * atexit(RunPrioritized) then atexit(RunDefault), each calling its group's
+ * destructors, highest priority number first, so the interpreter runs the
+ * program's handlers, RunDefault, the handlers its destructors registered,
+ * RunPrioritized, then theirs. */
+static LLVMValueRef buildCallAll(LLVMBuilderRef B, LLVMModuleRef M,
+                                 const char *Name, LLVMTypeRef VoidTy,
+                                 const uint64_t *Dtors, size_t From,
+                                 size_t To) {
+  LLVMContextRef C = LLVMGetModuleContext(M);
+  LLVMValueRef F = LLVMAddFunction(M, Name, VoidTy);
+  LLVMSetLinkage(F, LLVMInternalLinkage);
+  LLVMPositionBuilderAtEnd(B, LLVMAppendBasicBlockInContext(C, F, ""));
+  for (size_t I = To; I-- > From;)
+    LLVMBuildCall2(B, VoidTy, (LLVMValueRef)(uintptr_t)Dtors[I], NULL, 0, "");
+  LLVMBuildRetVoid(B);
+  return F;
+}
+
 bool orc_rt_jit_Interpreter_deferDtors(orc_rt_jit_Interpreter *E,
                                        const uint64_t *Dtors, size_t N,
+                                       size_t NumPrioritized,
                                        uint64_t *Handle) {
   if (!E->EE || !exitFunction(E->Main)) /* no exit of the interpreter's */
     return false;
@@ -522,14 +542,17 @@ bool orc_rt_jit_Interpreter_deferDtors(orc_rt_jit_Interpreter *E,
   for (size_t I = 0; I < N; ++I)
     if (LLVMGlobalGetValueType((LLVMValueRef)(uintptr_t)Dtors[I]) != VoidTy)
       return false;
+  LLVMBuilderRef B = LLVMCreateBuilderInContext(C);
+  LLVMValueRef Groups[2] = {buildCallAll(B, M,
+                                         "__mini_lli.run_prioritized_dtors",
+                                         VoidTy, Dtors, 0, NumPrioritized),
+                            buildCallAll(B, M, "__mini_lli.run_default_dtors",
+                                         VoidTy, Dtors, NumPrioritized, N)};
   LLVMValueRef F = LLVMAddFunction(M, "__mini_lli.atexit_dtors", VoidTy);
   LLVMSetLinkage(F, LLVMInternalLinkage);
-  LLVMBuilderRef B = LLVMCreateBuilderInContext(C);
   LLVMPositionBuilderAtEnd(B, LLVMAppendBasicBlockInContext(C, F, ""));
-  for (size_t I = 0; I < N; ++I) {
-    LLVMValueRef Arg = (LLVMValueRef)(uintptr_t)Dtors[I];
-    LLVMBuildCall2(B, AtexitTy, Atexit, &Arg, 1, "");
-  }
+  for (size_t I = 0; I < 2; ++I)
+    LLVMBuildCall2(B, AtexitTy, Atexit, &Groups[I], 1, "");
   LLVMBuildRetVoid(B);
   LLVMDisposeBuilder(B);
   *Handle = (uint64_t)(uintptr_t)F;

@@ -56,7 +56,7 @@ int orc_rt_jit_Interpreter_callMain(orc_rt_jit_Interpreter *E, uint64_t Handle,
  * (defined, or declared with another prototype). */
 bool orc_rt_jit_Interpreter_deferDtors(orc_rt_jit_Interpreter *E,
                                        const uint64_t *Dtors, size_t N,
-                                       uint64_t *Handle);
+                                       size_t NumPrioritized, uint64_t *Handle);
 
 /* Ends the program: the interpreter's exit(Status), which runs the handlers
  * interpreted code registered with atexit (and the destructors given to it),

@@ -849,9 +849,10 @@ int orc_rt_jit_Jit_callMain(orc_rt_jit_Jit *J, uint64_t Addr, int Argc,
 }
 
 bool orc_rt_jit_Jit_deferDtors(orc_rt_jit_Jit *J, const uint64_t *Dtors,
-                               size_t N, uint64_t *Handle) {
-  return J->Interp &&
-         orc_rt_jit_Interpreter_deferDtors(J->Interp, Dtors, N, Handle);
+                               size_t N, size_t NumPrioritized,
+                               uint64_t *Handle) {
+  return J->Interp && orc_rt_jit_Interpreter_deferDtors(J->Interp, Dtors, N,
+                                                        NumPrioritized, Handle);
 }
 
 void orc_rt_jit_Jit_endProgram(orc_rt_jit_Jit *J, int Status) {

@@ -85,12 +85,14 @@ int orc_rt_jit_Jit_callMain(orc_rt_jit_Jit *J, uint64_t Addr, int Argc,
                             char **Argv, char **Envp);
 
 /* With -force-interpreter: the destructors Dtors (by priority, Dtors[N-1]
- * first) go to the interpreter's atexit, to run after the program's handlers
+ * first; the first NumPrioritized have a priority below the default) go to
+ * the interpreter's atexit, to run after the program's handlers
  * (orc_rt_jit_Interpreter_deferDtors); *Handle is the function to call, before
  * the constructors, that registers them. False for the JITs (the driver runs
  * the destructors). */
 bool orc_rt_jit_Jit_deferDtors(orc_rt_jit_Jit *J, const uint64_t *Dtors,
-                               size_t N, uint64_t *Handle);
+                               size_t N, size_t NumPrioritized,
+                               uint64_t *Handle);
 
 /* After the program's handlers: with -force-interpreter, ends the process
  * through the interpreter's exit(Status) (its atexit handlers, then the

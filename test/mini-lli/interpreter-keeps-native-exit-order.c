@@ -3,8 +3,9 @@
 // before main by a constructor) newest first, then its destructors by
 // priority, with the right status, on return from main (0), exit() from main
 // (1), exit() from a nested function (2), and exit() from a handler (4)? And
-// does a handler that a destructor registers run where glibc runs it: right
-// after that destructor (3)? (The interpreter's atexit and exit are its own;
+// does a handler that a destructor registers run where glibc runs it (3;
+// handlers-registered-by-destructors-run-where-glibc-runs-them.c has both
+// kinds of destructor)? (The interpreter's atexit and exit are its own;
 // mini-lli gives the destructors to that atexit before the constructors run.
 // lli-22 runs the destructors first, or none on exit(): docs/CommandGuide/
 // mini-lli.md, Engines.)
