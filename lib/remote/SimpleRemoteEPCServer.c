@@ -321,8 +321,11 @@ static orc_rt_ErrorRef startCall(orc_rt_SimpleRemoteEPCServerRef Srv,
   IncomingCall *C = orc_rt_internal_malloc(sizeof(*C));
   if (!C)
     return orc_rt_Error_create("out of memory starting a call");
-  *C = (IncomingCall){Srv,          Msg->SeqNo,       Msg->TagAddr,
-                      Msg->Payload, Msg->PayloadSize, {0}};
+  *C = (IncomingCall){.Srv = Srv,
+                      .SeqNo = Msg->SeqNo,
+                      .Tag = Msg->TagAddr,
+                      .Payload = Msg->Payload,
+                      .Size = Msg->PayloadSize};
   Msg->Payload = NULL;
   pthread_mutex_lock(&Srv->Lock);
   ++Srv->CallsInFlight;
