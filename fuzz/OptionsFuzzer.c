@@ -2,7 +2,9 @@
 /*
  * The input is split at NUL bytes into argv[1..] (argv[0] is "mini-lli"; at
  * most 64 arguments) and parsed by orc_rt_jit_Options_parse (lib/jit/Options.c,
- * which needs neither LLVM nor the rest of lib/jit). Checked besides "no crash,
+ * and lib/jit/CodeGenFlags.c, which need neither LLVM nor the rest of lib/jit;
+ * the list of LLVM's own options, which LLVMOptions.c reads from LLVM, is a
+ * small stand-in here). Checked besides "no crash,
  * no leak":
  *  - an error has a non-empty message;
  *  - on success: 0 <= OptLevel <= 3, EntryFunction is non-empty, the shutdown
@@ -13,6 +15,7 @@
  *  - --help's text can be printed.
  */
 
+#include "jit/LLVMOptions.h"
 #include "jit/Options.h"
 
 #include <math.h>
@@ -28,6 +31,17 @@
   } while (0)
 
 enum { MaxArgs = 64 };
+
+/* Stand-in for lib/jit/LLVMOptions.c (which asks LLVM): one option of each
+ * kind, so both `-name value` and `-name` reach the parser. */
+orc_rt_jit_LLVMOptionKind orc_rt_jit_llvmOptionKind(const char *Name,
+                                                    size_t Len) {
+  if (Len == 10 && !memcmp(Name, "debug-pass", 10))
+    return orc_rt_jit_LLVMOption_Value;
+  if (Len == 11 && !memcmp(Name, "time-passes", 11))
+    return orc_rt_jit_LLVMOption_Flag;
+  return orc_rt_jit_LLVMOption_Unknown;
+}
 
 static bool inArgv(const char *S, char **Argv, int Argc) {
   for (int I = 0; I < Argc; ++I) {

@@ -53,7 +53,7 @@ build() { # target -> $OUT/$1-fuzzer
   sps)      MAIN=SPSFuzzer.c;      OBJS=$(runtime_objects); EXTRA= ;;
   stream)   MAIN=StreamFuzzer.c;   OBJS=$(runtime_objects); EXTRA= ;;
   options)  MAIN=OptionsFuzzer.c;  OBJS=
-            EXTRA="$SRC/lib/jit/Options.c $SRC/lib/support/Error.c $SRC/lib/support/FaultInjection.c
+            EXTRA="$SRC/lib/jit/Options.c $SRC/lib/jit/CodeGenFlags.c $SRC/lib/support/Error.c $SRC/lib/support/FaultInjection.c
                    -DORC_RT_C_VERSION=\"fuzz\" -DORC_RT_C_LLVM_VERSION=\"fuzz\"" ;;
   *) echo "run-fuzz.sh: unknown target '$1'" >&2; exit 2 ;;
   esac
