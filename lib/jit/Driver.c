@@ -291,7 +291,7 @@ static orc_rt_ErrorRef loadInputs(orc_rt_jit_Program *P) {
   if (!Err)
     Err = orc_rt_jit_Jit_addProcessSymbols(P->Jit);
   if (!Err)
-    orc_rt_jit_JITDylibs_link(P->JDs);
+    Err = orc_rt_jit_JITDylibs_link(P->JDs);
   orc_rt_jit_InitList_sort(&P->Ctors);
   orc_rt_jit_InitList_sort(&P->Dtors);
   return Err;

@@ -15,7 +15,26 @@
 typedef struct {
   char *Name;
   bool Function;
+  unsigned Module; /* which noted module defines it */
 } Export;
+
+/* A reference from a part of module From (PartData: its variables'
+ * initializers; PartCode: its functions) to a global value. */
+enum { PartData, PartCode };
+typedef struct {
+  unsigned From, Part;
+  char *Name;      /* NULL: a definition of module From */
+  unsigned ToPart; /* for a definition of module From */
+} Ref;
+
+/* A noted module: its JITDylib, and whether its functions are reached
+ * without stubs (orc-lazy adds modules with aliases, ifuncs or blockaddress
+ * constants whole, LazySplit.h). */
+typedef struct {
+  size_t Dylib;
+  bool NoStubs;
+  bool Noted;
+} ModuleInfo;
 
 typedef struct {
   orc_rt_jit_JITDylibs *Owner;
@@ -37,6 +56,12 @@ struct orc_rt_jit_JITDylibs {
    * what no module exports. */
   LLVMOrcCJITDylibSearchOrderElement *Named;
   size_t NumNamed;
+  /* Which objects wait for which (see waitForEachOther). */
+  ModuleInfo *Modules;
+  size_t NumModules;
+  Ref *Refs;
+  size_t NumRefs, RefCap;
+  unsigned char *Edges; /* [From node][To node], 2 nodes per module */
 };
 
 static Dylib *dylibOf(orc_rt_jit_JITDylibs *D, LLVMOrcJITDylibRef JD) {
@@ -109,7 +134,7 @@ LLVMOrcJITDylibRef orc_rt_jit_JITDylibs_ofArchive(orc_rt_jit_JITDylibs *D,
 /*---- What each JITDylib exports ----*/
 
 static orc_rt_ErrorRef addExport(Dylib *Y, const char *Name, size_t Len,
-                                 bool Function) {
+                                 bool Function, unsigned Module) {
   if (Y->NumExports == Y->Capacity) {
     size_t Cap = Y->Capacity ? 2 * Y->Capacity : 32;
     Export *N = realloc(Y->Exports, Cap * sizeof(*N));
@@ -121,7 +146,7 @@ static orc_rt_ErrorRef addExport(Dylib *Y, const char *Name, size_t Len,
   char *Copy = strndup(Name, Len);
   if (!Copy)
     return orc_rt_Error_create("out of memory");
-  Y->Exports[Y->NumExports++] = (Export){Copy, Function};
+  Y->Exports[Y->NumExports++] = (Export){Copy, Function, Module};
   return NULL;
 }
 
@@ -135,10 +160,113 @@ static bool isExported(LLVMValueRef V) {
          LLVMGetVisibility(V) != LLVMHiddenVisibility;
 }
 
-static orc_rt_ErrorRef noteValue(Dylib *Y, LLVMValueRef V, bool Function) {
+static orc_rt_ErrorRef noteValue(Dylib *Y, LLVMValueRef V, bool Function,
+                                 unsigned Module) {
   size_t Len;
   const char *Name = LLVMGetValueName2(V, &Len);
-  return Len && isExported(V) ? addExport(Y, Name, Len, Function) : NULL;
+  return Len && isExported(V) ? addExport(Y, Name, Len, Function, Module)
+                              : NULL;
+}
+
+/*---- Which objects wait for which ----*/
+
+static bool isFunctionValue(LLVMValueRef G) {
+  if (LLVMIsAGlobalAlias(G))
+    return LLVMIsAFunction(LLVMAliasGetAliasee(G)) != NULL;
+  return LLVMIsAFunction(G) || LLVMIsAGlobalIFunc(G);
+}
+
+/* The part of a module that defines G: with one object per module (lli's
+ * cache), there is one. */
+static unsigned partOf(orc_rt_jit_JITDylibs *D, bool Function) {
+  return Function && !D->Opts->EnableCacheManager ? PartCode : PartData;
+}
+
+static unsigned nodeOf(unsigned Module, unsigned Part) {
+  return 2 * Module + Part;
+}
+
+static orc_rt_ErrorRef noteRef(orc_rt_jit_JITDylibs *D, unsigned Module,
+                               unsigned Part, LLVMValueRef G) {
+  if (D->Opts->EnableCacheManager)
+    Part = PartData;
+  bool Defined =
+      !LLVMIsDeclaration(G) || LLVMIsAGlobalAlias(G) || LLVMIsAGlobalIFunc(G);
+  size_t Len = 0;
+  const char *Name = Defined ? NULL : LLVMGetValueName2(G, &Len);
+  if (!Defined && !Len)
+    return NULL;
+  if (D->NumRefs == D->RefCap) {
+    size_t Cap = D->RefCap ? 2 * D->RefCap : 32;
+    Ref *N = realloc(D->Refs, Cap * sizeof(*N));
+    if (!N)
+      return orc_rt_Error_create("out of memory");
+    D->Refs = N;
+    D->RefCap = Cap;
+  }
+  char *Copy = Name ? strndup(Name, Len) : NULL;
+  if (Name && !Copy)
+    return orc_rt_Error_create("out of memory");
+  D->Refs[D->NumRefs++] =
+      (Ref){Module, Part, Copy, partOf(D, isFunctionValue(G))};
+  return NULL;
+}
+
+/* Notes the global values V refers to (through constants, not through
+ * other globals' initializers). */
+static orc_rt_ErrorRef noteRefsIn(orc_rt_jit_JITDylibs *D, unsigned Module,
+                                  unsigned Part, LLVMValueRef V, int Depth) {
+  if (LLVMIsAGlobalValue(V))
+    return noteRef(D, Module, Part, V);
+  if (LLVMIsABlockAddress(V) && D->Opts->Lazy && !D->Opts->EnableCacheManager)
+    D->Modules[Module].NoStubs = true; /* kept whole (LazySplit.h) */
+  if (Depth > 64 || !LLVMIsAConstant(V))
+    return NULL;
+  int N = LLVMGetNumOperands(V);
+  orc_rt_ErrorRef Err = NULL;
+  for (int I = 0; I < N && !Err; ++I)
+    Err =
+        noteRefsIn(D, Module, Part, LLVMGetOperand(V, (unsigned)I), Depth + 1);
+  return Err;
+}
+
+static orc_rt_ErrorRef noteRefs(orc_rt_jit_JITDylibs *D, unsigned Module,
+                                LLVMModuleRef M) {
+  orc_rt_ErrorRef Err = NULL;
+  for (LLVMValueRef G = LLVMGetFirstGlobal(M); G && !Err;
+       G = LLVMGetNextGlobal(G))
+    if (LLVMGetInitializer(G))
+      Err = noteRefsIn(D, Module, PartData, LLVMGetInitializer(G), 0);
+  for (LLVMValueRef F = LLVMGetFirstFunction(M); F && !Err;
+       F = LLVMGetNextFunction(F))
+    for (LLVMBasicBlockRef B = LLVMGetFirstBasicBlock(F); B && !Err;
+         B = LLVMGetNextBasicBlock(B))
+      for (LLVMValueRef I = LLVMGetFirstInstruction(B); I && !Err;
+           I = LLVMGetNextInstruction(I)) {
+        int N = LLVMGetNumOperands(I);
+        for (int K = 0; K < N && !Err; ++K)
+          Err = noteRefsIn(D, Module, PartCode, LLVMGetOperand(I, (unsigned)K),
+                           0);
+      }
+  return Err;
+}
+
+static orc_rt_ErrorRef noteModuleInfo(orc_rt_jit_JITDylibs *D, unsigned Index,
+                                      size_t Dylib, LLVMModuleRef M) {
+  if (Index >= D->NumModules) {
+    ModuleInfo *N = realloc(D->Modules, (Index + 1) * sizeof(*N));
+    if (!N)
+      return orc_rt_Error_create("out of memory");
+    memset(N + D->NumModules, 0, (Index + 1 - D->NumModules) * sizeof(*N));
+    D->Modules = N;
+    D->NumModules = Index + 1;
+  }
+  D->Modules[Index] = (ModuleInfo){
+      Dylib,
+      D->Opts->Lazy && !D->Opts->EnableCacheManager &&
+          (LLVMGetFirstGlobalAlias(M) || LLVMGetFirstGlobalIFunc(M)),
+      true};
+  return noteRefs(D, Index, M);
 }
 
 orc_rt_ErrorRef orc_rt_jit_JITDylibs_noteModule(orc_rt_jit_JITDylibs *D,
@@ -147,19 +275,20 @@ orc_rt_ErrorRef orc_rt_jit_JITDylibs_noteModule(orc_rt_jit_JITDylibs *D,
   if (!D)
     return NULL;
   Dylib *Y = dylibOf(D, orc_rt_jit_JITDylibs_ofModule(D, Index));
-  orc_rt_ErrorRef Err = NULL;
+  orc_rt_ErrorRef Err = noteModuleInfo(D, Index, (size_t)(Y - D->Dylibs), M);
   for (LLVMValueRef V = LLVMGetFirstFunction(M); V && !Err;
        V = LLVMGetNextFunction(V))
-    Err = noteValue(Y, V, true);
+    Err = noteValue(Y, V, true, Index);
   for (LLVMValueRef V = LLVMGetFirstGlobal(M); V && !Err;
        V = LLVMGetNextGlobal(V))
-    Err = noteValue(Y, V, false);
+    Err = noteValue(Y, V, false, Index);
   for (LLVMValueRef V = LLVMGetFirstGlobalAlias(M); V && !Err;
        V = LLVMGetNextGlobalAlias(V))
-    Err = noteValue(Y, V, LLVMIsAFunction(LLVMAliasGetAliasee(V)) != NULL);
+    Err =
+        noteValue(Y, V, LLVMIsAFunction(LLVMAliasGetAliasee(V)) != NULL, Index);
   for (LLVMValueRef V = LLVMGetFirstGlobalIFunc(M); V && !Err;
        V = LLVMGetNextGlobalIFunc(V))
-    Err = noteValue(Y, V, true);
+    Err = noteValue(Y, V, true, Index);
   return Err;
 }
 
@@ -168,7 +297,7 @@ static int byName(const void *A, const void *B) {
 }
 
 static const Export *findExport(const Dylib *Y, const char *Name) {
-  Export Key = {(char *)Name, false};
+  Export Key = {(char *)Name, false, 0};
   return Y->NumExports
              ? bsearch(&Key, Y->Exports, Y->NumExports, sizeof(Export), byName)
              : NULL;
@@ -389,9 +518,102 @@ static LLVMErrorRef generate(LLVMOrcDefinitionGeneratorRef G, void *Ctx,
   return generateForNamed(Y, State, Set, N);
 }
 
-void orc_rt_jit_JITDylibs_link(orc_rt_jit_JITDylibs *D) {
+/*---- Objects that would wait for each other ----*/
+
+/* The module that a reference from module From finds Name in, through its
+ * JITDylib's link order (its own JITDylib, then main or the named ones). */
+static const Export *resolve(orc_rt_jit_JITDylibs *D, unsigned From,
+                             const char *Name) {
+  size_t J = D->Modules[From].Dylib;
+  const Export *E = findExport(&D->Dylibs[J], Name);
+  for (size_t K = 1; !E && !J && K < D->NumDylibs; ++K)
+    E = findExport(&D->Dylibs[K], Name);
+  if (!E && J)
+    E = findExport(&D->Dylibs[0], Name);
+  return E && E->Module < D->NumModules && D->Modules[E->Module].Noted ? E
+                                                                       : NULL;
+}
+
+/* Whether a use of a function of module To from module From waits for To's
+ * code object: not through a stub (orc's lazy reexport of another
+ * JITDylib's function, orc-lazy's own stubs). */
+static bool callWaits(orc_rt_jit_JITDylibs *D, unsigned From, unsigned To) {
+  if (D->Modules[From].Dylib != D->Modules[To].Dylib && D->Whole)
+    return false;
+  return !D->Opts->Lazy || D->Opts->EnableCacheManager ||
+         D->Modules[To].NoStubs;
+}
+
+/* Whether node To waits, through the edges, for node From. */
+static bool reaches(orc_rt_jit_JITDylibs *D, size_t N, size_t From, size_t To,
+                    unsigned char *Seen, size_t *Stack) {
+  size_t Top = 0;
+  memset(Seen, 0, N);
+  Stack[Top++] = From;
+  Seen[From] = 1;
+  while (Top) {
+    size_t U = Stack[--Top];
+    if (U == To)
+      return true;
+    for (size_t V = 0; V < N; ++V)
+      if (D->Edges[U * N + V] && !Seen[V]) {
+        Seen[V] = 1;
+        Stack[Top++] = V;
+      }
+  }
+  return false;
+}
+
+/* LLVM-C's lookups wait until a symbol is ready: an object that uses
+ * another JITDylib's symbol waits for the object defining it, and for all
+ * that one depends on. Objects that so wait, through another JITDylib, for
+ * themselves would wait forever; they are refused before anything links. */
+static orc_rt_ErrorRef waitForEachOther(orc_rt_jit_JITDylibs *D) {
+  size_t N = 2 * D->NumModules;
+  if (!N)
+    return NULL;
+  D->Edges = calloc(N * N, 1);
+  unsigned char *Seen = malloc(N);
+  size_t *Stack = malloc(N * sizeof(*Stack));
+  if (!D->Edges || !Seen || !Stack) {
+    free(Seen), free(Stack);
+    return orc_rt_Error_create("out of memory");
+  }
+  for (size_t I = 0; I < D->NumRefs; ++I) {
+    const Ref *R = &D->Refs[I];
+    unsigned To = R->From, Part = R->ToPart;
+    bool Function = Part == PartCode;
+    if (R->Name) {
+      const Export *E = resolve(D, R->From, R->Name);
+      if (!E)
+        continue;
+      To = E->Module;
+      Function = E->Function;
+      Part = partOf(D, Function);
+    }
+    if (Function && !callWaits(D, R->From, To))
+      continue;
+    size_t U = nodeOf(R->From, R->Part), V = nodeOf(To, Part);
+    if (U != V)
+      D->Edges[U * N + V] =
+          D->Modules[R->From].Dylib != D->Modules[To].Dylib ? 2 : 1;
+  }
+  bool Cycle = false;
+  for (size_t U = 0; U < N && !Cycle; ++U)
+    for (size_t V = 0; V < N && !Cycle; ++V)
+      Cycle = D->Edges[U * N + V] == 2 && reaches(D, N, V, U, Seen, Stack);
+  free(Seen);
+  free(Stack);
+  return Cycle ? orc_rt_Error_create(
+                     "the -jd JITDylibs cannot be linked: their objects wait "
+                     "for each other (LLVM-C looks a symbol up only once "
+                     "everything it refers to is linked)")
+               : NULL;
+}
+
+orc_rt_ErrorRef orc_rt_jit_JITDylibs_link(orc_rt_jit_JITDylibs *D) {
   if (!D)
-    return;
+    return NULL;
   /* (Out of memory: main does not see the named ones' archives.) */
   D->Named = calloc(D->NumDylibs, sizeof(*D->Named));
   for (size_t I = 1; D->Named && I < D->NumDylibs; ++I)
@@ -405,6 +627,7 @@ void orc_rt_jit_JITDylibs_link(orc_rt_jit_JITDylibs *D) {
     LLVMOrcJITDylibAddGenerator(
         Y->JD, LLVMOrcCreateCustomCAPIDefinitionGenerator(generate, Y, NULL));
   }
+  return waitForEachOther(D);
 }
 
 void orc_rt_jit_JITDylibs_dispose(orc_rt_jit_JITDylibs *D) {
@@ -415,6 +638,11 @@ void orc_rt_jit_JITDylibs_dispose(orc_rt_jit_JITDylibs *D) {
       free(D->Dylibs[I].Exports[K].Name);
     free(D->Dylibs[I].Exports);
   }
+  for (size_t I = 0; I < D->NumRefs; ++I)
+    free(D->Refs[I].Name);
+  free(D->Refs);
+  free(D->Modules);
+  free(D->Edges);
   free(D->Dylibs);
   free(D->Named);
   free(D);

@@ -24,11 +24,16 @@
  * and every object it depends on too), where ORC's own link order needs it
  * resolved only. So a module's variables are compiled apart from its code
  * (CodeGen.h's DataApart; with orc-lazy the split does it), and code that
- * uses another JITDylib's variable waits for that object alone. Left: two
- * JITDylibs whose variables' initializers point at each other's variables
- * wait for each other forever; so do two that use each other's variables
- * with lli's cache (one object per module), which -jit-kind=orc detects at
- * start-up and reports (Jit.c's waitsForItself). */
+ * uses another JITDylib's variable waits for that object alone. Left, and
+ * refused before anything links (from the modules' IR: which object, a
+ * module's variables, its code, or the whole module with lli's cache, uses
+ * which symbol, and so waits for which object): objects that wait, through
+ * another JITDylib, for themselves, as two JITDylibs whose variables'
+ * initializers point at each other's variables, two that use each other's
+ * variables with lli's cache (one object per module), or orc-lazy modules
+ * kept whole without stubs (aliases, ifuncs) that call each other. lli
+ * links them all. Jit.c's waitsForItself still catches, under -jit-kind=orc,
+ * what this misses (archives' members). */
 
 #ifndef ORC_RT_C_LIB_JIT_JITDYLIBS_H
 #define ORC_RT_C_LIB_JIT_JITDYLIBS_H
@@ -62,8 +67,9 @@ orc_rt_ErrorRef orc_rt_jit_JITDylibs_noteModule(orc_rt_jit_JITDylibs *D,
                                                 LLVMModuleRef M);
 
 /* Links the JITDylibs as above: call once every module, archive and the
- * process symbols are added (the generators go last). */
-void orc_rt_jit_JITDylibs_link(orc_rt_jit_JITDylibs *D);
+ * process symbols are added (the generators go last), before any lookup.
+ * Fails if objects of the modules would wait for each other (below). */
+orc_rt_ErrorRef orc_rt_jit_JITDylibs_link(orc_rt_jit_JITDylibs *D);
 
 /* After the JIT is freed. */
 void orc_rt_jit_JITDylibs_dispose(orc_rt_jit_JITDylibs *D);
