@@ -72,7 +72,6 @@ int main(int argc, char **argv) {
   unsigned Steps = longestCollatz(2000 * Scale, &Start);
   printf("longest Collatz below %u: %u steps from %u\n", 2000 * Scale, Steps,
          Start);
-  printf("matrix %u checksum: %lu\n", 12 * Scale,
-         matrixChecksum(12 * Scale));
+  printf("matrix %u checksum: %lu\n", 12 * Scale, matrixChecksum(12 * Scale));
   return 0;
 }
