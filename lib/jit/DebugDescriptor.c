@@ -5,30 +5,15 @@
  * first one reported are not seen; lli prints the same.) */
 
 #include "jit/DebugDescriptor.h"
+#include "services/JITLoaderGDB.h"
 
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 
-/* The GDB JIT interface's declarations (version 1); the descriptor itself is
- * liborc-rt-c's (lib/services/JITLoaderGDB.c), which LLVM's registrars in this
- * process (JITLink's debug plugin, RuntimeDyld's GDB listener) update. */
-struct jit_code_entry {
-  struct jit_code_entry *next_entry;
-  struct jit_code_entry *prev_entry;
-  const char *symfile_addr;
-  uint64_t symfile_size;
-};
-
-struct jit_descriptor {
-  uint32_t version;
-  uint32_t action_flag;
-  struct jit_code_entry *relevant_entry;
-  struct jit_code_entry *first_entry;
-};
-
-extern struct jit_descriptor __jit_debug_descriptor;
+/* The descriptor is liborc-rt-c's (services/JITLoaderGDB.h), which LLVM's
+ * registrars in this process update. */
 
 /* Objects may be linked on several threads: one walk at a time. */
 static pthread_mutex_t Lock = PTHREAD_MUTEX_INITIALIZER;

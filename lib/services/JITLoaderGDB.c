@@ -11,21 +11,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-struct jit_code_entry {
-  struct jit_code_entry *next_entry;
-  struct jit_code_entry *prev_entry;
-  const char *symfile_addr;
-  uint64_t symfile_size;
-};
-
-struct jit_descriptor {
-  uint32_t version;
-  uint32_t action_flag; /* 0 none, 1 register, 2 unregister */
-  struct jit_code_entry *relevant_entry;
-  struct jit_code_entry *first_entry;
-};
-
-ORC_RT_C_API struct jit_descriptor __jit_debug_descriptor = {1, 0, NULL, NULL};
+struct jit_descriptor __jit_debug_descriptor = {1, 0, NULL, NULL};
 
 /* Debuggers set a breakpoint here; it must not be inlined or folded away. */
 ORC_RT_C_API __attribute__((noinline)) void __jit_debug_register_code(void);
