@@ -10,6 +10,7 @@
 #include "jit/InterpreterEngine.h"
 #include "jit/LazySplit.h"
 #include "jit/MCJITEngine.h"
+#include "jit/SymbolImport.h"
 #include "jit/TargetOptions.h"
 #include "jit/ThreadInterpose.h"
 
@@ -610,28 +611,12 @@ orc_rt_ErrorRef orc_rt_jit_Jit_addProcessSymbols(orc_rt_jit_Jit *J) {
   return NULL;
 }
 
-typedef struct {
-  pthread_mutex_t Lock;
-  pthread_cond_t Done;
-  bool Finished;
-  LLVMErrorRef Err;
-  LLVMOrcSymbolStringPoolEntryRef *Names;
-  uint64_t *Addrs;
-  size_t N;
-} LookupState;
-
-static void lookupDone(LLVMErrorRef Err, LLVMOrcCSymbolMapPairs Result,
-                       size_t NumPairs, void *Ctx) {
-  LookupState *S = Ctx;
-  pthread_mutex_lock(&S->Lock);
-  S->Err = Err;
-  for (size_t I = 0; !Err && I < NumPairs; ++I)
-    for (size_t K = 0; K < S->N; ++K)
-      if (S->Names[K] == Result[I].Name)
-        S->Addrs[K] = Result[I].Sym.Address;
-  S->Finished = true;
-  pthread_cond_signal(&S->Done);
-  pthread_mutex_unlock(&S->Lock);
+/* -jd, before JIT'd code runs: see waitsForItself. */
+static void lookupUnfinished(void *Ctx) {
+  orc_rt_jit_Jit *J = Ctx;
+  if (!J->Opts->Lazy && J->Opts->JITDylibs.Size &&
+      !__atomic_load_n(&J->Running, __ATOMIC_RELAXED))
+    waitsForItself();
 }
 
 orc_rt_ErrorRef orc_rt_jit_Jit_lookupIn(orc_rt_jit_Jit *J,
@@ -641,46 +626,18 @@ orc_rt_ErrorRef orc_rt_jit_Jit_lookupIn(orc_rt_jit_Jit *J,
   orc_rt_ErrorRef Err = ready(J);
   if (Err || !N)
     return Err;
-  LLVMOrcCLookupSetElement *Syms = calloc(N, sizeof(*Syms));
   LLVMOrcSymbolStringPoolEntryRef *Interned = calloc(N, sizeof(*Interned));
-  if (!Syms || !Interned) {
-    free(Syms);
-    free(Interned);
+  if (!Interned)
     return orc_rt_Error_create("out of memory");
-  }
-  for (size_t I = 0; I < N; ++I) {
+  for (size_t I = 0; I < N; ++I)
     Interned[I] = LLVMOrcLLJITMangleAndIntern(J->J, Names[I]);
-    LLVMOrcRetainSymbolStringPoolEntry(Interned[I]); /* the lookup takes one */
-    Syms[I] = (LLVMOrcCLookupSetElement){
-        Interned[I], LLVMOrcSymbolLookupFlagsRequiredSymbol};
-    Addrs[I] = 0;
-  }
-  LookupState S = {PTHREAD_MUTEX_INITIALIZER,
-                   PTHREAD_COND_INITIALIZER,
-                   false,
-                   NULL,
-                   Interned,
-                   Addrs,
-                   N};
-  LLVMOrcCJITDylibSearchOrderElement Order = {
-      JD ? JD : J->JD, LLVMOrcJITDylibLookupFlagsMatchAllSymbols};
-  LLVMOrcExecutionSessionLookup(J->ES, LLVMOrcLookupKindStatic, &Order, 1, Syms,
-                                N, lookupDone, &S);
-  pthread_mutex_lock(&S.Lock);
-  if (!S.Finished && !J->Opts->Lazy && J->Opts->JITDylibs.Size &&
-      !__atomic_load_n(&J->Running, __ATOMIC_RELAXED))
-    waitsForItself();
-  while (!S.Finished)
-    pthread_cond_wait(&S.Done, &S.Lock);
-  pthread_mutex_unlock(&S.Lock);
-  pthread_mutex_destroy(&S.Lock);
-  pthread_cond_destroy(&S.Done);
+  LLVMErrorRef E = orc_rt_jit_lookupAndWait(J->ES, JD ? JD : J->JD, Interned, N,
+                                            Addrs, lookupUnfinished, J);
   for (size_t I = 0; I < N; ++I)
     LLVMOrcReleaseSymbolStringPoolEntry(Interned[I]);
   free(Interned);
-  free(Syms);
-  if (S.Err) /* what the session reported meanwhile stays for the caller */
-    return orc_rt_jit_fromLLVMError(S.Err, NULL);
+  if (E) /* what the session reported meanwhile stays for the caller */
+    return orc_rt_jit_fromLLVMError(E, NULL);
   /* Complaints about a lookup that succeeded (weak references) go. */
   orc_rt_Error_consume(orc_rt_jit_Jit_takeSessionErrors(J, NULL));
   return NULL;

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 typedef enum { Kind_Bool, Kind_Value, Kind_List, Kind_Raw } Kind;
@@ -114,7 +115,8 @@ static const OptionInfo Table[] = {
      "Target specific attributes (-mattr=help for details)", false, false},
     {"mcjit-remote-process", Kind_Raw, Raw_RemoteProcess, "<filename>",
      "Specify the filename of the process to launch for remote MCJIT "
-     "execution (not supported by mini-lli)",
+     "execution.  If none is specified,\n\tremote execution will be "
+     "simulated in-process.",
      false, false},
     {"mcpu", Kind_Value, FIELD(MCPU), "<cpu-name>",
      "Target a specific cpu type (-mcpu=help for details)", false, false},
@@ -141,9 +143,7 @@ static const OptionInfo Table[] = {
      "ropi-rwpi",
      false, false},
     {"remote-mcjit", Kind_Bool, RAWFIELD(RemoteMCJIT), NULL,
-     "Execute MCJIT'ed code in a separate process (not supported by "
-     "mini-lli)",
-     false, true},
+     "Execute MCJIT'ed code in a separate process.", false, true},
     {"soft-float", Kind_Bool, FIELD(SoftFloat), NULL,
      "Generate software floating point library calls", false, false},
     {"thread-entry", Kind_List, FIELD(ThreadEntries), "<string>",
@@ -322,11 +322,31 @@ static orc_rt_ErrorRef finish(orc_rt_jit_Options *Opts, RawValues *Raw) {
         "compiles differently with it and LLVM-C's MCJIT options cannot say "
         "so (with -jit-kind=orc it has no effect, as in lli)",
         Raw->MCJITFlag, Raw->MCJITFlagValue);
-  if (Raw->RemoteMCJIT || Raw->Values[Raw_RemoteProcess])
+  /* As lli: only MCJIT runs code in another process; the ORC kinds ignore
+   * both options. */
+  if (Raw->RemoteMCJIT && Opts->Engine == orc_rt_jit_Engine_Interpreter)
     return orc_rt_Error_create(
-        "error: remote execution is not supported by mini-lli: run "
-        "'lli -jit-kind=mcjit -remote-mcjit -mcjit-remote-process=orc-executor "
-        "...' to run MCJIT'd code in orc-executor");
+        "error: -remote-mcjit requires -jit-kind=mcjit, not the interpreter");
+  if (Raw->RemoteMCJIT && Opts->Engine == orc_rt_jit_Engine_MCJIT) {
+    const char *Child = Raw->Values[Raw_RemoteProcess];
+    struct stat St;
+    if (!Child || !*Child)
+      return orc_rt_Error_create(
+          "error: -remote-mcjit requires -mcjit-remote-process.");
+    if (stat(Child, &St) || !S_ISREG(St.st_mode) || access(Child, X_OK))
+      return orc_rt_Error_createf(
+          "error: unable to find usable child executable: '%s'", Child);
+    if (Opts->ThreadEntries.Size)
+      return orc_rt_Error_create(
+          "error: -thread-entry is not supported with -remote-mcjit: the "
+          "program's threads run in the executor process");
+    if (Raw->Values[Raw_ShutdownTimeout])
+      return orc_rt_Error_create(
+          "error: -shutdown-timeout is not supported with -remote-mcjit: the "
+          "executor process drains its own threads (orc-executor "
+          "--shutdown-timeout)");
+    Opts->RemoteProcess = Child;
+  }
   /* lli's checks for -jit-kind=mcjit (and the interpreter), in its words. */
   bool ExecutionEngine = Opts->Engine == orc_rt_jit_Engine_MCJIT ||
                          Opts->Engine == orc_rt_jit_Engine_Interpreter;

@@ -48,6 +48,9 @@ typedef struct {
   const char *FakeArgv0;      /* NULL unless -fake-argv0 */
   const char *Passes;         /* NULL unless -passes */
   const char *ObjectCacheDir; /* NULL unless -object-cache-dir */
+  /* -jit-kind=mcjit -remote-mcjit: the executor to run the program in
+   * (-mcjit-remote-process); NULL: in mini-lli's own process. */
+  const char *RemoteProcess;
   orc_rt_jit_StringList ExtraModules, ExtraObjects, ExtraArchives, DLOpens,
       ThreadEntries;
   /* For each ExtraModules / ExtraArchives item, the -jd before it (NULL:

@@ -3,6 +3,8 @@
 
 #include "jit/SymbolImport.h"
 
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 void orc_rt_jit_defineAbsolute(LLVMOrcJITDylibRef JD,
@@ -58,4 +60,66 @@ LLVMErrorRef orc_rt_jit_importInto(LLVMOrcExecutionSessionRef ES,
   LLVMOrcExecutionSessionLookup(ES, LLVMOrcLookupKindStatic, Order, NOrder,
                                 Names, N, imported, P);
   return NULL;
+}
+
+typedef struct {
+  pthread_mutex_t Lock;
+  pthread_cond_t Done; /* signalled with Finished set, under Lock */
+  bool Finished;
+  LLVMErrorRef Err;
+  LLVMOrcSymbolStringPoolEntryRef *Names;
+  uint64_t *Addrs;
+  size_t N;
+} LookupState;
+
+static void lookupDone(LLVMErrorRef Err, LLVMOrcCSymbolMapPairs Result,
+                       size_t NumPairs, void *Ctx) {
+  LookupState *S = Ctx;
+  pthread_mutex_lock(&S->Lock);
+  S->Err = Err;
+  for (size_t I = 0; !Err && I < NumPairs; ++I)
+    for (size_t K = 0; K < S->N; ++K)
+      if (S->Names[K] == Result[I].Name)
+        S->Addrs[K] = Result[I].Sym.Address;
+  S->Finished = true;
+  pthread_cond_signal(&S->Done);
+  pthread_mutex_unlock(&S->Lock);
+}
+
+LLVMErrorRef orc_rt_jit_lookupAndWait(LLVMOrcExecutionSessionRef ES,
+                                      LLVMOrcJITDylibRef JD,
+                                      LLVMOrcSymbolStringPoolEntryRef *Names,
+                                      size_t N, uint64_t *Addrs,
+                                      void (*Unfinished)(void *Ctx),
+                                      void *Ctx) {
+  LLVMOrcCLookupSetElement *Syms = calloc(N ? N : 1, sizeof(*Syms));
+  if (!Syms)
+    return LLVMCreateStringError("out of memory");
+  for (size_t I = 0; I < N; ++I) {
+    LLVMOrcRetainSymbolStringPoolEntry(Names[I]); /* the lookup takes one */
+    Syms[I] = (LLVMOrcCLookupSetElement){
+        Names[I], LLVMOrcSymbolLookupFlagsRequiredSymbol};
+    Addrs[I] = 0;
+  }
+  LookupState S = {PTHREAD_MUTEX_INITIALIZER,
+                   PTHREAD_COND_INITIALIZER,
+                   false,
+                   NULL,
+                   Names,
+                   Addrs,
+                   N};
+  LLVMOrcCJITDylibSearchOrderElement Order = {
+      JD, LLVMOrcJITDylibLookupFlagsMatchAllSymbols};
+  LLVMOrcExecutionSessionLookup(ES, LLVMOrcLookupKindStatic, &Order, 1, Syms, N,
+                                lookupDone, &S);
+  pthread_mutex_lock(&S.Lock);
+  if (!S.Finished && Unfinished)
+    Unfinished(Ctx);
+  while (!S.Finished)
+    pthread_cond_wait(&S.Done, &S.Lock);
+  pthread_mutex_unlock(&S.Lock);
+  pthread_mutex_destroy(&S.Lock);
+  pthread_cond_destroy(&S.Done);
+  free(Syms);
+  return S.Err;
 }

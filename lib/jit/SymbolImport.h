@@ -10,6 +10,7 @@
 #include <llvm-c/Orc.h>
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Defines the N pairs in JD as absolute symbols (the names stay the
  * caller's). On failure the symbols stay missing: the link that needed them
@@ -27,5 +28,15 @@ LLVMErrorRef orc_rt_jit_importInto(LLVMOrcExecutionSessionRef ES,
                                    LLVMOrcCJITDylibSearchOrder Order,
                                    size_t NOrder,
                                    LLVMOrcCLookupSetElement *Names, size_t N);
+
+/* Looks the N interned names (each reference kept by the caller) up in JD, as
+ * required symbols, and waits for the result; Addrs[i] gets each address.
+ * If the lookup has not finished when ORC returns from starting it,
+ * Unfinished (if not NULL) is called first, on this thread. */
+LLVMErrorRef orc_rt_jit_lookupAndWait(LLVMOrcExecutionSessionRef ES,
+                                      LLVMOrcJITDylibRef JD,
+                                      LLVMOrcSymbolStringPoolEntryRef *Names,
+                                      size_t N, uint64_t *Addrs,
+                                      void (*Unfinished)(void *Ctx), void *Ctx);
 
 #endif

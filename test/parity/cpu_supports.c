@@ -15,6 +15,8 @@
 // and __cpu_indicator_init are in libgcc.a, which no library in the executor exports
 // ("Symbols not found"):
 // XFAIL: parity-jitlink
+// Likewise in an executor process (-remote-mcjit):
+// XFAIL: parity-remote
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t %s | FileCheck %s
 #include <stdio.h>
 

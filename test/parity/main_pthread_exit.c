@@ -17,6 +17,8 @@
 // with an executor the run never ends: the executor thread that ran main is gone, so
 // run_program never answers llvm-jitlink:
 // UNSUPPORTED: parity-jitlink-oop
+// and likewise in an executor process (-remote-mcjit): run_as_main never answers.
+// UNSUPPORTED: parity-remote
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t --timeout 30 %s | FileCheck %s
 #include <pthread.h>
 #include <stdio.h>

@@ -11,6 +11,8 @@
 // executor main does not run on the process's initial thread (and
 // llvm-jitlink-executor holds descriptor 3; orc-executor moves its own out of the way):
 // XFAIL: parity-jitlink-oop
+// In an executor process (-remote-mcjit) main runs on an executor thread too:
+// XFAIL: parity-remote
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t %s | FileCheck %s
 #define _GNU_SOURCE // gettid
 #include <fcntl.h>

@@ -12,6 +12,8 @@
 // Through stock llvm-jitlink with an ORC runtime (test/parity/README.md), with an
 // executor the executor's own threads are in the process when main starts:
 // XFAIL: parity-jitlink-oop
+// and likewise in an executor process (-remote-mcjit):
+// XFAIL: parity-remote
 // in process llvm-jitlink's own threads may or may not still be alive when main starts
 // (intermittent):
 // UNSUPPORTED: parity-jitlink-in-process

@@ -14,6 +14,8 @@
 // executor a process-directed signal may be taken by another executor thread first
 // (intermittent, either runtime):
 // UNSUPPORTED: parity-jitlink-oop
+// Likewise in an executor process (-remote-mcjit):
+// UNSUPPORTED: parity-remote
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t %s | FileCheck %s
 #include <signal.h>
 #include <stdio.h>

@@ -7,6 +7,8 @@
 // llvm-jitlink-executor children inherit the executor's connection descriptors
 // (orc-executor marks them close-on-exec):
 // XFAIL: parity-jitlink-llvm-jitlink-executor
+// and likewise lli-child-target's under -remote-mcjit:
+// XFAIL: parity-remote-lli-child-target
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t %s | FileCheck %s
 #include <spawn.h>
 #include <stdio.h>

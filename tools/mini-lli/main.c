@@ -5,6 +5,7 @@
 #include "jit/Driver.h"
 #include "jit/Options.h"
 #include "jit/ProcessSetup.h"
+#include "jit/RemoteProgram.h"
 
 #include <stdio.h>
 
@@ -39,13 +40,18 @@ int main(int Argc, char **Argv, char **Envp) {
   }
   orc_rt_jit_setUpProcess(&Opts);
 
+  int Status = 1;
+  if (Opts.RemoteProcess) { /* -jit-kind=mcjit -remote-mcjit */
+    Err = orc_rt_jit_runRemote(&Opts, &Status);
+    orc_rt_jit_Options_dispose(&Opts);
+    return Err ? fail(Err) : Status;
+  }
   orc_rt_jit_Program *P;
   Err = orc_rt_jit_Program_create(&P, &Opts);
   if (Err) {
     orc_rt_jit_Options_dispose(&Opts);
     return fail(Err);
   }
-  int Status = 1;
   Err = orc_rt_jit_Program_run(P, Envp, &Status);
   if (!orc_rt_jit_Program_destroy(P))
     orc_rt_jit_quickExit(Err ? fail(Err) : Status); /* code still running */

@@ -1,0 +1,580 @@
+/*===- lib/jit/RemoteProgram.c - Running a program in an executor process ===*/
+
+#include "jit/RemoteProgram.h"
+#include "jit/Diag.h"
+#include "jit/EmuTLS.h"
+#include "jit/ExecutorClient.h"
+#include "jit/Module.h"
+#include "jit/RemoteMemory.h"
+#include "jit/SymbolImport.h"
+#include "jit/TargetOptions.h"
+
+#include <llvm-c/LLJIT.h>
+#include <llvm-c/Orc.h>
+#include <llvm-c/Target.h>
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* The names of what mini-lli adds to the program (see supportModule). */
+#define REGISTER_DTORS "__mini_lli_remote_register_dtors"
+#define MAIN "__mini_lli_remote_main"
+
+typedef struct {
+  const orc_rt_jit_Options *Opts;
+  orc_rt_jit_Executor *E;
+  orc_rt_jit_RemoteMemory *Mem;
+  uint64_t *Libraries; /* the executor itself (""), then each -dlopen */
+  size_t NumLibraries;
+  LLVMOrcLLJITRef J;
+  LLVMOrcExecutionSessionRef ES;
+  LLVMOrcJITDylibRef JD;
+  LLVMModuleRef *Modules; /* loaded, until added to the JIT */
+  LLVMContextRef *Contexts;
+  size_t NumModules;
+  orc_rt_jit_InitList Ctors, Dtors;
+  pthread_mutex_t Lock;
+  orc_rt_ErrorRef Reported; /* what the session reported, oldest first */
+} Remote;
+
+static void reportSessionError(void *Ctx, LLVMErrorRef Err) {
+  Remote *R = Ctx;
+  orc_rt_ErrorRef E = orc_rt_jit_fromLLVMError(Err, "JIT session error: ");
+  pthread_mutex_lock(&R->Lock);
+  R->Reported = orc_rt_Error_join(R->Reported, E);
+  pthread_mutex_unlock(&R->Lock);
+}
+
+/* The program's error: what the session reported first, then Err. */
+static orc_rt_ErrorRef withReported(Remote *R, orc_rt_ErrorRef Err) {
+  pthread_mutex_lock(&R->Lock);
+  orc_rt_ErrorRef Reported = R->Reported;
+  R->Reported = NULL;
+  pthread_mutex_unlock(&R->Lock);
+  if (!Err) {
+    orc_rt_Error_consume(Reported);
+    return NULL;
+  }
+  return orc_rt_Error_join(Reported, Err);
+}
+
+/*---- Symbols the executor defines ----*/
+
+/* A definition generator for the program's JITDylib: every name the program
+ * refers to and does not define is looked up in the executor, in the
+ * executor itself first, then in each -dlopen library. */
+static LLVMErrorRef resolveInExecutor(LLVMOrcDefinitionGeneratorRef G,
+                                      void *Ctx, LLVMOrcLookupStateRef *State,
+                                      LLVMOrcLookupKind Kind,
+                                      LLVMOrcJITDylibRef JD,
+                                      LLVMOrcJITDylibLookupFlags Flags,
+                                      LLVMOrcCLookupSet Set, size_t N) {
+  (void)G, (void)State, (void)Kind, (void)Flags;
+  Remote *R = Ctx;
+  const char **Names = calloc(N ? N : 1, sizeof(*Names));
+  uint64_t *Addrs = calloc(N ? N : 1, sizeof(*Addrs));
+  LLVMOrcCSymbolMapPairs Found = calloc(N ? N : 1, sizeof(*Found));
+  orc_rt_ErrorRef Err =
+      Names && Addrs && Found ? NULL : orc_rt_Error_create("out of memory");
+  size_t NumFound = 0;
+  for (size_t L = 0; !Err && L < R->NumLibraries; ++L) {
+    size_t NumNames = 0;
+    for (size_t I = 0; I < N; ++I)
+      if (!Addrs[I])
+        Names[NumNames++] = LLVMOrcSymbolStringPoolEntryStr(Set[I].Name);
+    if (!NumNames)
+      break;
+    uint64_t *Got = calloc(NumNames, sizeof(*Got));
+    Err = Got ? orc_rt_jit_Executor_resolve(R->E, R->Libraries[L], Names,
+                                            NumNames, Got)
+              : orc_rt_Error_create("out of memory");
+    for (size_t I = 0, K = 0; !Err && I < N; ++I) {
+      if (Addrs[I])
+        continue;
+      if ((Addrs[I] = Got[K++])) {
+        Found[NumFound].Name = Set[I].Name;
+        Found[NumFound].Sym.Address = Addrs[I];
+        Found[NumFound].Sym.Flags.GenericFlags =
+            LLVMJITSymbolGenericFlagsExported;
+        Found[NumFound].Sym.Flags.TargetFlags = 0;
+        ++NumFound;
+      }
+    }
+    free(Got);
+  }
+  /* What is still missing, the lookup reports ("Symbols not found"). */
+  if (!Err)
+    orc_rt_jit_defineAbsolute(JD, Found, NumFound);
+  free(Names);
+  free(Addrs);
+  free(Found);
+  if (!Err)
+    return NULL;
+  LLVMErrorRef E = LLVMCreateStringError(orc_rt_Error_getMessage(Err));
+  orc_rt_Error_consume(Err);
+  return E;
+}
+
+/*---- What mini-lli adds to the program ----*/
+
+static LLVMValueRef declare(LLVMModuleRef M, const char *Name,
+                            LLVMTypeRef Type) {
+  LLVMValueRef F = LLVMGetNamedFunction(M, Name);
+  return F ? F : LLVMAddFunction(M, Name, Type);
+}
+
+/* What a native program gets from crt files and libc_nonshared.a, which no
+ * executor exports: __dso_handle, atexit and at_quick_exit (on
+ * __cxa_atexit / __cxa_at_quick_exit, as glibc's). Then REGISTER_DTORS,
+ * which registers one handler running the destructors in exit order (before
+ * the constructors run, as _dl_fini's is), EmuTLS.h's
+ * __mini_lli_tls_address, and MAIN, main as __libc_start_main calls it. */
+static LLVMModuleRef supportModule(Remote *R, LLVMContextRef C) {
+  LLVMModuleRef M = LLVMModuleCreateWithNameInContext("<mini-lli remote>", C);
+  LLVMTypeRef Ptr = LLVMPointerTypeInContext(C, 0);
+  LLVMTypeRef I32 = LLVMInt32TypeInContext(C);
+  LLVMTypeRef Void = LLVMVoidTypeInContext(C);
+  LLVMTypeRef I8 = LLVMInt8TypeInContext(C);
+  LLVMBuilderRef B = LLVMCreateBuilderInContext(C);
+
+  LLVMValueRef Dso = LLVMAddGlobal(M, I8, "__dso_handle");
+  LLVMSetInitializer(Dso, LLVMConstInt(I8, 0, 0));
+  LLVMSetLinkage(Dso, LLVMWeakAnyLinkage);
+
+  LLVMTypeRef CxaAtexitArgs[] = {Ptr, Ptr, Ptr};
+  LLVMTypeRef CxaAtexitType = LLVMFunctionType(I32, CxaAtexitArgs, 3, 0);
+  LLVMValueRef CxaAtexit = declare(M, "__cxa_atexit", CxaAtexitType);
+  LLVMTypeRef QuickArgs[] = {Ptr, Ptr};
+  LLVMTypeRef QuickType = LLVMFunctionType(I32, QuickArgs, 2, 0);
+  LLVMValueRef CxaQuick = declare(M, "__cxa_at_quick_exit", QuickType);
+  LLVMTypeRef OnePtr = LLVMFunctionType(I32, &Ptr, 1, 0);
+  LLVMValueRef Null = LLVMConstPointerNull(Ptr);
+
+  /* atexit(f) = __cxa_atexit(f, NULL, &__dso_handle) */
+  LLVMValueRef Atexit = LLVMAddFunction(M, "atexit", OnePtr);
+  LLVMSetLinkage(Atexit, LLVMWeakAnyLinkage);
+  LLVMPositionBuilderAtEnd(B, LLVMAppendBasicBlockInContext(C, Atexit, ""));
+  LLVMValueRef Args[] = {LLVMGetParam(Atexit, 0), Null, Dso};
+  LLVMBuildRet(B, LLVMBuildCall2(B, CxaAtexitType, CxaAtexit, Args, 3, ""));
+
+  /* at_quick_exit(f) = __cxa_at_quick_exit(f, &__dso_handle) */
+  LLVMValueRef AtQuick = LLVMAddFunction(M, "at_quick_exit", OnePtr);
+  LLVMSetLinkage(AtQuick, LLVMWeakAnyLinkage);
+  LLVMPositionBuilderAtEnd(B, LLVMAppendBasicBlockInContext(C, AtQuick, ""));
+  LLVMValueRef QArgs[] = {LLVMGetParam(AtQuick, 0), Dso};
+  LLVMBuildRet(B, LLVMBuildCall2(B, QuickType, CxaQuick, QArgs, 2, ""));
+
+  /* The destructors, highest priority number first and the last of equal
+   * ones first, as .fini_array runs. */
+  LLVMTypeRef VoidFn = LLVMFunctionType(Void, NULL, 0, 0);
+  LLVMTypeRef HandlerType = LLVMFunctionType(Void, &Ptr, 1, 0);
+  LLVMValueRef RunDtors =
+      LLVMAddFunction(M, "__mini_lli_remote_run_dtors", HandlerType);
+  LLVMSetLinkage(RunDtors, LLVMInternalLinkage);
+  LLVMPositionBuilderAtEnd(B, LLVMAppendBasicBlockInContext(C, RunDtors, ""));
+  for (size_t I = R->Dtors.Size; I-- > 0;)
+    LLVMBuildCall2(B, VoidFn, declare(M, R->Dtors.Items[I].Symbol, VoidFn),
+                   NULL, 0, "");
+  LLVMBuildRetVoid(B);
+
+  LLVMValueRef Register =
+      LLVMAddFunction(M, REGISTER_DTORS, LLVMFunctionType(I32, NULL, 0, 0));
+  LLVMPositionBuilderAtEnd(B, LLVMAppendBasicBlockInContext(C, Register, ""));
+  LLVMValueRef RArgs[] = {RunDtors, Null, Dso};
+  LLVMBuildCall2(B, CxaAtexitType, CxaAtexit, RArgs, 3, "");
+  LLVMBuildRet(B, LLVMConstInt(I32, 0, 0));
+
+  /* EmuTLS.h's address of a thread_local variable a module declares:
+   * another module's (its control variable), or the executor's own. */
+  LLVMTypeRef TwoPtrs[] = {Ptr, Ptr};
+  LLVMValueRef Tls = LLVMAddFunction(M, "__mini_lli_tls_address",
+                                     LLVMFunctionType(Ptr, TwoPtrs, 2, 0));
+  LLVMSetLinkage(Tls, LLVMWeakAnyLinkage);
+  LLVMBasicBlockRef Emu = LLVMAppendBasicBlockInContext(C, Tls, "emu");
+  LLVMBasicBlockRef Native = LLVMAppendBasicBlockInContext(C, Tls, "native");
+  LLVMPositionBuilderAtEnd(B, LLVMAppendBasicBlockInContext(C, Tls, ""));
+  LLVMMoveBasicBlockBefore(LLVMGetInsertBlock(B), Emu);
+  LLVMBuildCondBr(B, LLVMBuildIsNull(B, LLVMGetParam(Tls, 0), ""), Native, Emu);
+  LLVMPositionBuilderAtEnd(B, Emu);
+  LLVMTypeRef GetAddrType = LLVMFunctionType(Ptr, &Ptr, 1, 0);
+  LLVMValueRef Ctl = LLVMGetParam(Tls, 0);
+  LLVMBuildRet(B,
+               LLVMBuildCall2(B, GetAddrType,
+                              declare(M, "__emutls_get_address", GetAddrType),
+                              &Ctl, 1, ""));
+  LLVMPositionBuilderAtEnd(B, Native);
+  LLVMTypeRef DlsymType = LLVMFunctionType(Ptr, TwoPtrs, 2, 0);
+  LLVMValueRef DlsymArgs[] = {Null, LLVMGetParam(Tls, 1)}; /* RTLD_DEFAULT */
+  LLVMBuildRet(B, LLVMBuildCall2(B, DlsymType, declare(M, "dlsym", DlsymType),
+                                 DlsymArgs, 2, ""));
+
+  /* exit(main(argc, argv, environ)), on main's thread as natively: its
+   * thread_local objects die first; run_as_main passes no envp. */
+  LLVMTypeRef MainArgs[] = {I32, Ptr, Ptr};
+  LLVMTypeRef MainType = LLVMFunctionType(I32, MainArgs, 3, 0);
+  LLVMValueRef Entry = declare(M, R->Opts->EntryFunction, MainType);
+  LLVMValueRef Environ = LLVMAddGlobal(M, Ptr, "environ");
+  LLVMValueRef Main =
+      LLVMAddFunction(M, MAIN, LLVMFunctionType(I32, MainArgs, 2, 0));
+  LLVMPositionBuilderAtEnd(B, LLVMAppendBasicBlockInContext(C, Main, ""));
+  LLVMValueRef Call[] = {LLVMGetParam(Main, 0), LLVMGetParam(Main, 1),
+                         LLVMBuildLoad2(B, Ptr, Environ, "")};
+  LLVMValueRef Status = LLVMBuildCall2(B, MainType, Entry, Call, 3, "");
+  LLVMTypeRef ExitType = LLVMFunctionType(Void, &I32, 1, 0);
+  LLVMBuildCall2(B, ExitType, declare(M, "exit", ExitType), &Status, 1, "");
+  LLVMBuildUnreachable(B);
+
+  LLVMDisposeBuilder(B);
+  return M;
+}
+
+/*---- Building the JIT ----*/
+
+static LLVMOrcObjectLayerRef
+createLayer(void *Ctx, LLVMOrcExecutionSessionRef ES, const char *Triple) {
+  (void)Triple;
+  Remote *R = Ctx;
+  return orc_rt_jit_RemoteMemory_createLayer(R->Mem, ES);
+}
+
+static orc_rt_ErrorRef createJIT(Remote *R) {
+  char *Triple, *CPU, *Features;
+  LLVMRelocMode Reloc;
+  LLVMCodeModel CodeModel;
+  orc_rt_ErrorRef Err = orc_rt_jit_targetSettings(
+      R->Opts, &Triple, &CPU, &Features, &Reloc, &CodeModel);
+  LLVMTargetRef T;
+  char *Msg = NULL;
+  if (!Err && LLVMGetTargetFromTriple(Triple, &T, &Msg))
+    Err = orc_rt_Error_createf("no JIT target for triple '%s': %s", Triple,
+                               Msg ? Msg : "");
+  LLVMDisposeMessage(Msg);
+  if (!Err) {
+    static const LLVMCodeGenOptLevel Levels[] = {
+        LLVMCodeGenLevelNone, LLVMCodeGenLevelLess, LLVMCodeGenLevelDefault,
+        LLVMCodeGenLevelAggressive};
+    LLVMTargetMachineRef TM = LLVMCreateTargetMachine(
+        T, Triple, CPU, Features, Levels[R->Opts->OptLevel], Reloc, CodeModel);
+    LLVMOrcLLJITBuilderRef B = LLVMOrcCreateLLJITBuilder();
+    LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(
+        B, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(TM));
+    LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator(B, createLayer, R);
+    Err = orc_rt_jit_fromLLVMError(LLVMOrcCreateLLJIT(&R->J, B),
+                                   "cannot create the JIT: ");
+  }
+  LLVMDisposeMessage(Triple);
+  LLVMDisposeMessage(CPU);
+  LLVMDisposeMessage(Features);
+  if (Err)
+    return Err;
+  R->ES = LLVMOrcLLJITGetExecutionSession(R->J);
+  LLVMOrcExecutionSessionSetErrorReporter(R->ES, reportSessionError, R);
+  R->JD = LLVMOrcExecutionSessionCreateBareJITDylib(R->ES, "<program>");
+  return NULL;
+}
+
+static void setTarget(Remote *R, LLVMModuleRef M) {
+  LLVMSetDataLayout(M, LLVMOrcLLJITGetDataLayoutStr(R->J));
+  if (!*LLVMGetTarget(M) || R->Opts->MTriple)
+    LLVMSetTarget(M, LLVMOrcLLJITGetTripleString(R->J));
+}
+
+/* Takes C and M. */
+static orc_rt_ErrorRef addModule(Remote *R, LLVMContextRef C, LLVMModuleRef M) {
+  LLVMOrcThreadSafeContextRef TSC =
+      LLVMOrcCreateNewThreadSafeContextFromLLVMContext(C);
+  LLVMOrcThreadSafeModuleRef TSM = LLVMOrcCreateNewThreadSafeModule(M, TSC);
+  LLVMOrcDisposeThreadSafeContext(TSC);
+  LLVMErrorRef E = LLVMOrcLLJITAddLLVMIRModule(R->J, R->JD, TSM);
+  if (E)
+    LLVMOrcDisposeThreadSafeModule(TSM);
+  return orc_rt_jit_fromLLVMError(E, NULL);
+}
+
+/* Reads, parses and prepares one of the program's modules: its constructors
+ * and destructors taken out (run through the executor), and its thread_local
+ * variables made emulated TLS, on the executor's __emutls_get_address
+ * (libgcc_s), since RuntimeDyld allocates no TLS. */
+static orc_rt_ErrorRef loadModuleFile(Remote *R, const char *Path,
+                                      unsigned Index) {
+  LLVMMemoryBufferRef Buf;
+  LLVMContextRef C;
+  LLVMModuleRef M;
+  orc_rt_ErrorRef Err = orc_rt_jit_readInput(Path, &Buf);
+  if (Err || (Err = orc_rt_jit_parseModule(Path, Buf, &C, &M)))
+    return Err;
+  setTarget(R, M);
+  Err = orc_rt_jit_takeInitializers(M, Index, &R->Ctors, &R->Dtors);
+  if (!Err)
+    Err = orc_rt_jit_lowerEmulatedTLS(M);
+  if (Err) {
+    LLVMDisposeModule(M);
+    LLVMContextDispose(C);
+    return Err;
+  }
+  R->Contexts[R->NumModules] = C;
+  R->Modules[R->NumModules++] = M;
+  return NULL;
+}
+
+static bool definedIn(LLVMModuleRef M, const char *Name) {
+  LLVMValueRef G = LLVMGetNamedFunction(M, Name);
+  if (!G)
+    G = LLVMGetNamedGlobal(M, Name);
+  return (G && !LLVMIsDeclaration(G)) ||
+         LLVMGetNamedGlobalAlias(M, Name, strlen(Name));
+}
+
+/* An undefined weak reference is null when nothing defines the name: no
+ * module, and not the executor (RuntimeDyld takes no null address from a
+ * lookup, so the IR says it). */
+static orc_rt_ErrorRef nullUndefinedWeak(Remote *R, LLVMModuleRef M) {
+  orc_rt_ErrorRef Err = NULL;
+  for (int Kind = 0; Kind < 2 && !Err; ++Kind) {
+    LLVMValueRef Next;
+    for (LLVMValueRef G = Kind ? LLVMGetFirstGlobal(M)
+                               : LLVMGetFirstFunction(M);
+         G && !Err; G = Next) {
+      Next = Kind ? LLVMGetNextGlobal(G) : LLVMGetNextFunction(G);
+      if (!LLVMIsDeclaration(G) || LLVMGetLinkage(G) != LLVMExternalWeakLinkage)
+        continue;
+      const char *Name = LLVMGetValueName(G);
+      bool Defined = false;
+      for (size_t I = 0; I < R->NumModules && !Defined; ++I)
+        Defined = definedIn(R->Modules[I], Name);
+      uint64_t Addr = 0;
+      for (size_t L = 0; !Defined && !Err && L < R->NumLibraries; ++L)
+        if (!(Err = orc_rt_jit_Executor_resolve(R->E, R->Libraries[L], &Name, 1,
+                                                &Addr)))
+          Defined = Addr != 0;
+      if (Defined || Err)
+        continue;
+      LLVMReplaceAllUsesWith(G, LLVMConstNull(LLVMTypeOf(G)));
+      if (Kind)
+        LLVMDeleteGlobal(G);
+      else
+        LLVMDeleteFunction(G);
+    }
+  }
+  return Err;
+}
+
+static orc_rt_ErrorRef addObjectFile(Remote *R, const char *Path) {
+  LLVMMemoryBufferRef Buf;
+  char *Msg = NULL;
+  if (LLVMCreateMemoryBufferWithContentsOfFile(Path, &Buf, &Msg)) {
+    orc_rt_ErrorRef E = orc_rt_Error_createf("%s: %s", Path, Msg);
+    LLVMDisposeMessage(Msg);
+    return E;
+  }
+  char Prefix[4096];
+  snprintf(Prefix, sizeof(Prefix), "%s: ", Path);
+  return orc_rt_jit_fromLLVMError(LLVMOrcLLJITAddObjectFile(R->J, R->JD, Buf),
+                                  Prefix);
+}
+
+static orc_rt_ErrorRef addArchive(Remote *R, const char *Path) {
+  LLVMOrcDefinitionGeneratorRef G;
+  LLVMErrorRef E = LLVMOrcCreateStaticLibrarySearchGeneratorForPath(
+      &G, LLVMOrcLLJITGetObjLinkingLayer(R->J), Path);
+  if (E)
+    return orc_rt_jit_fromLLVMError(E, NULL);
+  LLVMOrcJITDylibAddGenerator(R->JD, G);
+  return NULL;
+}
+
+/* The executor, its libraries and memory, the JIT, and the program in it. */
+static orc_rt_ErrorRef setUp(Remote *R) {
+  const orc_rt_jit_Options *O = R->Opts;
+  orc_rt_ErrorRef Err = orc_rt_jit_Executor_launch(&R->E, O->RemoteProcess);
+  R->Libraries = calloc(O->DLOpens.Size + 1, sizeof(uint64_t));
+  if (!Err && !R->Libraries)
+    Err = orc_rt_Error_create("out of memory");
+  if (!Err)
+    Err = orc_rt_jit_Executor_open(R->E, "", &R->Libraries[0]);
+  R->NumLibraries = Err ? 0 : 1;
+  for (size_t I = 0; !Err && I < O->DLOpens.Size; ++I)
+    if (!(Err = orc_rt_jit_Executor_open(R->E, O->DLOpens.Items[I],
+                                         &R->Libraries[R->NumLibraries])))
+      ++R->NumLibraries;
+  if (!Err)
+    Err = orc_rt_jit_RemoteMemory_create(&R->Mem, R->E);
+  if (!Err)
+    Err = createJIT(R);
+  size_t N = O->ExtraModules.Size + 1;
+  R->Modules = calloc(N, sizeof(*R->Modules));
+  R->Contexts = calloc(N, sizeof(*R->Contexts));
+  if (!Err && (!R->Modules || !R->Contexts))
+    Err = orc_rt_Error_create("out of memory");
+  if (!Err)
+    Err = loadModuleFile(R, O->Input, 0);
+  for (size_t I = 0; !Err && I < O->ExtraModules.Size; ++I)
+    Err = loadModuleFile(R, O->ExtraModules.Items[I], (unsigned)I + 1);
+  for (size_t I = 0; !Err && I < R->NumModules; ++I)
+    Err = nullUndefinedWeak(R, R->Modules[I]);
+  for (size_t I = 0; I < R->NumModules; ++I) { /* each taken by addModule */
+    if (!Err)
+      Err = addModule(R, R->Contexts[I], R->Modules[I]);
+    else
+      LLVMDisposeModule(R->Modules[I]), LLVMContextDispose(R->Contexts[I]);
+  }
+  R->NumModules = 0;
+  for (size_t I = 0; !Err && I < O->ExtraObjects.Size; ++I)
+    Err = addObjectFile(R, O->ExtraObjects.Items[I]);
+  for (size_t I = 0; !Err && I < O->ExtraArchives.Size; ++I)
+    Err = addArchive(R, O->ExtraArchives.Items[I]);
+  if (!Err) {
+    LLVMOrcJITDylibAddGenerator(
+        R->JD,
+        LLVMOrcCreateCustomCAPIDefinitionGenerator(resolveInExecutor, R, NULL));
+    orc_rt_jit_InitList_sort(&R->Ctors);
+    orc_rt_jit_InitList_sort(&R->Dtors);
+    LLVMContextRef C = LLVMContextCreate();
+    LLVMModuleRef M = supportModule(R, C);
+    setTarget(R, M);
+    Err = addModule(R, C, M);
+  }
+  return Err;
+}
+
+/*---- Running ----*/
+
+static orc_rt_ErrorRef lookup(Remote *R, const char *const *Names, size_t N,
+                              uint64_t *Addrs) {
+  LLVMOrcSymbolStringPoolEntryRef *Interned = calloc(N, sizeof(*Interned));
+  if (!Interned)
+    return orc_rt_Error_create("out of memory");
+  for (size_t I = 0; I < N; ++I)
+    Interned[I] = LLVMOrcLLJITMangleAndIntern(R->J, Names[I]);
+  LLVMErrorRef E =
+      orc_rt_jit_lookupAndWait(R->ES, R->JD, Interned, N, Addrs, NULL, NULL);
+  for (size_t I = 0; I < N; ++I)
+    LLVMOrcReleaseSymbolStringPoolEntry(Interned[I]);
+  free(Interned);
+  return withReported(R, orc_rt_jit_fromLLVMError(E, NULL));
+}
+
+/* Called when the executor went away during a call: the program ended the
+ * process itself (exit, a signal). */
+static orc_rt_ErrorRef executorEnded(Remote *R, int *Status) {
+  int Wait;
+  orc_rt_jit_Executor_close(R->E, &Wait);
+  R->E = NULL;
+  if (WIFEXITED(Wait)) {
+    *Status = WEXITSTATUS(Wait);
+    return NULL;
+  }
+  if (WIFSIGNALED(Wait)) {
+    /* As the native program: mini-lli ends by the same signal. */
+    int Sig = WTERMSIG(Wait);
+    fflush(NULL);
+    signal(Sig, SIG_DFL);
+    sigset_t Set;
+    sigemptyset(&Set);
+    sigaddset(&Set, Sig);
+    pthread_sigmask(SIG_UNBLOCK, &Set, NULL);
+    raise(Sig);
+  }
+  if (WIFSIGNALED(Wait)) /* it did not end mini-lli */
+    return orc_rt_Error_createf("executor process '%s' was killed by signal "
+                                "%d (%s)",
+                                R->Opts->RemoteProcess, WTERMSIG(Wait),
+                                strsignal(WTERMSIG(Wait)));
+  return orc_rt_Error_createf("executor process '%s' disconnected",
+                              R->Opts->RemoteProcess);
+}
+
+/* In the executor: the destructors' handler, the constructors, then main
+ * and exit(main's value) (MAIN), which runs the program's atexit handlers
+ * and destructors and ends the executor with the program's status, without
+ * waiting for the program's other threads, as natively. */
+static orc_rt_ErrorRef run(Remote *R, int *Status) {
+  const orc_rt_jit_Options *O = R->Opts;
+  /* Everything is linked before anything runs, as MCJIT does. */
+  size_t N = R->Ctors.Size + 2;
+  const char **Names = calloc(N, sizeof(*Names));
+  uint64_t *Addrs = calloc(N, sizeof(*Addrs));
+  orc_rt_ErrorRef Err =
+      Names && Addrs ? NULL : orc_rt_Error_create("out of memory");
+  /* The entry alone first: its failure names the user's symbols only. */
+  if (!Err)
+    Err = lookup(R, &O->EntryFunction, 1, Addrs);
+  if (!Err) {
+    Names[0] = MAIN;
+    Names[1] = REGISTER_DTORS;
+    for (size_t I = 0; I < R->Ctors.Size; ++I)
+      Names[I + 2] = R->Ctors.Items[I].Symbol;
+    Err = lookup(R, Names, N, Addrs);
+  }
+  free(Names);
+  int32_t Ignored;
+  for (size_t I = 1; !Err && I < N; ++I)
+    Err = orc_rt_jit_Executor_runAsInt(R->E, Addrs[I], false, 0, &Ignored);
+  char **Argv = Err ? NULL : calloc((size_t)O->ProgramArgc + 1, sizeof(*Argv));
+  if (!Err && !Argv)
+    Err = orc_rt_Error_create("out of memory");
+  int64_t Result = 0;
+  if (!Err) {
+    memcpy(Argv, O->ProgramArgv, (size_t)O->ProgramArgc * sizeof(*Argv));
+    if (O->FakeArgv0)
+      Argv[0] = (char *)O->FakeArgv0;
+    fflush(NULL); /* what mini-lli said comes before the program's output */
+    Err = orc_rt_jit_Executor_runAsMain(R->E, Addrs[0], O->ProgramArgc, Argv,
+                                        &Result);
+  }
+  *Status = (int)Result;
+  free(Argv);
+  free(Addrs);
+  if (Err && !strcmp(orc_rt_Error_getMessage(Err), "disconnecting")) {
+    orc_rt_Error_consume(Err);
+    return executorEnded(R, Status);
+  }
+  if (!Err) /* MAIN does not return */
+    Err = orc_rt_Error_create("the executor did not end at exit");
+  return Err;
+}
+
+orc_rt_ErrorRef orc_rt_jit_runRemote(const orc_rt_jit_Options *Opts,
+                                     int *Status) {
+  if (!Opts->DisableLazyCompilation)
+    fprintf(stderr, "mini-lli: warning: remote mcjit does not support lazy "
+                    "compilation\n");
+  LLVMInitializeNativeTarget();
+  LLVMInitializeNativeAsmPrinter();
+  Remote R = {.Opts = Opts};
+  pthread_mutex_init(&R.Lock, NULL);
+  *Status = 1;
+  orc_rt_ErrorRef Err = setUp(&R);
+  if (!Err)
+    Err = run(&R, Status);
+  Err = withReported(&R, Err);
+  if (R.J) /* first: the JIT's objects free their memory managers */
+    Err = orc_rt_Error_join(
+        Err, orc_rt_jit_fromLLVMError(LLVMOrcDisposeLLJIT(R.J), NULL));
+  orc_rt_jit_RemoteMemory_dispose(R.Mem);
+  if (R.E) {
+    int Wait;
+    orc_rt_jit_Executor_close(R.E, &Wait);
+    if (!Err && !(WIFEXITED(Wait) && WEXITSTATUS(Wait) == 0))
+      Err = orc_rt_Error_createf(
+          "executor process '%s' failed at its end (wait status %d)",
+          Opts->RemoteProcess, Wait);
+  }
+  orc_rt_jit_InitList_dispose(&R.Ctors);
+  orc_rt_jit_InitList_dispose(&R.Dtors);
+  for (size_t I = 0; I < R.NumModules; ++I) { /* loading failed */
+    LLVMDisposeModule(R.Modules[I]);
+    LLVMContextDispose(R.Contexts[I]);
+  }
+  free(R.Modules);
+  free(R.Contexts);
+  free(R.Libraries);
+  pthread_mutex_destroy(&R.Lock);
+  return Err;
+}
