@@ -40,7 +40,8 @@ for name in sorted(os.listdir(unit_dir)) if os.path.isdir(unit_dir) else []:
 # program suites again under mini-lli's MCJIT engine and under LLVM's interpreter
 # (-force-interpreter), where most programs need what the interpreter lacks: each
 # such test is XFAIL for that engine with the reason (docs/CommandGuide/mini-lli.md,
-# Engines); and the parity programs through stock llvm-jitlink with our ORC
+# Engines); the parity programs run in an executor process (-remote-mcjit, with
+# orc-executor and with lli-child-target); and the parity programs through stock llvm-jitlink with our ORC
 # platform runtime and with compiler-rt's, in process and with both executors
 # (test/parity/README.md; each program XFAILs where llvm-jitlink or a runtime
 # gets it wrong).
@@ -81,6 +82,12 @@ if os.environ.get("ORC_RT_C_ENGINES"):
             ["parity_tool_args=-force-interpreter"])
     run_lit("shutdown, -force-interpreter", ["shutdown"],
             ["engine_args=-force-interpreter"])
+    # -remote-mcjit: the program in an executor process, ours and LLVM's.
+    for executor in (os.path.join(build, "bin", "orc-executor"),
+                     "/usr/lib/llvm-22/bin/lli-child-target"):
+        run_lit(f"parity, -remote-mcjit, {os.path.basename(executor)}", ["parity"],
+                ["parity_tool_args=-jit-kind=mcjit -remote-mcjit "
+                 "-disable-lazy-compilation -mcjit-remote-process=" + executor])
     runtimes = []
     if os.path.exists(os.path.join(build, "lib", "liborc-rt-c-elfnix-x86_64.a")):
         runtimes.append("ours")  # built on x86-64 hosts only
