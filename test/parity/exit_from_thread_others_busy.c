@@ -18,6 +18,10 @@
 // .fini_array), and with an executor llvm-jitlink exits 1 ("disconnecting") when the
 // executor process exits:
 // XFAIL: parity-jitlink
+//
+// In an executor process (-remote-mcjit) the second run's drain request
+// (-shutdown-timeout) is refused in one line: the executor drains its own threads.
+// XFAIL: parity-remote
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t --timeout 60 %s -- 9 | FileCheck %s
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --tool-arg=-shutdown-timeout=forever --out %t.drain --timeout 60 %s -- 9 | FileCheck %s
 #include <pthread.h>
