@@ -32,6 +32,10 @@ JITLINK = os.path.join(LLVM, "llvm-jitlink")
 REF_EXECUTOR = os.path.join(LLVM, "llvm-jitlink-executor")
 CHILD_TARGET = os.path.join(LLVM, "lli-child-target")
 MINI_LLI = os.path.join(BUILD, "bin", "mini-lli")
+# -remote-mcjit rows: the program in lli-child-target, for both tools.
+REMOTE_NAME = "-jit-kind=mcjit -remote-mcjit -O2"
+REMOTE_FLAGS = ["-jit-kind=mcjit", "-remote-mcjit", "-disable-lazy-compilation",
+                "-mcjit-remote-process=" + CHILD_TARGET, "-O2"]
 ORC_EXECUTOR = os.path.join(BUILD, "bin", "orc-executor")
 INPUTS = os.path.join(BUILD, "bench-inputs")
 TIMEOUT = float(os.environ.get("ORC_RT_C_BENCH_TIMEOUT", "150"))
@@ -242,12 +246,14 @@ def driver():
         row("hello-world", "-jit-kind=%s %s" % s, HELLO_RUNS, l.fmt(), m.fmt(), ratio(m, l))
     results["hello"] = hello
 
-    # The other engines (hello-world): MCJIT and the interpreter, each against
+    # The other engines (hello-world): MCJIT, the interpreter and MCJIT in an executor
+    # process (-remote-mcjit, both tools with LLVM 22's lli-child-target), each against
     # lli-22's same engine at the same settings.
     engines = {name: (Cell([LLI, *flags, inp("hello.bc")], "hello, world\n"),
                       Cell([MINI_LLI, *flags, inp("hello.bc")], "hello, world\n"))
                for name, flags in (("-jit-kind=mcjit -O2", ["-jit-kind=mcjit", "-O2"]),
-                                   ("-force-interpreter", ["-force-interpreter"]))}
+                                   ("-force-interpreter", ["-force-interpreter"]),
+                                   (REMOTE_NAME, REMOTE_FLAGS))}
     run_rounds([c for p in engines.values() for c in p], HELLO_RUNS)
     engine_rows = []
     for name, (l, m) in engines.items():
@@ -258,7 +264,8 @@ def driver():
     if os.path.exists(inp("interp-workload.bc")):
         work = {}
         for name, flags, scale in (("-jit-kind=mcjit -O2", ["-jit-kind=mcjit", "-O2"], "40"),
-                                   ("-force-interpreter", ["-force-interpreter"], "4")):
+                                   ("-force-interpreter", ["-force-interpreter"], "4"),
+                                   (REMOTE_NAME, REMOTE_FLAGS, "40")):
             expect = subprocess.run([inp("interp-workload-native"), scale], capture_output=True,
                                     text=True).stdout
             work[name] = (Cell([LLI, *flags, inp("interp-workload.bc"), scale], expect),
