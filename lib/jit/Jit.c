@@ -9,6 +9,7 @@
 #include "jit/EmuTLS.h"
 #include "jit/InterpreterEngine.h"
 #include "jit/LazySplit.h"
+#include "jit/LinkInputs.h"
 #include "jit/MCJITEngine.h"
 #include "jit/SymbolImport.h"
 #include "jit/TargetOptions.h"
@@ -532,37 +533,15 @@ orc_rt_ErrorRef orc_rt_jit_Jit_addObjectFile(orc_rt_jit_Jit *J,
                                              const char *Path) {
   if (J->MCJIT || J->Interp)
     return notOnExecutionEngine(J, "-extra-object");
-  LLVMMemoryBufferRef Buf;
-  char *Msg = NULL;
-  if (LLVMCreateMemoryBufferWithContentsOfFile(Path, &Buf, &Msg)) {
-    orc_rt_ErrorRef E = orc_rt_Error_createf("%s: %s", Path, Msg);
-    LLVMDisposeMessage(Msg);
-    return E;
-  }
   orc_rt_ErrorRef Err = ready(J);
-  if (Err) {
-    LLVMDisposeMemoryBuffer(Buf);
-    return Err;
-  }
-  char Prefix[4096];
-  snprintf(Prefix, sizeof(Prefix), "%s: ", Path);
-  return orc_rt_jit_fromLLVMError(LLVMOrcLLJITAddObjectFile(J->J, J->JD, Buf),
-                                  Prefix);
+  return Err ? Err : orc_rt_jit_addObjectFile(J->J, J->JD, Path);
 }
 
 orc_rt_ErrorRef orc_rt_jit_Jit_addArchive(orc_rt_jit_Jit *J, const char *Path) {
   if (J->MCJIT || J->Interp)
     return notOnExecutionEngine(J, "-extra-archive");
   orc_rt_ErrorRef Err = ready(J);
-  if (Err)
-    return Err;
-  LLVMOrcDefinitionGeneratorRef G;
-  LLVMErrorRef E = LLVMOrcCreateStaticLibrarySearchGeneratorForPath(
-      &G, LLVMOrcLLJITGetObjLinkingLayer(J->J), Path);
-  if (E)
-    return orc_rt_jit_fromLLVMError(E, NULL);
-  LLVMOrcJITDylibAddGenerator(target(J), G);
-  return NULL;
+  return Err ? Err : orc_rt_jit_addArchive(J->J, target(J), Path);
 }
 
 orc_rt_ErrorRef orc_rt_jit_Jit_addDynamicLibrary(orc_rt_jit_Jit *J,

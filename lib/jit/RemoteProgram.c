@@ -4,6 +4,7 @@
 #include "jit/Diag.h"
 #include "jit/EmuTLS.h"
 #include "jit/ExecutorClient.h"
+#include "jit/LinkInputs.h"
 #include "jit/Module.h"
 #include "jit/RemoteMemory.h"
 #include "jit/SymbolImport.h"
@@ -365,30 +366,6 @@ static orc_rt_ErrorRef nullUndefinedWeak(Remote *R, LLVMModuleRef M) {
   return Err;
 }
 
-static orc_rt_ErrorRef addObjectFile(Remote *R, const char *Path) {
-  LLVMMemoryBufferRef Buf;
-  char *Msg = NULL;
-  if (LLVMCreateMemoryBufferWithContentsOfFile(Path, &Buf, &Msg)) {
-    orc_rt_ErrorRef E = orc_rt_Error_createf("%s: %s", Path, Msg);
-    LLVMDisposeMessage(Msg);
-    return E;
-  }
-  char Prefix[4096];
-  snprintf(Prefix, sizeof(Prefix), "%s: ", Path);
-  return orc_rt_jit_fromLLVMError(LLVMOrcLLJITAddObjectFile(R->J, R->JD, Buf),
-                                  Prefix);
-}
-
-static orc_rt_ErrorRef addArchive(Remote *R, const char *Path) {
-  LLVMOrcDefinitionGeneratorRef G;
-  LLVMErrorRef E = LLVMOrcCreateStaticLibrarySearchGeneratorForPath(
-      &G, LLVMOrcLLJITGetObjLinkingLayer(R->J), Path);
-  if (E)
-    return orc_rt_jit_fromLLVMError(E, NULL);
-  LLVMOrcJITDylibAddGenerator(R->JD, G);
-  return NULL;
-}
-
 /* The executor, its libraries and memory, the JIT, and the program in it. */
 static orc_rt_ErrorRef setUp(Remote *R) {
   const orc_rt_jit_Options *O = R->Opts;
@@ -426,9 +403,9 @@ static orc_rt_ErrorRef setUp(Remote *R) {
   }
   R->NumModules = 0;
   for (size_t I = 0; !Err && I < O->ExtraObjects.Size; ++I)
-    Err = addObjectFile(R, O->ExtraObjects.Items[I]);
+    Err = orc_rt_jit_addObjectFile(R->J, R->JD, O->ExtraObjects.Items[I]);
   for (size_t I = 0; !Err && I < O->ExtraArchives.Size; ++I)
-    Err = addArchive(R, O->ExtraArchives.Items[I]);
+    Err = orc_rt_jit_addArchive(R->J, R->JD, O->ExtraArchives.Items[I]);
   if (!Err) {
     LLVMOrcJITDylibAddGenerator(
         R->JD,
