@@ -21,9 +21,9 @@
  *     close its group -> (last token back) -> Retired -> JITDylib cleared
  *   exit, module still loaded: its pending atexit handlers run in the one
  *     list with the program's (RuntimeExit.c); then, at Session shutdown,
- *     its destructors in glibc's _dl_fini order -> group closed "by
- *     shutdown": later calls run under the caller's Session token, and the
- *     code goes with the whole JIT after the drain. */
+ *     its destructors in glibc's _dl_fini order (ModuleExitOrder.h) ->
+ *     group closed "by shutdown": later calls run under the caller's
+ *     Session token, and the code goes with the whole JIT after the drain. */
 
 #include "jit/IRDlopen.h"
 #include "jit/Diag.h"
