@@ -21,9 +21,9 @@
  *     close its group -> (last token back) -> Retired -> JITDylib cleared
  *   exit, module still loaded: its pending atexit handlers run in the one
  *     list with the program's (RuntimeExit.c); then, at Session shutdown,
- *     its destructors in glibc's _dl_fini order -> group closed "by
- *     shutdown": later calls run under the caller's Session token, and the
- *     code goes with the whole JIT after the drain. */
+ *     its destructors in glibc's _dl_fini order (ModuleExitOrder.h) ->
+ *     group closed "by shutdown": later calls run under the caller's
+ *     Session token, and the code goes with the whole JIT after the drain. */
 
 #include "jit/IRDlopen.h"
 #include "jit/Diag.h"
@@ -31,6 +31,7 @@
 #include "jit/DlopenIR.h"
 #include "jit/LiveEntries.h"
 #include "jit/Module.h"
+#include "jit/ModuleExitOrder.h"
 #include "jit/ModuleStubs.h"
 #include "jit/ProgramRuntime.h"
 #include "jit/RuntimeParts.h"
@@ -45,6 +46,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -65,14 +67,11 @@ typedef struct Module {
   ino_t Ino;
   unsigned Refs;
   bool Global, NoDelete;
-  bool Finalizing;      /* destructors running: hidden from dlopen / dlsym */
-  bool ByShutdown;      /* closed by Session shutdown: freed with the JIT */
-  bool Visited;         /* by finiOrder */
-  unsigned long Serial; /* load order */
-  /* The modules it bound symbols from (glibc's reldeps), by Serial; under
-   * SymLock. They only order the destructors at exit. */
-  unsigned long *Deps;
-  size_t NumDeps, DepCap;
+  bool Finalizing; /* destructors running: hidden from dlopen / dlsym */
+  bool ByShutdown; /* closed by Session shutdown: freed with the JIT */
+  /* Its load order and the modules it bound symbols from (glibc's reldeps);
+   * the dependencies under SymLock. */
+  orc_rt_jit_ExitOrderNode Order;
   orc_rt_jit_CompiledModule *Code;
   uint64_t *ExportAddrs; /* the stub for a function, else the address */
   uint64_t *CtorAddrs, *DtorAddrs;
@@ -195,24 +194,6 @@ static bool findGlobal(const char *Name, uint64_t *Addr, Module **From) {
   return Found;
 }
 
-/* Under SymLock: M bound a symbol of From's. */
-static void addDep(Module *M, const Module *From) {
-  if (M == From)
-    return;
-  for (size_t I = 0; I < M->NumDeps; ++I)
-    if (M->Deps[I] == From->Serial)
-      return;
-  if (M->NumDeps == M->DepCap) {
-    size_t Cap = M->DepCap ? 2 * M->DepCap : 4;
-    unsigned long *N = realloc(M->Deps, Cap * sizeof(*N));
-    if (!N)
-      return; /* only the order of destructors at exit depends on it */
-    M->Deps = N;
-    M->DepCap = Cap;
-  }
-  M->Deps[M->NumDeps++] = From->Serial;
-}
-
 /*---- Resolving a module's undefined symbols ----*/
 
 /* A module's JITDylib has one generator: names it does not define come from
@@ -240,7 +221,7 @@ static LLVMErrorRef generate(LLVMOrcDefinitionGeneratorRef G, void *Ctx,
     if (findGlobal(LLVMOrcSymbolStringPoolEntryStr(Set[I].Name), &Addr,
                    &From)) {
       if (S->Owner)
-        addDep(S->Owner, From);
+        orc_rt_jit_ExitOrderNode_addDep(&S->Owner->Order, &From->Order);
       Globals[NG].Name = Set[I].Name;
       Globals[NG].Sym.Address = Addr;
       Globals[NG].Sym.Flags.GenericFlags = LLVMJITSymbolGenericFlagsExported;
@@ -373,7 +354,7 @@ static void freeModule(Module *M) {
   free(M->CtorAddrs);
   free(M->DtorAddrs);
   free(M->EscapeStubs);
-  free(M->Deps);
+  orc_rt_jit_ExitOrderNode_dispose(&M->Order);
   free(M);
 }
 
@@ -432,8 +413,7 @@ static bool isNeeded(const Module *M) {
   bool Needed = false;
   pthread_mutex_lock(&SymLock);
   for (const Module *N = Loaded; N && !Needed; N = N->Next)
-    for (size_t I = 0; N != M && I < N->NumDeps; ++I)
-      Needed |= N->Deps[I] == M->Serial;
+    Needed = orc_rt_jit_ExitOrderNode_uses(&N->Order, &M->Order);
   pthread_mutex_unlock(&SymLock);
   return Needed;
 }
@@ -679,7 +659,7 @@ static Module *load(const char *Path, const struct stat *St) {
   }
   M->Dev = St->st_dev;
   M->Ino = St->st_ino;
-  M->Serial = ++NextSerial;
+  M->Order.Serial = ++NextSerial;
   orc_rt_ErrorRef Err =
       orc_rt_jit_ModuleCache_get(&Cache, Jit, Opts, Path, &M->Code);
   if (!Err && !(M->Slot = takeSlot()))
@@ -857,40 +837,19 @@ bool orc_rt_jit_Dlopen_runHandler(const orc_rt_jit_Handler *H) {
   return true;
 }
 
-static Module *findSerial(Module **ByAge, size_t N, unsigned long Serial) {
-  for (size_t I = 0; I < N; ++I)
-    if (ByAge[I]->Serial == Serial)
-      return ByAge[I];
-  return NULL;
+static Module *moduleOf(orc_rt_jit_ExitOrderNode *Node) {
+  return (Module *)((char *)Node - offsetof(Module, Order));
 }
 
-static void visit(Module *M, Module **ByAge, size_t N, Module ***Head) {
-  if (M->Visited)
-    return;
-  M->Visited = true;
-  for (size_t I = 0; I < M->NumDeps; ++I) {
-    Module *D = findSerial(ByAge, N, M->Deps[I]);
-    if (D)
-      visit(D, ByAge, N, Head);
-  }
-  *--*Head = M;
-}
-
-/* Under Lock: the N loaded modules in glibc's _dl_fini order (_dl_sort_maps
- * for fini): the order they were loaded, except that a module comes before
- * those it bound symbols from -- a depth-first walk from the newest back,
- * each module placed after what it reaches. A module opened by another's
- * constructor was loaded after it, so it comes after it. */
-static void finiOrder(Module **Out, Module **ByAge, size_t N) {
+/* Under Lock: the N loaded modules in glibc's _dl_fini order
+ * (ModuleExitOrder.h), ByAge the room to sort them in. */
+static void finiOrder(orc_rt_jit_ExitOrderNode **Out,
+                      orc_rt_jit_ExitOrderNode **ByAge, size_t N) {
   pthread_mutex_lock(&SymLock);
   size_t I = N;
-  for (Module *M = Loaded; M; M = M->Next) {
-    ByAge[--I] = M; /* Loaded is newest first */
-    M->Visited = false;
-  }
-  Module **Head = Out + N;
-  for (I = N; I-- > 0;)
-    visit(ByAge[I], ByAge, N, &Head);
+  for (Module *M = Loaded; M; M = M->Next)
+    ByAge[--I] = &M->Order; /* Loaded is newest first */
+  orc_rt_jit_ExitOrder_sort(Out, ByAge, N);
   pthread_mutex_unlock(&SymLock);
 }
 
@@ -918,7 +877,7 @@ static void onDetach(void *Ctx) {
     size_t N = 0;
     for (Module *M = Loaded; M; M = M->Next)
       ++N;
-    Module **Order = calloc(2 * N, sizeof(*Order));
+    orc_rt_jit_ExitOrderNode **Order = calloc(2 * N, sizeof(*Order));
     if (!Order) { /* the oldest first, then */
       Module *M = Loaded;
       while (M->Next)
@@ -928,8 +887,8 @@ static void onDetach(void *Ctx) {
     }
     finiOrder(Order, Order + N, N);
     for (size_t I = 0; I < N; ++I)
-      if (isOurs(Order[I])) /* a destructor may have closed it */
-        finalizeByShutdown(Order[I]);
+      if (isOurs(moduleOf(Order[I]))) /* a destructor may have closed it */
+        finalizeByShutdown(moduleOf(Order[I]));
     free(Order);
   }
   unlock();
