@@ -815,8 +815,6 @@ size_t orc_rt_jit_Dlopen_reportLiveFrames(FILE *Out) {
   return orc_rt_jit_ModuleStubs_reportLiveFrames(Out);
 }
 
-/*---- The Session service ----*/
-
 /*---- Exit ----*/
 
 bool orc_rt_jit_Dlopen_runHandler(const orc_rt_jit_Handler *H) {
@@ -893,6 +891,8 @@ static void onDetach(void *Ctx) {
   }
   unlock();
 }
+
+/*---- The Session service ----*/
 
 /* After the drain, before the JIT is freed: no module has a token out. */
 static void onShutdown(void *Ctx) {
