@@ -1,6 +1,6 @@
 /*===- lib/jit/GrowArray.h - Room in a growing array ----------------------===*/
-/* The one place lib/jit grows an array: a pointer to the items, a capacity
- * next to it, and a call before each store that makes room for it:
+/* How lib/jit grows an array: a pointer to the items, a capacity next to it,
+ * and a call before each store that makes room for it:
  *
  *   if (!orc_rt_jit_growArray(&L->Items, &L->Capacity, L->Size + 1,
  *                             sizeof(*L->Items)))
@@ -9,7 +9,8 @@
  *
  * As NetBSD's reallocarr(3), it takes the address of the array pointer (any
  * T **, passed as void *) and reads and writes that pointer with memcpy, so
- * no T ** is ever accessed as a void **. */
+ * no T ** is ever accessed as a void **. The price: passing the array
+ * (L->Items) where its address (&L->Items) belongs compiles all the same. */
 
 #ifndef ORC_RT_C_LIB_JIT_GROWARRAY_H
 #define ORC_RT_C_LIB_JIT_GROWARRAY_H
