@@ -3,6 +3,7 @@
 
 #include "jit/BodyMover.h"
 #include "jit/ConstantRebuild.h"
+#include "jit/GrowArray.h"
 
 #include <llvm-c/Comdat.h>
 
@@ -12,14 +13,9 @@
 const char *orc_rt_jit_BodyMover_name(orc_rt_jit_BodyMover *S, const char *Name,
                                       size_t Len, const char *Suffix) {
   size_t Need = Len + strlen(Suffix) + 1;
-  if (Need > S->BufCap) {
-    char *Buf = realloc(S->Buf, Need * 2);
-    if (!Buf) {
-      S->OutOfMemory = true;
-      return NULL;
-    }
-    S->Buf = Buf;
-    S->BufCap = Need * 2;
+  if (!orc_rt_jit_growArray(&S->Buf, &S->BufCap, Need, 1)) {
+    S->OutOfMemory = true;
+    return NULL;
   }
   memcpy(S->Buf, Name, Len);
   strcpy(S->Buf + Len, Suffix);

@@ -1,6 +1,7 @@
 /*===- lib/jit/DlopenIR.c - Preparing a module's IR for dlopen ------------===*/
 
 #include "jit/DlopenIR.h"
+#include "jit/GrowArray.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,14 +86,8 @@ static bool registersOnly(LLVMValueRef F, bool *FloatArgs) {
 
 static orc_rt_ErrorRef push(orc_rt_jit_ExportList *L, size_t *Cap,
                             LLVMValueRef GV, bool IsFunction) {
-  if (L->Size == *Cap) {
-    size_t NewCap = *Cap ? 2 * *Cap : 16;
-    orc_rt_jit_Export *N = realloc(L->Items, NewCap * sizeof(*N));
-    if (!N)
-      return orc_rt_Error_create("out of memory");
-    L->Items = N;
-    *Cap = NewCap;
-  }
+  if (!orc_rt_jit_growArray(&L->Items, Cap, L->Size + 1, sizeof(*L->Items)))
+    return orc_rt_Error_create("out of memory");
   size_t Len;
   char *Name = strdup(LLVMGetValueName2(GV, &Len));
   if (!Name)
@@ -208,15 +203,10 @@ orc_rt_jit_routeEscapesThroughStubs(LLVMModuleRef M,
        F = LLVMGetNextFunction(F)) {
     if (LLVMIsDeclaration(F) || LLVMGetIntrinsicID(F) || classifyUses(F) != 1)
       continue;
-    if (Out->Size == Cap) {
-      size_t NewCap = Cap ? 2 * Cap : 8;
-      orc_rt_jit_Escape *P = realloc(Out->Items, NewCap * sizeof(*P));
-      if (!P) {
-        orc_rt_jit_EscapeList_dispose(Out);
-        return orc_rt_Error_create("out of memory");
-      }
-      Out->Items = P;
-      Cap = NewCap;
+    if (!orc_rt_jit_growArray(&Out->Items, &Cap, Out->Size + 1,
+                              sizeof(*Out->Items))) {
+      orc_rt_jit_EscapeList_dispose(Out);
+      return orc_rt_Error_create("out of memory");
     }
     size_t Len;
     const char *Name = LLVMGetValueName2(F, &Len);

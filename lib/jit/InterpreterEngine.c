@@ -1,6 +1,7 @@
 /*===- lib/jit/InterpreterEngine.c - -force-interpreter: LLVM's interpreter ===*/
 
 #include "jit/InterpreterEngine.h"
+#include "jit/GrowArray.h"
 
 #include <llvm-c/BitReader.h>
 #include <llvm-c/BitWriter.h>
@@ -346,14 +347,9 @@ static struct {
 } CxaPairs;
 
 static void pushCxaPair(void *Fn, void *Arg) {
-  if (CxaPairs.Size + 2 > CxaPairs.Capacity) {
-    size_t Capacity = CxaPairs.Capacity ? 2 * CxaPairs.Capacity : 64;
-    void **Items = realloc(CxaPairs.Items, Capacity * sizeof(void *));
-    if (!Items)
-      abort(); /* as glibc's __cxa_atexit cannot fail silently */
-    CxaPairs.Items = Items;
-    CxaPairs.Capacity = Capacity;
-  }
+  if (!orc_rt_jit_growArray(&CxaPairs.Items, &CxaPairs.Capacity,
+                            CxaPairs.Size + 2, sizeof(*CxaPairs.Items)))
+    abort(); /* as glibc's __cxa_atexit cannot fail silently */
   CxaPairs.Items[CxaPairs.Size++] = Fn;
   CxaPairs.Items[CxaPairs.Size++] = Arg;
 }

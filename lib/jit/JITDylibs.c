@@ -4,6 +4,7 @@
  * thread: no lock. */
 
 #include "jit/JITDylibs.h"
+#include "jit/GrowArray.h"
 #include "jit/SymbolImport.h"
 
 #include <llvm-c/LLJIT.h>
@@ -135,14 +136,9 @@ LLVMOrcJITDylibRef orc_rt_jit_JITDylibs_ofArchive(orc_rt_jit_JITDylibs *D,
 
 static orc_rt_ErrorRef addExport(Dylib *Y, const char *Name, size_t Len,
                                  bool Function, unsigned Module) {
-  if (Y->NumExports == Y->Capacity) {
-    size_t Cap = Y->Capacity ? 2 * Y->Capacity : 32;
-    Export *N = realloc(Y->Exports, Cap * sizeof(*N));
-    if (!N)
-      return orc_rt_Error_create("out of memory");
-    Y->Exports = N;
-    Y->Capacity = Cap;
-  }
+  if (!orc_rt_jit_growArray(&Y->Exports, &Y->Capacity, Y->NumExports + 1,
+                            sizeof(*Y->Exports)))
+    return orc_rt_Error_create("out of memory");
   char *Copy = strndup(Name, Len);
   if (!Copy)
     return orc_rt_Error_create("out of memory");
@@ -196,14 +192,9 @@ static orc_rt_ErrorRef noteRef(orc_rt_jit_JITDylibs *D, unsigned Module,
   const char *Name = Defined ? NULL : LLVMGetValueName2(G, &Len);
   if (!Defined && !Len)
     return NULL;
-  if (D->NumRefs == D->RefCap) {
-    size_t Cap = D->RefCap ? 2 * D->RefCap : 32;
-    Ref *N = realloc(D->Refs, Cap * sizeof(*N));
-    if (!N)
-      return orc_rt_Error_create("out of memory");
-    D->Refs = N;
-    D->RefCap = Cap;
-  }
+  if (!orc_rt_jit_growArray(&D->Refs, &D->RefCap, D->NumRefs + 1,
+                            sizeof(*D->Refs)))
+    return orc_rt_Error_create("out of memory");
   char *Copy = Name ? strndup(Name, Len) : NULL;
   if (Name && !Copy)
     return orc_rt_Error_create("out of memory");

@@ -7,6 +7,7 @@
 #include "jit/DebugDump.h"
 #include "jit/Diag.h"
 #include "jit/EmuTLS.h"
+#include "jit/GrowArray.h"
 #include "jit/InterpreterEngine.h"
 #include "jit/LazySplit.h"
 #include "jit/LinkInputs.h"
@@ -37,7 +38,7 @@ struct orc_rt_jit_Jit {
   /* lli's -jd: the JITDylibs named so far, and the one modules, objects and
    * archives are added to now (NULL: JD). */
   LLVMOrcJITDylibRef *Named, Target;
-  size_t NumNamed;
+  size_t NumNamed, NamedCap;
   bool Running; /* see orc_rt_jit_Jit_markRunning */
   char GlobalPrefix;
   char *Triple, *CPU, *Features;
@@ -73,15 +74,8 @@ static void reportSessionError(void *Ctx, LLVMErrorRef Err) {
   orc_rt_jit_Jit *J = Ctx;
   orc_rt_ErrorRef E = orc_rt_jit_fromLLVMError(Err, NULL);
   pthread_mutex_lock(&J->Lock);
-  if (J->NumPending == J->PendingCap) {
-    size_t Cap = J->PendingCap ? 2 * J->PendingCap : 4;
-    orc_rt_ErrorRef *N = realloc(J->Pending, Cap * sizeof(*N));
-    if (N) {
-      J->Pending = N;
-      J->PendingCap = Cap;
-    }
-  }
-  if (J->NumPending < J->PendingCap)
+  if (orc_rt_jit_growArray(&J->Pending, &J->PendingCap, J->NumPending + 1,
+                           sizeof(*J->Pending)))
     J->Pending[J->NumPending++] = E;
   else if (J->NumPending) /* out of memory: kept with the one before */
     J->Pending[J->NumPending - 1] =
@@ -655,11 +649,9 @@ orc_rt_ErrorRef orc_rt_jit_Jit_dylib(orc_rt_jit_Jit *J, const char *Name,
   }
   if ((*Out = LLVMOrcExecutionSessionGetJITDylibByName(J->ES, Name)))
     return NULL;
-  LLVMOrcJITDylibRef *N =
-      realloc(J->Named, (J->NumNamed + 1) * sizeof(*J->Named));
-  if (!N)
+  if (!orc_rt_jit_growArray(&J->Named, &J->NamedCap, J->NumNamed + 1,
+                            sizeof(*J->Named)))
     return orc_rt_Error_create("out of memory");
-  J->Named = N;
   *Out = J->Named[J->NumNamed++] =
       LLVMOrcExecutionSessionCreateBareJITDylib(J->ES, Name);
   return NULL;

@@ -2,6 +2,7 @@
 
 #include "jit/LLVMOptions.h"
 
+#include "jit/GrowArray.h"
 #include "jit/Options.h"
 
 #include <llvm-c/Support.h>
@@ -41,14 +42,11 @@ char *orc_rt_jit_llvmParseInChild(int Argc, const char *const *Argv, int Fd,
   size_t Cap = 1 << 16, N = 0;
   char *Buf = Pid > 0 ? malloc(Cap) : NULL;
   while (Buf) {
-    if (N + 1 == Cap) {
-      char *Bigger = realloc(Buf, Cap *= 2);
-      if (!Bigger) {
-        free(Buf);
-        Buf = NULL;
-        break;
-      }
-      Buf = Bigger;
+    /* Room to read one byte more, and the NUL. */
+    if (!orc_rt_jit_growArray(&Buf, &Cap, N + 2, 1)) {
+      free(Buf);
+      Buf = NULL;
+      break;
     }
     ssize_t R = read(Pipe[0], Buf + N, Cap - 1 - N);
     if (R < 0 && errno == EINTR)

@@ -1,6 +1,7 @@
 /*===- lib/jit/MCJITEngine.c - -jit-kind=mcjit: LLVM's MCJIT --------------===*/
 
 #include "jit/MCJITEngine.h"
+#include "jit/GrowArray.h"
 #include "jit/ProgramRuntime.h"
 
 #include <llvm-c/ExecutionEngine.h>
@@ -116,20 +117,16 @@ static void mapOverrides(orc_rt_jit_MCJIT *E, LLVMModuleRef M) {
 orc_rt_ErrorRef orc_rt_jit_MCJIT_addModule(orc_rt_jit_MCJIT *E,
                                            LLVMContextRef Ctx,
                                            LLVMModuleRef M) {
-  if (E->NumModules == E->Capacity) {
-    size_t Cap = E->Capacity ? 2 * E->Capacity : 4;
-    LLVMModuleRef *Ms = realloc(E->Modules, Cap * sizeof(*Ms));
-    if (Ms)
-      E->Modules = Ms;
-    LLVMContextRef *Cs = Ms ? realloc(E->Contexts, Cap * sizeof(*Cs)) : NULL;
-    if (Cs)
-      E->Contexts = Cs;
-    if (!Ms || !Cs) {
-      LLVMDisposeModule(M);
-      LLVMContextDispose(Ctx);
-      return orc_rt_Error_create("out of memory");
-    }
-    E->Capacity = Cap;
+  /* The two arrays grow alike from E->Capacity, which only changes once both
+   * have grown. */
+  size_t ModuleCap = E->Capacity, Need = E->NumModules + 1;
+  if (!orc_rt_jit_growArray(&E->Modules, &ModuleCap, Need,
+                            sizeof(*E->Modules)) ||
+      !orc_rt_jit_growArray(&E->Contexts, &E->Capacity, Need,
+                            sizeof(*E->Contexts))) {
+    LLVMDisposeModule(M);
+    LLVMContextDispose(Ctx);
+    return orc_rt_Error_create("out of memory");
   }
   setTargetAttributes(E, M);
   if (!E->EE) {

@@ -2,6 +2,7 @@
 
 #include "jit/Module.h"
 #include "jit/Diag.h"
+#include "jit/GrowArray.h"
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/IRReader.h>
@@ -61,14 +62,9 @@ orc_rt_ErrorRef orc_rt_jit_InitList_push(orc_rt_jit_InitList *L,
                                          unsigned Priority,
                                          const char *Symbol) {
   static unsigned NextOrder;
-  if (L->Size == L->Capacity) {
-    size_t NewCap = L->Capacity ? 2 * L->Capacity : 8;
-    orc_rt_jit_Init *N = realloc(L->Items, NewCap * sizeof(*N));
-    if (!N)
-      return orc_rt_Error_create("out of memory");
-    L->Items = N;
-    L->Capacity = NewCap;
-  }
+  if (!orc_rt_jit_growArray(&L->Items, &L->Capacity, L->Size + 1,
+                            sizeof(*L->Items)))
+    return orc_rt_Error_create("out of memory");
   char *Copy = strdup(Symbol);
   if (!Copy)
     return orc_rt_Error_create("out of memory");
@@ -166,14 +162,9 @@ void orc_rt_jit_InitList_dispose(orc_rt_jit_InitList *L) {
 orc_rt_ErrorRef orc_rt_jit_NameList_push(orc_rt_jit_NameList *L,
                                          const char *Lookup,
                                          const char *Display) {
-  if (L->Size == L->Capacity) {
-    size_t NewCap = L->Capacity ? 2 * L->Capacity : 16;
-    orc_rt_jit_Name *N = realloc(L->Items, NewCap * sizeof(*N));
-    if (!N)
-      return orc_rt_Error_create("out of memory");
-    L->Items = N;
-    L->Capacity = NewCap;
-  }
+  if (!orc_rt_jit_growArray(&L->Items, &L->Capacity, L->Size + 1,
+                            sizeof(*L->Items)))
+    return orc_rt_Error_create("out of memory");
   char *A = strdup(Lookup), *B = strdup(Display);
   if (!A || !B) {
     free(A);

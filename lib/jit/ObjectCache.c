@@ -14,6 +14,7 @@
  *   flags:   1 function, 2 arguments in registers only, 4 float arguments */
 
 #include "jit/ObjectCache.h"
+#include "jit/GrowArray.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -72,17 +73,9 @@ typedef struct {
 static void put(Writer *W, const void *P, size_t N) {
   if (W->Failed)
     return;
-  if (W->Size + N > W->Capacity) {
-    size_t Cap = W->Capacity ? W->Capacity : 4096;
-    while (Cap < W->Size + N)
-      Cap *= 2;
-    uint8_t *D = realloc(W->Data, Cap);
-    if (!D) {
-      W->Failed = true;
-      return;
-    }
-    W->Data = D;
-    W->Capacity = Cap;
+  if (!orc_rt_jit_growArray(&W->Data, &W->Capacity, W->Size + N, 1)) {
+    W->Failed = true;
+    return;
   }
   memcpy(W->Data + W->Size, P, N);
   W->Size += N;

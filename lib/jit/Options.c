@@ -6,6 +6,7 @@
 #include "jit/Options.h"
 
 #include "jit/CodeGenFlags.h"
+#include "jit/GrowArray.h"
 #include "jit/LLVMOptions.h"
 
 #include <errno.h>
@@ -179,14 +180,9 @@ static const OptionInfo Table[] = {
 static const size_t TableSize = sizeof(Table) / sizeof(Table[0]);
 
 static orc_rt_ErrorRef push(orc_rt_jit_StringList *L, const char *S) {
-  if (L->Size == L->Capacity) {
-    size_t NewCap = L->Capacity ? 2 * L->Capacity : 4;
-    const char **NewItems = realloc(L->Items, NewCap * sizeof(*NewItems));
-    if (!NewItems)
-      return orc_rt_Error_create("out of memory");
-    L->Items = NewItems;
-    L->Capacity = NewCap;
-  }
+  if (!orc_rt_jit_growArray(&L->Items, &L->Capacity, L->Size + 1,
+                            sizeof(*L->Items)))
+    return orc_rt_Error_create("out of memory");
   L->Items[L->Size++] = S;
   return NULL;
 }

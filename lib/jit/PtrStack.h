@@ -5,6 +5,8 @@
 #ifndef ORC_RT_C_LIB_JIT_PTRSTACK_H
 #define ORC_RT_C_LIB_JIT_PTRSTACK_H
 
+#include "jit/GrowArray.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -16,14 +18,8 @@ typedef struct {
 
 /* False if out of memory (S unchanged). */
 static inline bool orc_rt_jit_PtrStack_push(orc_rt_jit_PtrStack *S, void *P) {
-  if (S->Len == S->Cap) {
-    size_t Cap = S->Cap ? S->Cap * 2 : 64;
-    void **Items = realloc(S->Items, Cap * sizeof(*Items));
-    if (!Items)
-      return false;
-    S->Items = Items;
-    S->Cap = Cap;
-  }
+  if (!orc_rt_jit_growArray(&S->Items, &S->Cap, S->Len + 1, sizeof(*S->Items)))
+    return false;
   S->Items[S->Len++] = P;
   return true;
 }

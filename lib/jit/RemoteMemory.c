@@ -1,6 +1,7 @@
 /*===- lib/jit/RemoteMemory.c - RuntimeDyld sections at executor addresses ===*/
 
 #include "jit/RemoteMemory.h"
+#include "jit/GrowArray.h"
 
 #include <llvm-c/OrcEE.h>
 
@@ -120,14 +121,9 @@ static uint8_t *allocate(ObjectMemory *O, uintptr_t Size, unsigned Alignment,
                          uint8_t Prot, const char *Name) {
   if (!O)
     return NULL;
-  if (O->NumSections == O->Capacity) {
-    size_t Cap = O->Capacity ? 2 * O->Capacity : 8;
-    Section *S = realloc(O->Sections, Cap * sizeof(*S));
-    if (!S)
-      return NULL;
-    O->Sections = S;
-    O->Capacity = Cap;
-  }
+  if (!orc_rt_jit_growArray(&O->Sections, &O->Capacity, O->NumSections + 1,
+                            sizeof(*O->Sections)))
+    return NULL;
   orc_rt_jit_RemoteMemory *M = O->M;
   uint64_t Page = (uint64_t)sysconf(_SC_PAGESIZE);
   uint64_t Align = Alignment > Page ? Alignment : Page;

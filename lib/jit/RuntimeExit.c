@@ -3,6 +3,7 @@
  * end of the program (see Driver.c); exit and quick_exit hand over to the
  * driver, which finishes the program's lifecycle first. */
 
+#include "jit/GrowArray.h"
 #include "jit/ProgramRuntime.h"
 #include "jit/RuntimeParts.h"
 
@@ -20,19 +21,10 @@ static bool Closed;
 static int addHandler(void (*Fn)(void *), void *Arg, void *Dso, bool NoArg) {
   int R = 0;
   pthread_mutex_lock(&Lock);
-  if (Closed) {
+  if (Closed || !orc_rt_jit_growArray(&Handlers, &HandlerCap, NumHandlers + 1,
+                                      sizeof(*Handlers)))
     R = -1;
-  } else if (NumHandlers == HandlerCap) {
-    size_t NewCap = HandlerCap ? 2 * HandlerCap : 16;
-    orc_rt_jit_Handler *N = realloc(Handlers, NewCap * sizeof(*N));
-    if (N) {
-      Handlers = N;
-      HandlerCap = NewCap;
-    } else {
-      R = -1;
-    }
-  }
-  if (!R)
+  else
     Handlers[NumHandlers++] = (orc_rt_jit_Handler){Fn, Arg, Dso, NoArg};
   pthread_mutex_unlock(&Lock);
   return R;
@@ -54,19 +46,10 @@ static size_t NumQuick, QuickCap;
 int orc_rt_jit_at_quick_exit(void (*Fn)(void)) {
   int R = 0;
   pthread_mutex_lock(&Lock);
-  if (Closed) {
+  if (Closed || !orc_rt_jit_growArray(&QuickHandlers, &QuickCap, NumQuick + 1,
+                                      sizeof(*QuickHandlers)))
     R = -1;
-  } else if (NumQuick == QuickCap) {
-    size_t NewCap = QuickCap ? 2 * QuickCap : 8;
-    void (**N)(void) = realloc(QuickHandlers, NewCap * sizeof(*N));
-    if (N) {
-      QuickHandlers = N;
-      QuickCap = NewCap;
-    } else {
-      R = -1;
-    }
-  }
-  if (!R)
+  else
     QuickHandlers[NumQuick++] = Fn;
   pthread_mutex_unlock(&Lock);
   return R;
