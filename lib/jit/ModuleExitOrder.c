@@ -2,6 +2,7 @@
 /* Reldeps and glibc's _dl_fini order for dlopen'ed modules; see the header. */
 
 #include "jit/ModuleExitOrder.h"
+#include "jit/GrowArray.h"
 
 #include <stdlib.h>
 
@@ -12,15 +13,10 @@ void orc_rt_jit_ExitOrderNode_addDep(orc_rt_jit_ExitOrderNode *M,
   for (size_t I = 0; I < M->NumDeps; ++I)
     if (M->Deps[I] == From->Serial)
       return;
-  if (M->NumDeps == M->DepCap) {
-    size_t Cap = M->DepCap ? 2 * M->DepCap : 4;
-    unsigned long *N = realloc(M->Deps, Cap * sizeof(*N));
-    if (!N)
-      return; /* only the order the modules go in depends on it */
-    M->Deps = N;
-    M->DepCap = Cap;
-  }
-  M->Deps[M->NumDeps++] = From->Serial;
+  /* On failure only the order the modules go in suffers. */
+  if (orc_rt_jit_growArray(&M->Deps, &M->DepCap, M->NumDeps + 1,
+                           sizeof(*M->Deps)))
+    M->Deps[M->NumDeps++] = From->Serial;
 }
 
 bool orc_rt_jit_ExitOrderNode_uses(const orc_rt_jit_ExitOrderNode *N,
