@@ -309,9 +309,14 @@ static orc_rt_ErrorRef finish(orc_rt_jit_Options *Opts, RawValues *Raw) {
     return Err;
   if (Opts->EnableCacheManager && Opts->Engine == orc_rt_jit_Engine_MCJIT)
     return orc_rt_Error_create(
-        "error: -enable-cache-manager is not supported with -jit-kind=mcjit: "
-        "LLVM-C gives MCJIT no object cache; use -jit-kind=orc");
-  /* lli runs MCJIT code in another process with these; mini-lli does not. */
+        Raw->RemoteMCJIT
+            ? "error: -enable-cache-manager is not supported with "
+              "-remote-mcjit: mini-lli's remote run keeps no object cache"
+            : "error: -enable-cache-manager is not supported with "
+              "-jit-kind=mcjit: LLVM-C gives MCJIT no object cache; use "
+              "-jit-kind=orc");
+  /* lli's MCJIT (also remote) compiles differently with these, and neither
+   * LLVM-C's MCJIT options nor its target machines can say so. */
   if (Raw->MCJITFlag && Opts->Engine == orc_rt_jit_Engine_MCJIT)
     return orc_rt_Error_createf(
         "error: -%s=%s is not supported with -jit-kind=mcjit: lli's MCJIT "
