@@ -25,6 +25,8 @@ The tool is run as `TOOL [TOOL-ARGS...] prog.ll ARGS...`.
 `--tool native` runs the native binary a second time instead of a JIT: the
 comparison is then trivial, but the FileCheck lines get checked against what
 the program does natively (lit --param parity_tool=native).
+With ORC_RT_C_COMPILE_CACHE naming a directory (test/parity/lit.local.cfg sets it), each
+compile's output is reused from an identical earlier compile (compile_cache.py).
 Python 3 standard library only.
 """
 import argparse
@@ -35,6 +37,9 @@ import signal
 import subprocess
 import sys
 import tempfile
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import compile_cache
 
 
 def fail(msg):
@@ -51,7 +56,13 @@ def run(cmd, what, **kw):
     return p
 
 
-def compile_or_die(cmd):
+def compile_or_die(cmd, output):
+    """Compiles, or reuses the output of an identical earlier compile
+    (compile_cache.py; only when ORC_RT_C_COMPILE_CACHE is set)."""
+    compile_cache.run(cmd, [output], compile_uncached)
+
+
+def compile_uncached(cmd):
     p = run(cmd, "compile")
     if p.returncode != 0:
         fail("compile failed (status %d): %s\n%s" % (
@@ -149,19 +160,19 @@ def compare(a, tool, args, out):
     sos = []
     for src in a.shared_lib:
         so = os.path.join(out, "lib%s.so" % os.path.splitext(os.path.basename(src))[0])
-        compile_or_die([a.cc] + flags + ["-shared", "-fPIC", src, "-o", so])
+        compile_or_die([a.cc] + flags + ["-shared", "-fPIC", src, "-o", so], so)
         sos.append(so)
 
     native = os.path.join(out, "native")
     compile_or_die([a.cc] + flags + sources + sos + ["-o", native, "-Wl,-rpath," + out,
-                                                     "-lpthread", "-lm"])
+                                                     "-lpthread", "-lm"], native)
 
     lls = []
     for i, src in enumerate(sources):
         ll = os.path.join(out, "%d-%s.%s" % (i, os.path.splitext(os.path.basename(src))[0],
                                              "bc" if a.bitcode else "ll"))
         compile_or_die([a.cc] + flags + ["-c" if a.bitcode else "-S", "-emit-llvm", src,
-                                         "-o", ll])
+                                         "-o", ll], ll)
         lls.append(ll)
     if tool == "native":
         jit_cmd = [native] + args

@@ -6,7 +6,8 @@ through llvm-jitlink with an ORC platform runtime.
                   [-extra-module=M.ll]... PROG.ll [ARGS...]
 
 Compiles each .ll/.bc to an object with clang-22 (codegen -O2 as lli's default, or the
--O<n> given; -jit-kind= is accepted and ignored),
+-O<n> given; -jit-kind= is accepted and ignored; an identical earlier compile's object
+is reused when ORC_RT_C_COMPILE_CACHE is set, compile_cache.py),
 then runs `llvm-jitlink -orc-runtime=ARCHIVE [-oop-executor=PATH] PROG.o M.o...
 -preload=SO... -args ARGV0 ARGS...`. llvm-jitlink passes only the -args words as argv,
 so ARGV0 (the -fake-argv0 value, else PROG.ll's path) goes first, making argc match a
@@ -17,7 +18,15 @@ import shutil
 import subprocess
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import compile_cache
+
 LLVM = "/usr/lib/llvm-22/bin"
+
+
+def compile_uncached(cmd):
+    if subprocess.run(cmd).returncode != 0:
+        sys.exit(2)
 
 
 def main():
@@ -50,9 +59,8 @@ def main():
     objs = []
     for ll in [prog] + extra:
         obj = os.path.splitext(ll)[0] + ".jitlink.o"
-        r = subprocess.run([clang, "-c", opt, "-Wno-override-module", ll, "-o", obj])
-        if r.returncode != 0:
-            return 2
+        compile_cache.run([clang, "-c", opt, "-Wno-override-module", ll, "-o", obj], [obj],
+                          compile_uncached)
         objs.append(obj)
     cmd = [os.path.join(LLVM, "llvm-jitlink"), "-orc-runtime=" + runtime]
     if executor:
