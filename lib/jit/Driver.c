@@ -412,9 +412,10 @@ enum { DefaultInitPriority = 65535 };
 /* The atexit handlers registered so far, newest first. One list, as glibc's:
  * a dlopen'ed module's handlers run among the program's, in the module (its
  * destructors run later, at detach). */
-static void runHandlers(orc_rt_jit_Program *P) {
+static void runHandlers(orc_rt_jit_Program *P, bool ProgramOnly) {
   orc_rt_jit_Handler H;
-  while (orc_rt_jit_Runtime_popHandler(&H))
+  while (ProgramOnly ? orc_rt_jit_Runtime_popProgramHandler(&H)
+                     : orc_rt_jit_Runtime_popHandler(&H))
     if (!orc_rt_jit_Dlopen_runHandler(&H) &&
         !orc_rt_jit_LiveEntries_call(
             P->S, "atexit handler", (uint64_t)(uintptr_t)H.Fn, callHandler, &H))
@@ -422,7 +423,7 @@ static void runHandlers(orc_rt_jit_Program *P) {
 }
 
 static void runFinishSteps(orc_rt_jit_Program *P) {
-  runHandlers(P);
+  runHandlers(P, false);
   while (true) {
     pthread_mutex_lock(&P->Lock);
     size_t I = P->NextDtor < P->Dtors.Size ? P->NextDtor++ : SIZE_MAX;
@@ -434,14 +435,19 @@ static void runFinishSteps(orc_rt_jit_Program *P) {
     size_t J = P->Dtors.Size - 1 - I;
     /* Natively crtbegin's __do_global_dtors_aux sits in .fini_array between
      * the default-priority destructors and the prioritized ones, and calls
-     * __cxa_finalize: handlers registered meanwhile run there. */
+     * __cxa_finalize(the program's __dso_handle): the program's handlers
+     * registered meanwhile run there (a dlopen'ed module's wait for its own
+     * finalization, after the program's destructors). */
     if (P->Dtors.Items[J].Priority < DefaultInitPriority &&
         (I == 0 || P->Dtors.Items[J + 1].Priority >= DefaultInitPriority))
-      runHandlers(P);
+      runHandlers(P, true);
     runVoid(P, P->Dtors.Items[J].Symbol, P->DtorAddrs[J]);
   }
-  /* And the rest after the last destructor, as exit's handler loop does. */
-  runHandlers(P);
+  /* And the program's registered since, as exit's handler loop does after
+   * _dl_fini. A dlopen'ed module's wait for its own finalization (at
+   * detach), which runs them between its default-priority and prioritized
+   * destructors, as its crtbegin's __cxa_finalize does. */
+  runHandlers(P, true);
 }
 
 /* The end of the program's lifecycle, exactly once: by the thread that

@@ -52,8 +52,6 @@ extern int __cpu_indicator_init(void);
 
 /*---- The table ----*/
 
-static char DsoHandle;
-
 const orc_rt_jit_Override *orc_rt_jit_Runtime_overrides(size_t *Count) {
   orc_rt_jit_ThreadInterpose_set(orc_rt_jit_pthread_create);
   void *Sym = dlsym(RTLD_DEFAULT, "__emutls_get_address");
@@ -63,8 +61,8 @@ const orc_rt_jit_Override *orc_rt_jit_Runtime_overrides(size_t *Count) {
       (orc_rt_jit_Override){"atexit", (uintptr_t)orc_rt_jit_atexit, true};
   Table[1] = (orc_rt_jit_Override){"__cxa_atexit",
                                    (uintptr_t)orc_rt_jit_cxa_atexit, true};
-  Table[2] =
-      (orc_rt_jit_Override){"__dso_handle", (uintptr_t)&DsoHandle, false};
+  Table[2] = (orc_rt_jit_Override){
+      "__dso_handle", (uintptr_t)&orc_rt_jit_internal_ProgramDso, false};
   Table[3] = (orc_rt_jit_Override){"exit", (uintptr_t)orc_rt_jit_exit, true};
   Table[4] = (orc_rt_jit_Override){"pthread_create",
                                    (uintptr_t)orc_rt_jit_pthread_create, true};

@@ -52,6 +52,11 @@ bool orc_rt_jit_Runtime_popHandler(orc_rt_jit_Handler *Out);
  * is none. */
 bool orc_rt_jit_Runtime_popHandlerOf(const void *Dso, orc_rt_jit_Handler *Out);
 
+/* Takes the most recently registered handler of the program itself (not of a
+ * dlopen'ed module), as __cxa_finalize(the program's __dso_handle) would;
+ * false if there is none. */
+bool orc_rt_jit_Runtime_popProgramHandler(orc_rt_jit_Handler *Out);
+
 /* Runs the calling thread's C++ thread_local destructors (registered with
  * __cxa_thread_atexit), newest first. Call inside the thread's managed frame.
  */

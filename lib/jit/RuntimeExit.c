@@ -78,10 +78,14 @@ bool orc_rt_jit_Runtime_popHandler(orc_rt_jit_Handler *Out) {
   return Any;
 }
 
-bool orc_rt_jit_Runtime_popHandlerOf(const void *Dso, orc_rt_jit_Handler *Out) {
+char orc_rt_jit_internal_ProgramDso;
+
+/* Takes the newest handler for which Match(its Dso, Dso) holds. */
+static bool popMatching(bool (*Match)(const void *, const void *),
+                        const void *Dso, orc_rt_jit_Handler *Out) {
   pthread_mutex_lock(&Lock);
   size_t I = NumHandlers;
-  while (I > 0 && Handlers[I - 1].Dso != Dso)
+  while (I > 0 && !Match(Handlers[I - 1].Dso, Dso))
     --I;
   bool Any = I > 0;
   if (Any) {
@@ -92,6 +96,24 @@ bool orc_rt_jit_Runtime_popHandlerOf(const void *Dso, orc_rt_jit_Handler *Out) {
   }
   pthread_mutex_unlock(&Lock);
   return Any;
+}
+
+static bool isDso(const void *HandlerDso, const void *Dso) {
+  return HandlerDso == Dso;
+}
+
+/* atexit's (NULL) and __cxa_atexit's with the program's __dso_handle. */
+static bool isProgram(const void *HandlerDso, const void *Unused) {
+  (void)Unused;
+  return !HandlerDso || HandlerDso == &orc_rt_jit_internal_ProgramDso;
+}
+
+bool orc_rt_jit_Runtime_popHandlerOf(const void *Dso, orc_rt_jit_Handler *Out) {
+  return popMatching(isDso, Dso, Out);
+}
+
+bool orc_rt_jit_Runtime_popProgramHandler(orc_rt_jit_Handler *Out) {
+  return popMatching(isProgram, NULL, Out);
 }
 
 /*---- exit ----*/

@@ -10,6 +10,7 @@
 #include <threads.h>
 
 /* RuntimeExit.c */
+extern char orc_rt_jit_internal_ProgramDso; /* the program's __dso_handle */
 int orc_rt_jit_atexit(void (*Fn)(void));
 int orc_rt_jit_cxa_atexit(void (*Fn)(void *), void *Arg, void *Dso);
 int orc_rt_jit_at_quick_exit(void (*Fn)(void));
