@@ -4,6 +4,7 @@
 #include "jit/Diag.h"
 #include "jit/EmuTLS.h"
 #include "jit/ExecutorClient.h"
+#include "jit/Jit.h"
 #include "jit/LinkInputs.h"
 #include "jit/Module.h"
 #include "jit/RemoteMemory.h"
@@ -46,7 +47,8 @@ typedef struct {
 
 static void reportSessionError(void *Ctx, LLVMErrorRef Err) {
   Remote *R = Ctx;
-  orc_rt_ErrorRef E = orc_rt_jit_fromLLVMError(Err, "JIT session error: ");
+  orc_rt_ErrorRef E =
+      orc_rt_jit_fromLLVMError(Err, ORC_RT_JIT_SESSION_ERROR_BANNER);
   pthread_mutex_lock(&R->Lock);
   R->Reported = orc_rt_Error_join(R->Reported, E);
   pthread_mutex_unlock(&R->Lock);
