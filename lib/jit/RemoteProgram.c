@@ -8,6 +8,7 @@
 #include "jit/LinkInputs.h"
 #include "jit/Module.h"
 #include "jit/RemoteMemory.h"
+#include "jit/RemoteStart.h"
 #include "jit/SymbolImport.h"
 #include "jit/TargetOptions.h"
 
@@ -23,10 +24,6 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-/* The names of what mini-lli adds to the program (see supportModule). */
-#define REGISTER_DTORS "__mini_lli_remote_register_dtors"
-#define MAIN "__mini_lli_remote_main"
 
 typedef struct {
   const orc_rt_jit_Options *Opts;
@@ -122,119 +119,6 @@ static LLVMErrorRef resolveInExecutor(LLVMOrcDefinitionGeneratorRef G,
   LLVMErrorRef E = LLVMCreateStringError(orc_rt_Error_getMessage(Err));
   orc_rt_Error_consume(Err);
   return E;
-}
-
-/*---- What mini-lli adds to the program ----*/
-
-static LLVMValueRef declare(LLVMModuleRef M, const char *Name,
-                            LLVMTypeRef Type) {
-  LLVMValueRef F = LLVMGetNamedFunction(M, Name);
-  return F ? F : LLVMAddFunction(M, Name, Type);
-}
-
-/* What a native program gets from crt files and libc_nonshared.a, which no
- * executor exports: __dso_handle, atexit and at_quick_exit (on
- * __cxa_atexit / __cxa_at_quick_exit, as glibc's). Then REGISTER_DTORS,
- * which registers one handler running the destructors in exit order (before
- * the constructors run, as _dl_fini's is), EmuTLS.h's
- * __mini_lli_tls_address, and MAIN, main as __libc_start_main calls it. */
-static LLVMModuleRef supportModule(Remote *R, LLVMContextRef C) {
-  LLVMModuleRef M = LLVMModuleCreateWithNameInContext("<mini-lli remote>", C);
-  LLVMTypeRef Ptr = LLVMPointerTypeInContext(C, 0);
-  LLVMTypeRef I32 = LLVMInt32TypeInContext(C);
-  LLVMTypeRef Void = LLVMVoidTypeInContext(C);
-  LLVMTypeRef I8 = LLVMInt8TypeInContext(C);
-  LLVMBuilderRef B = LLVMCreateBuilderInContext(C);
-
-  LLVMValueRef Dso = LLVMAddGlobal(M, I8, "__dso_handle");
-  LLVMSetInitializer(Dso, LLVMConstInt(I8, 0, 0));
-  LLVMSetLinkage(Dso, LLVMWeakAnyLinkage);
-
-  LLVMTypeRef CxaAtexitArgs[] = {Ptr, Ptr, Ptr};
-  LLVMTypeRef CxaAtexitType = LLVMFunctionType(I32, CxaAtexitArgs, 3, 0);
-  LLVMValueRef CxaAtexit = declare(M, "__cxa_atexit", CxaAtexitType);
-  LLVMTypeRef QuickArgs[] = {Ptr, Ptr};
-  LLVMTypeRef QuickType = LLVMFunctionType(I32, QuickArgs, 2, 0);
-  LLVMValueRef CxaQuick = declare(M, "__cxa_at_quick_exit", QuickType);
-  LLVMTypeRef OnePtr = LLVMFunctionType(I32, &Ptr, 1, 0);
-  LLVMValueRef Null = LLVMConstPointerNull(Ptr);
-
-  /* atexit(f) = __cxa_atexit(f, NULL, &__dso_handle) */
-  LLVMValueRef Atexit = LLVMAddFunction(M, "atexit", OnePtr);
-  LLVMSetLinkage(Atexit, LLVMWeakAnyLinkage);
-  LLVMPositionBuilderAtEnd(B, LLVMAppendBasicBlockInContext(C, Atexit, ""));
-  LLVMValueRef Args[] = {LLVMGetParam(Atexit, 0), Null, Dso};
-  LLVMBuildRet(B, LLVMBuildCall2(B, CxaAtexitType, CxaAtexit, Args, 3, ""));
-
-  /* at_quick_exit(f) = __cxa_at_quick_exit(f, &__dso_handle) */
-  LLVMValueRef AtQuick = LLVMAddFunction(M, "at_quick_exit", OnePtr);
-  LLVMSetLinkage(AtQuick, LLVMWeakAnyLinkage);
-  LLVMPositionBuilderAtEnd(B, LLVMAppendBasicBlockInContext(C, AtQuick, ""));
-  LLVMValueRef QArgs[] = {LLVMGetParam(AtQuick, 0), Dso};
-  LLVMBuildRet(B, LLVMBuildCall2(B, QuickType, CxaQuick, QArgs, 2, ""));
-
-  /* The destructors, highest priority number first and the last of equal
-   * ones first, as .fini_array runs. */
-  LLVMTypeRef VoidFn = LLVMFunctionType(Void, NULL, 0, 0);
-  LLVMTypeRef HandlerType = LLVMFunctionType(Void, &Ptr, 1, 0);
-  LLVMValueRef RunDtors =
-      LLVMAddFunction(M, "__mini_lli_remote_run_dtors", HandlerType);
-  LLVMSetLinkage(RunDtors, LLVMInternalLinkage);
-  LLVMPositionBuilderAtEnd(B, LLVMAppendBasicBlockInContext(C, RunDtors, ""));
-  for (size_t I = R->Dtors.Size; I-- > 0;)
-    LLVMBuildCall2(B, VoidFn, declare(M, R->Dtors.Items[I].Symbol, VoidFn),
-                   NULL, 0, "");
-  LLVMBuildRetVoid(B);
-
-  LLVMValueRef Register =
-      LLVMAddFunction(M, REGISTER_DTORS, LLVMFunctionType(I32, NULL, 0, 0));
-  LLVMPositionBuilderAtEnd(B, LLVMAppendBasicBlockInContext(C, Register, ""));
-  LLVMValueRef RArgs[] = {RunDtors, Null, Dso};
-  LLVMBuildCall2(B, CxaAtexitType, CxaAtexit, RArgs, 3, "");
-  LLVMBuildRet(B, LLVMConstInt(I32, 0, 0));
-
-  /* EmuTLS.h's address of a thread_local variable a module declares:
-   * another module's (its control variable), or the executor's own. */
-  LLVMTypeRef TwoPtrs[] = {Ptr, Ptr};
-  LLVMValueRef Tls = LLVMAddFunction(M, "__mini_lli_tls_address",
-                                     LLVMFunctionType(Ptr, TwoPtrs, 2, 0));
-  LLVMSetLinkage(Tls, LLVMWeakAnyLinkage);
-  LLVMBasicBlockRef Emu = LLVMAppendBasicBlockInContext(C, Tls, "emu");
-  LLVMBasicBlockRef Native = LLVMAppendBasicBlockInContext(C, Tls, "native");
-  LLVMPositionBuilderAtEnd(B, LLVMAppendBasicBlockInContext(C, Tls, ""));
-  LLVMMoveBasicBlockBefore(LLVMGetInsertBlock(B), Emu);
-  LLVMBuildCondBr(B, LLVMBuildIsNull(B, LLVMGetParam(Tls, 0), ""), Native, Emu);
-  LLVMPositionBuilderAtEnd(B, Emu);
-  LLVMTypeRef GetAddrType = LLVMFunctionType(Ptr, &Ptr, 1, 0);
-  LLVMValueRef Ctl = LLVMGetParam(Tls, 0);
-  LLVMBuildRet(B,
-               LLVMBuildCall2(B, GetAddrType,
-                              declare(M, "__emutls_get_address", GetAddrType),
-                              &Ctl, 1, ""));
-  LLVMPositionBuilderAtEnd(B, Native);
-  LLVMTypeRef DlsymType = LLVMFunctionType(Ptr, TwoPtrs, 2, 0);
-  LLVMValueRef DlsymArgs[] = {Null, LLVMGetParam(Tls, 1)}; /* RTLD_DEFAULT */
-  LLVMBuildRet(B, LLVMBuildCall2(B, DlsymType, declare(M, "dlsym", DlsymType),
-                                 DlsymArgs, 2, ""));
-
-  /* exit(main(argc, argv, environ)), on main's thread as natively: its
-   * thread_local objects die first; run_as_main passes no envp. */
-  LLVMTypeRef MainArgs[] = {I32, Ptr, Ptr};
-  LLVMTypeRef MainType = LLVMFunctionType(I32, MainArgs, 3, 0);
-  LLVMValueRef Entry = declare(M, R->Opts->EntryFunction, MainType);
-  LLVMValueRef Environ = LLVMAddGlobal(M, Ptr, "environ");
-  LLVMValueRef Main =
-      LLVMAddFunction(M, MAIN, LLVMFunctionType(I32, MainArgs, 2, 0));
-  LLVMPositionBuilderAtEnd(B, LLVMAppendBasicBlockInContext(C, Main, ""));
-  LLVMValueRef Call[] = {LLVMGetParam(Main, 0), LLVMGetParam(Main, 1),
-                         LLVMBuildLoad2(B, Ptr, Environ, "")};
-  LLVMValueRef Status = LLVMBuildCall2(B, MainType, Entry, Call, 3, "");
-  LLVMTypeRef ExitType = LLVMFunctionType(Void, &I32, 1, 0);
-  LLVMBuildCall2(B, ExitType, declare(M, "exit", ExitType), &Status, 1, "");
-  LLVMBuildUnreachable(B);
-
-  LLVMDisposeBuilder(B);
-  return M;
 }
 
 /*---- Building the JIT ----*/
@@ -415,9 +299,14 @@ static orc_rt_ErrorRef setUp(Remote *R) {
     orc_rt_jit_InitList_sort(&R->Ctors);
     orc_rt_jit_InitList_sort(&R->Dtors);
     LLVMContextRef C = LLVMContextCreate();
-    LLVMModuleRef M = supportModule(R, C);
-    setTarget(R, M);
-    Err = addModule(R, C, M);
+    LLVMModuleRef M;
+    Err = orc_rt_jit_remoteStartModule(C, O->EntryFunction, &R->Dtors, &M);
+    if (Err) {
+      LLVMContextDispose(C);
+    } else {
+      setTarget(R, M);
+      Err = addModule(R, C, M);
+    }
   }
   return Err;
 }
@@ -470,7 +359,7 @@ static orc_rt_ErrorRef executorEnded(Remote *R, int *Status) {
 }
 
 /* In the executor: the destructors' handler, the constructors, then main
- * and exit(main's value) (MAIN), which runs the program's atexit handlers
+ * and exit(main's value) (REMOTE_MAIN), which runs the program's atexit handlers
  * and destructors and ends the executor with the program's status, without
  * waiting for the program's other threads, as natively. */
 static orc_rt_ErrorRef run(Remote *R, int *Status) {
@@ -485,8 +374,8 @@ static orc_rt_ErrorRef run(Remote *R, int *Status) {
   if (!Err)
     Err = lookup(R, &O->EntryFunction, 1, Addrs);
   if (!Err) {
-    Names[0] = MAIN;
-    Names[1] = REGISTER_DTORS;
+    Names[0] = REMOTE_MAIN;
+    Names[1] = REMOTE_REGISTER_DTORS;
     for (size_t I = 0; I < R->Ctors.Size; ++I)
       Names[I + 2] = R->Ctors.Items[I].Symbol;
     Err = lookup(R, Names, N, Addrs);
@@ -514,7 +403,7 @@ static orc_rt_ErrorRef run(Remote *R, int *Status) {
     orc_rt_Error_consume(Err);
     return executorEnded(R, Status);
   }
-  if (!Err) /* MAIN does not return */
+  if (!Err) /* REMOTE_MAIN does not return */
     Err = orc_rt_Error_create("the executor did not end at exit");
   return Err;
 }
