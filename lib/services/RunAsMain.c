@@ -8,6 +8,7 @@
 #include "services/ServiceWire.h"
 #include "support/FaultInjection.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,6 +64,33 @@ static orc_rt_CWrapperFunctionBuffer intResult(uint64_t V, unsigned Bytes) {
   return orc_rt_SPSWriter_finish(&W);
 }
 
+/* The argv blocks of the mains running now. A main that ends with
+ * pthread_exit never comes back to free its block; natively argv outlives
+ * main's thread too (other threads may still use it), so the block stays
+ * here, reachable, for the rest of the process. Lock guards the list. */
+typedef struct ArgvBlock {
+  struct ArgvBlock *Next, *Prev;
+} ArgvBlock;
+static ArgvBlock Live = {&Live, &Live};
+static pthread_mutex_t Lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void linkBlock(ArgvBlock *B) {
+  pthread_mutex_lock(&Lock);
+  B->Next = Live.Next;
+  B->Prev = &Live;
+  Live.Next->Prev = B;
+  Live.Next = B;
+  pthread_mutex_unlock(&Lock);
+}
+
+static void unlinkAndFree(ArgvBlock *B) {
+  pthread_mutex_lock(&Lock);
+  B->Prev->Next = B->Next;
+  B->Next->Prev = B->Prev;
+  pthread_mutex_unlock(&Lock);
+  free(B);
+}
+
 /* int64(Addr Main, Sequence<String> Args): no program name is prepended. */
 static orc_rt_CWrapperFunctionBuffer runAsMain(const char *Data, size_t Size) {
   orc_rt_SPSReader R;
@@ -72,8 +100,9 @@ static orc_rt_CWrapperFunctionBuffer runAsMain(const char *Data, size_t Size) {
   if (!orc_rt_SPSReader_readAddr(&R, &C.Fn) ||
       !orc_rt_SPSReader_readCount(&R, &N, 8) || N > 0x7ffffffe)
     return orc_rt_internal_badArgs();
-  /* One block: the pointer array, then the NUL-terminated strings. */
-  size_t Bytes = ((size_t)N + 1) * sizeof(char *);
+  /* One block: the list link, the pointer array, then the NUL-terminated
+   * strings. */
+  size_t Bytes = sizeof(ArgvBlock) + ((size_t)N + 1) * sizeof(char *);
   orc_rt_SPSReader Probe = R;
   for (uint64_t I = 0; I < N; ++I) {
     const char *S;
@@ -82,9 +111,10 @@ static orc_rt_CWrapperFunctionBuffer runAsMain(const char *Data, size_t Size) {
       return orc_rt_internal_badArgs();
     Bytes += L + 1;
   }
-  char **Argv = orc_rt_internal_malloc(Bytes);
-  if (!Argv)
+  ArgvBlock *Block = orc_rt_internal_malloc(Bytes);
+  if (!Block)
     return orc_rt_CWrapperFunctionBuffer_fromErrorMessage("out of memory");
+  char **Argv = (char **)(Block + 1);
   char *Str = (char *)(Argv + N + 1);
   for (uint64_t I = 0; I < N; ++I) {
     const char *S;
@@ -98,8 +128,9 @@ static orc_rt_CWrapperFunctionBuffer runAsMain(const char *Data, size_t Size) {
   Argv[N] = NULL;
   C.Argc = (int)N;
   C.Argv = Argv;
+  linkBlock(Block);
   const char *Err = enter(&C, callMain);
-  free(Argv);
+  unlinkAndFree(Block);
   if (Err)
     return orc_rt_CWrapperFunctionBuffer_fromErrorMessage(Err);
   return intResult((uint64_t)(int64_t)C.Result, 8);
