@@ -376,12 +376,22 @@ typedef struct {
   int Argc;
   char **Argv, **Envp;
   int Result;
+  bool CatchExit;  /* JIT'd code: catch a pthread_exit from main */
+  bool MainExited; /* main ended with pthread_exit */
 } MainCall;
 
-static void callMain(void *Ctx) {
+static void callMainBody(void *Ctx) {
   MainCall *C = Ctx;
   C->Result =
       orc_rt_jit_Jit_callMain(C->Jit, C->Addr, C->Argc, C->Argv, C->Envp);
+}
+
+static void callMain(void *Ctx) {
+  MainCall *C = Ctx;
+  if (!C->CatchExit)
+    callMainBody(C);
+  else if (!orc_rt_jit_Runtime_callCatchingExit(callMainBody, C))
+    C->MainExited = true;
   orc_rt_jit_Runtime_runThreadDtors(); /* as exit() would, first */
 }
 
@@ -702,13 +712,28 @@ orc_rt_ErrorRef orc_rt_jit_Program_run(orc_rt_jit_Program *P, char **Envp,
   memcpy(Argv, O->ProgramArgv, (size_t)O->ProgramArgc * sizeof(char *));
   if (O->FakeArgv0)
     Argv[0] = (char *)O->FakeArgv0;
-  MainCall MC = {P->Jit, EntryAddr, O->ProgramArgc, Argv, Envp, 0};
+  /* (The interpreter's frames are LLVM's C++: nothing jumps over them.) */
+  MainCall MC = {P->Jit,
+                 EntryAddr,
+                 O->ProgramArgc,
+                 Argv,
+                 Envp,
+                 0,
+                 O->Engine != orc_rt_jit_Engine_Interpreter,
+                 false};
   if (!orc_rt_jit_LiveEntries_call(P->S, O->EntryFunction, EntryAddr, callMain,
                                    &MC))
     Err = orc_rt_Error_createf("entry into '%s' denied: shutdown of the "
                                "Session was requested before it ran",
                                O->EntryFunction);
   *Status = MC.Result;
+  /* main ended with pthread_exit: as natively, the program lives on until
+   * its last thread has ended, then ends as by exit(0). */
+  if (MC.MainExited) {
+    trace(P, "main called pthread_exit; waiting for the program's threads");
+    orc_rt_jit_Runtime_waitForProgramThreads();
+    *Status = 0;
+  }
 
   for (size_t I = 0; I < Started; ++I)
     pthread_join(Tids[I], NULL);

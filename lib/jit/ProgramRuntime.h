@@ -57,6 +57,15 @@ bool orc_rt_jit_Runtime_popHandlerOf(const void *Dso, orc_rt_jit_Handler *Out);
  * false if there is none. */
 bool orc_rt_jit_Runtime_popProgramHandler(orc_rt_jit_Handler *Out);
 
+/* Calls Fn(Ctx); false if Fn ended its thread with pthread_exit / thrd_exit
+ * (caught here, after every cleanup handler of its frames has run, so the
+ * caller returns normally through its managed frame). */
+bool orc_rt_jit_Runtime_callCatchingExit(void (*Fn)(void *), void *Ctx);
+
+/* Waits until every thread the program started (pthread_create /
+ * thrd_create) has ended. */
+void orc_rt_jit_Runtime_waitForProgramThreads(void);
+
 /* Runs the calling thread's C++ thread_local destructors (registered with
  * __cxa_thread_atexit), newest first. Call inside the thread's managed frame.
  */

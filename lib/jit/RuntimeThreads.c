@@ -163,6 +163,26 @@ typedef struct Start {
 
 static Start *Pending;
 
+/* Threads the program started that have not ended yet (a thread whose entry
+ * was denied counts until the process ends). Lock guards it; ThreadsChanged
+ * is broadcast, under Lock, when it drops to zero. */
+static size_t LiveThreads;
+static pthread_cond_t ThreadsChanged = PTHREAD_COND_INITIALIZER;
+
+static void threadEnded(void) {
+  pthread_mutex_lock(&Lock);
+  if (--LiveThreads == 0)
+    pthread_cond_broadcast(&ThreadsChanged);
+  pthread_mutex_unlock(&Lock);
+}
+
+void orc_rt_jit_Runtime_waitForProgramThreads(void) {
+  pthread_mutex_lock(&Lock);
+  while (LiveThreads)
+    pthread_cond_wait(&ThreadsChanged, &Lock);
+  pthread_mutex_unlock(&Lock);
+}
+
 static Start *newStart(void *(*PStart)(void *), int (*CStart)(void *),
                        void *Arg) {
   Start *S = malloc(sizeof(*S));
@@ -170,6 +190,7 @@ static Start *newStart(void *(*PStart)(void *), int (*CStart)(void *),
     return NULL;
   *S = (Start){PStart, CStart, Arg, NULL, NULL};
   pthread_mutex_lock(&Lock);
+  ++LiveThreads;
   S->Next = Pending;
   if (Pending)
     Pending->Prev = S;
@@ -216,25 +237,48 @@ static void catchExit(void *Arg) {
   longjmp(T->Buf, 1);
 }
 
-/* Runs the start routine with catchExit as the outermost cleanup handler;
- * true if it returned, false if it exited (T holds the value). */
-static bool runCatchingExit(ExitTarget *T, Start *S, void **PResult,
-                            int *CResult) {
+/* Runs Fn(Ctx) with catchExit as the outermost cleanup handler; true if it
+ * returned, false if it exited (T holds the value). */
+static bool catchingExit(ExitTarget *T, void (*Fn)(void *), void *Ctx) {
   ExitTarget *volatile Prev = CurrentExit;
   T->Exiting = false;
   CurrentExit = T;
   volatile bool Returned = false;
   if (!setjmp(T->Buf)) {
     pthread_cleanup_push(catchExit, T);
-    if (S->PStart)
-      *PResult = S->PStart(S->Arg);
-    else
-      *CResult = S->CStart(S->Arg);
+    Fn(Ctx);
     Returned = true;
     pthread_cleanup_pop(0);
   }
   CurrentExit = Prev;
   return Returned;
+}
+
+bool orc_rt_jit_Runtime_callCatchingExit(void (*Fn)(void *), void *Ctx) {
+  ExitTarget T;
+  return catchingExit(&T, Fn, Ctx);
+}
+
+typedef struct {
+  Start *S;
+  void **PResult;
+  int *CResult;
+} StartCall;
+
+static void callStart(void *Ctx) {
+  StartCall *C = Ctx;
+  if (C->S->PStart)
+    *C->PResult = C->S->PStart(C->S->Arg);
+  else
+    *C->CResult = C->S->CStart(C->S->Arg);
+}
+
+/* Runs the start routine; true if it returned, false if it exited (T holds
+ * the value). */
+static bool runCatchingExit(ExitTarget *T, Start *S, void **PResult,
+                            int *CResult) {
+  StartCall C = {S, PResult, CResult};
+  return catchingExit(T, callStart, &C);
 }
 
 static void *pthreadBody(void *Arg) {
@@ -249,6 +293,7 @@ static void *pthreadBody(void *Arg) {
   orc_rt_jit_Runtime_runThreadDtors();
   runKeyDtors();
   orc_rt_jit_LiveEntries_leave(&E);
+  threadEnded();
   return R;
 }
 
@@ -264,6 +309,7 @@ static int thrdBody(void *Arg) {
   orc_rt_jit_Runtime_runThreadDtors();
   runKeyDtors();
   orc_rt_jit_LiveEntries_leave(&E);
+  threadEnded();
   return R;
 }
 
@@ -295,8 +341,10 @@ int orc_rt_jit_pthread_create(pthread_t *Thread, const pthread_attr_t *Attr,
   bool Old = orc_rt_jit_ThreadInterpose_bypass(true);
   int EC = orc_rt_pthread_create(Thread, Attr, pthreadBody, S);
   orc_rt_jit_ThreadInterpose_bypass(Old);
-  if (EC)
+  if (EC) {
     takeStart(S);
+    threadEnded();
+  }
   return EC;
 }
 
@@ -307,8 +355,10 @@ int orc_rt_jit_thrd_create(void *Thread, int (*Fn)(void *), void *Arg) {
   bool Old = orc_rt_jit_ThreadInterpose_bypass(true);
   int R = orc_rt_thrd_create(Thread, thrdBody, S);
   orc_rt_jit_ThreadInterpose_bypass(Old);
-  if (R != thrd_success)
+  if (R != thrd_success) {
     takeStart(S);
+    threadEnded();
+  }
   return R;
 }
 

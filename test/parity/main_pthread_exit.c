@@ -2,14 +2,17 @@
 // its last thread ends, then exits with status 0 as if by exit(0) -- so atexit
 // handlers and destructors still run, after the worker's output.
 //
-// Stock lli-22 and mini-lli both lose the handlers and the destructor here
-// (status 0, same stdout up to the worker's line): the entry never returns,
-// and their exit-time work runs after it returns, not from the libc exit(0) that
-// ends the process when the last thread ends. mini-lli documents this
-// ("pthread_exit on the main thread is libc's", docs/CommandGuide/mini-lli.md,
-// Known limitations). In an executor process (-remote-mcjit) mini-lli ends such a
-// program as natively (lib/jit/RemoteStart.h):
-// XFAIL: parity-lli, parity-mini-lli && !parity-remote
+// Stock lli-22 loses the handlers and the destructor here (status 0, same stdout
+// up to the worker's line): the entry never returns, and its exit-time work runs
+// after it returns, not from the libc exit(0) that ends the process when the last
+// thread ends:
+// XFAIL: parity-lli
+// mini-lli catches main's pthread_exit (as it catches a thread's), waits for the
+// program's threads, then ends the program as exit(0) would; in an executor process
+// (-remote-mcjit) its start module does the same (lib/jit/RemoteStart.h).
+// Under -force-interpreter: a thread's start routine is interpreted code, which native
+// pthread_create cannot call: SIGSEGV (lli-22 too).
+// XFAIL: parity-interpreter
 //
 // Through stock llvm-jitlink with an ORC runtime (test/parity/README.md), in process
 // the destructor never runs with either runtime: LLVM 22's ELFNixPlatform withholds
