@@ -83,7 +83,7 @@ orc_rt_ErrorRef orc_rt_jit_RemoteMemory_create(orc_rt_jit_RemoteMemory **Result,
     free(M);
     return Err;
   }
-  M->Next = M->Base + (uint64_t)sysconf(_SC_PAGESIZE); /* __dso_handle's */
+  M->Next = M->Base;
   M->End = M->Base + ArenaSize;
   M->RegisterEHFrame = orc_rt_jit_Executor_bootstrapSymbol(
       E, "llvm_orc_registerEHFrameAllocAction");
@@ -92,10 +92,6 @@ orc_rt_ErrorRef orc_rt_jit_RemoteMemory_create(orc_rt_jit_RemoteMemory **Result,
   pthread_mutex_init(&M->Lock, NULL);
   *Result = M;
   return NULL;
-}
-
-uint64_t orc_rt_jit_RemoteMemory_base(orc_rt_jit_RemoteMemory *M) {
-  return M->Base;
 }
 
 void orc_rt_jit_RemoteMemory_dispose(orc_rt_jit_RemoteMemory *M) {

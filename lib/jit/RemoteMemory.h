@@ -32,10 +32,6 @@ LLVMOrcObjectLayerRef
 orc_rt_jit_RemoteMemory_createLayer(orc_rt_jit_RemoteMemory *M,
                                     LLVMOrcExecutionSessionRef ES);
 
-/* The arena's first address (in both processes). Nothing is placed there:
- * it is a unique executor address for the program's __dso_handle. */
-uint64_t orc_rt_jit_RemoteMemory_base(orc_rt_jit_RemoteMemory *M);
-
 /* Unmaps mini-lli's copy (after the layer is gone). The executor's memory
  * stays until the executor ends. */
 void orc_rt_jit_RemoteMemory_dispose(orc_rt_jit_RemoteMemory *M);
