@@ -311,6 +311,13 @@ void orc_rt_jit_Executor_close(orc_rt_jit_Executor *E, int *WaitStatus) {
 
 /*---- Calls ----*/
 
+bool orc_rt_jit_Executor_disconnected(orc_rt_jit_Executor *E) {
+  pthread_mutex_lock(&E->Lock);
+  bool D = E->Disconnected;
+  pthread_mutex_unlock(&E->Lock);
+  return D;
+}
+
 orc_rt_ErrorRef orc_rt_jit_Executor_call(orc_rt_jit_Executor *E, uint64_t Tag,
                                          const orc_rt_SPSWriter *Args,
                                          char **Out, size_t *OutSize) {
@@ -413,17 +420,16 @@ orc_rt_ErrorRef orc_rt_jit_Executor_release(orc_rt_jit_Executor *E,
   return callForError(E, E->Release, &W);
 }
 
-orc_rt_ErrorRef
-orc_rt_jit_Executor_initialize(orc_rt_jit_Executor *E,
-                               const orc_rt_SPSWriter *Request) {
-  orc_rt_SPSWriter W;
-  orc_rt_SPSWriter_init(&W);
-  orc_rt_SPSWriter_appendAddr(&W, E->MemMgr);
-  orc_rt_SPSWriter_appendRaw(&W, Request->Data, Request->Size);
-  if (Request->Failed)
-    W.Failed = true;
+void orc_rt_jit_Executor_beginInitialize(orc_rt_jit_Executor *E,
+                                         orc_rt_SPSWriter *W) {
+  orc_rt_SPSWriter_init(W);
+  orc_rt_SPSWriter_appendAddr(W, E->MemMgr);
+}
+
+orc_rt_ErrorRef orc_rt_jit_Executor_initialize(orc_rt_jit_Executor *E,
+                                               orc_rt_SPSWriter *W) {
   uint64_t Key;
-  return callForAddr(E, E->Initialize, &W, &Key);
+  return callForAddr(E, E->Initialize, W, &Key);
 }
 
 orc_rt_ErrorRef orc_rt_jit_Executor_open(orc_rt_jit_Executor *E,

@@ -35,6 +35,10 @@ orc_rt_ErrorRef orc_rt_jit_Executor_call(orc_rt_jit_Executor *E, uint64_t Tag,
                                          const orc_rt_SPSWriter *Args,
                                          char **Out, size_t *OutSize);
 
+/* True once the executor has gone away (EOF, Hangup or a failed write): every
+ * call since has failed with "disconnecting". */
+bool orc_rt_jit_Executor_disconnected(orc_rt_jit_Executor *E);
+
 /*---- The bootstrap calls (names and signatures in docs/Remote.md) ----*/
 
 /* SimpleExecutorMemoryManager reserve: Size bytes of read-write memory. */
@@ -43,10 +47,14 @@ orc_rt_ErrorRef orc_rt_jit_Executor_reserve(orc_rt_jit_Executor *E,
 /* SimpleExecutorMemoryManager release of reservations made by reserve. */
 orc_rt_ErrorRef orc_rt_jit_Executor_release(orc_rt_jit_Executor *E,
                                             const uint64_t *Bases, size_t N);
-/* SimpleExecutorMemoryManager initialize: Request holds the FinalizeRequest
- * (segments, then action pairs), without the instance that goes first. */
+/* SimpleExecutorMemoryManager initialize, in two steps so that the segments'
+ * bytes are written once: beginInitialize starts W with the instance; the
+ * caller appends the FinalizeRequest (segments, then action pairs);
+ * initialize sends it and disposes of W. */
+void orc_rt_jit_Executor_beginInitialize(orc_rt_jit_Executor *E,
+                                         orc_rt_SPSWriter *W);
 orc_rt_ErrorRef orc_rt_jit_Executor_initialize(orc_rt_jit_Executor *E,
-                                               const orc_rt_SPSWriter *Request);
+                                               orc_rt_SPSWriter *W);
 /* SimpleExecutorDylibManager open ("" is the executor itself). */
 orc_rt_ErrorRef orc_rt_jit_Executor_open(orc_rt_jit_Executor *E,
                                          const char *Path, uint64_t *Handle);

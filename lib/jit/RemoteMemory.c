@@ -175,8 +175,9 @@ static LLVMBool finalize(void *Ctx, char **ErrMsg) {
     NumSegments += O->Sections[I].Size != 0;
   if (!NumSegments)
     return 0;
+  orc_rt_jit_RemoteMemory *M = O->M;
   orc_rt_SPSWriter W;
-  orc_rt_SPSWriter_init(&W);
+  orc_rt_jit_Executor_beginInitialize(M->E, &W);
   orc_rt_SPSWriter_appendU64(&W, NumSegments);
   for (size_t I = 0; I < O->NumSections; ++I) {
     const Section *S = &O->Sections[I];
@@ -187,7 +188,6 @@ static LLVMBool finalize(void *Ctx, char **ErrMsg) {
     orc_rt_SPSWriter_appendU64(&W, S->Size);
     orc_rt_SPSWriter_appendBytes(&W, (const char *)(uintptr_t)S->Addr, S->Size);
   }
-  orc_rt_jit_RemoteMemory *M = O->M;
   bool EH = O->EHFrameSize && M->RegisterEHFrame && M->DeregisterEHFrame;
   orc_rt_SPSWriter_appendU64(&W, EH ? 1 : 0);
   if (EH) {
@@ -195,7 +195,6 @@ static LLVMBool finalize(void *Ctx, char **ErrMsg) {
     appendRangeCall(&W, M->DeregisterEHFrame, O->EHFrame, O->EHFrameSize);
   }
   orc_rt_ErrorRef Err = orc_rt_jit_Executor_initialize(M->E, &W);
-  orc_rt_SPSWriter_dispose(&W);
   if (!Err)
     return 0;
   *ErrMsg = strdup(orc_rt_Error_getMessage(Err));

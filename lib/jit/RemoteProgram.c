@@ -399,7 +399,7 @@ static orc_rt_ErrorRef run(Remote *R, int *Status) {
   *Status = (int)Result;
   free(Argv);
   free(Addrs);
-  if (Err && !strcmp(orc_rt_Error_getMessage(Err), "disconnecting")) {
+  if (Err && orc_rt_jit_Executor_disconnected(R->E)) {
     orc_rt_Error_consume(Err);
     return executorEnded(R, Status);
   }
