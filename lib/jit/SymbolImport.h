@@ -2,7 +2,9 @@
 /* For the definition generators that link one JITDylib against others
  * (IRDlopen.c's dlopen'ed modules, JITDylibs.c's -jd): define what was found
  * as absolute symbols, or suspend the generator's lookup, look the names up in
- * other JITDylibs asynchronously (no JIT thread blocks) and resume it. */
+ * other JITDylibs asynchronously (no JIT thread blocks) and resume it. And
+ * the one blocking lookup the drivers make (Jit.c, RemoteProgram.c), which
+ * waits for LLVM-C's asynchronous one. */
 
 #ifndef ORC_RT_C_LIB_JIT_SYMBOLIMPORT_H
 #define ORC_RT_C_LIB_JIT_SYMBOLIMPORT_H
