@@ -47,6 +47,8 @@ void orc_rt_jit_ContentHash_update(orc_rt_jit_ContentHash *H, const void *Data,
       H->TailSize = 0;
     }
   }
+  if (H->TailSize) /* Data ran out before the tail filled: keep the tail */
+    return;
   for (; Size >= 8; P += 8, Size -= 8) {
     uint64_t W;
     memcpy(&W, P, 8); /* unaligned-safe; the words' byte order is the host's */
