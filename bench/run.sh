@@ -24,6 +24,14 @@ if ! cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   exit 1
 fi
 
+# Everything first: a section that installs the build (15-as-linked.sh) installs every
+# target, tools included, and a fresh checkout has built none of them yet.
+if ! cmake --build "$build" >"$build/bench-build.log" 2>&1; then
+  tail -50 "$build/bench-build.log"
+  echo "bench: error: building $build failed"
+  exit 1
+fi
+
 export BENCH_ROOT=$root BENCH_BUILD=$build
 export BENCH_HEADLINES=$build/bench-headlines.txt
 : >"$BENCH_HEADLINES"
