@@ -10,7 +10,7 @@
 #   executor  ExecutorFuzzer.c  framing + SPS decoding + direct wrapper calls  corpus/
 #   sps       SPSFuzzer.c       SPS decoders alone, with the reader's contract  corpus-sps/
 #   stream    StreamFuzzer.c    a whole stream through the server's read loop  corpus-stream/
-#   options   OptionsFuzzer.c   mini-lli's option parser (lib/jit/Options.c)    corpus-options/
+#   options   OptionsFuzzer.c   mini-lli's option parser (lib/jit/lli/Options.c)    corpus-options/
 # Regression inputs (crashes once found, now fixed) live in fuzz/regressions/TARGET/
 # and are replayed before fuzzing; any crash there fails the run.
 # Exit status: 0 if no crash, leak, timeout or sanitizer report; non-zero otherwise.
@@ -53,7 +53,7 @@ build() { # target -> $OUT/$1-fuzzer
   sps)      MAIN=SPSFuzzer.c;      OBJS=$(runtime_objects); EXTRA= ;;
   stream)   MAIN=StreamFuzzer.c;   OBJS=$(runtime_objects); EXTRA= ;;
   options)  MAIN=OptionsFuzzer.c;  OBJS=
-            EXTRA="$SRC/lib/jit/Options.c $SRC/lib/jit/CodeGenFlags.c $SRC/lib/support/Error.c $SRC/lib/support/FaultInjection.c
+            EXTRA="$SRC/lib/jit/lli/Options.c $SRC/lib/jit/lli/CodeGenFlags.c $SRC/lib/support/Error.c $SRC/lib/support/FaultInjection.c
                    -DORC_RT_C_VERSION=\"fuzz\" -DORC_RT_C_LLVM_VERSION=\"fuzz\"" ;;
   *) echo "run-fuzz.sh: unknown target '$1'" >&2; exit 2 ;;
   esac

@@ -39,6 +39,10 @@ from dataclasses import dataclass, field
 # ---------------------------------------------------------------------------
 
 PUBLIC = "include/orc-rt-c/*"
+# What lib/jit may use of the runtime, and lib/jit's library folders.
+RUNTIME = ["lib/services/*", "lib/core/*", "lib/support/*", PUBLIC]
+JIT_LIBRARY = ["lib/jit/support/*", "lib/jit/ir/*", "lib/jit/compile/*",
+               "lib/jit/cache/*", "lib/jit/modules/*"]
 # lib/services files every service may use: the services object, the action
 # lists, the wire helpers and the guarded copies.
 SERVICES_SHARED = ["ExecutorServices", "AllocAction", "ServiceWire", "SafeCopy"]
@@ -98,6 +102,53 @@ RULES = [
          only=["lib/jit/*", "lib/services/*", "lib/core/*", "lib/support/*",
                PUBLIC],
          why="lib/jit sits on the runtime, never on lib/remote"),
+    # Inside lib/jit, folders by job, includes pointing one way (docs/Design.md,
+    # "lib/jit by job"). First what a JIT library for any host needs, bottom up:
+    # support -> ir -> compile, cache; modules on support alone. None of it
+    # knows mini-lli.
+    Rule("jit-support", files=["lib/jit/support/*"],
+         only=["lib/jit/support/*"] + RUNTIME,
+         why="lib/jit/support (containers, hashing, LLVM errors as runtime "
+             "errors) is lib/jit's bottom layer"),
+    Rule("jit-ir", files=["lib/jit/ir/*"],
+         only=["lib/jit/ir/*", "lib/jit/support/*"] + RUNTIME,
+         why="lib/jit/ir reads and rewrites modules; it compiles nothing"),
+    Rule("jit-compile", files=["lib/jit/compile/*"],
+         only=["lib/jit/compile/*", "lib/jit/ir/*", "lib/jit/support/*"] +
+              RUNTIME,
+         why="lib/jit/compile (code generation and ORC glue) sits on ir and "
+             "support"),
+    Rule("jit-cache", files=["lib/jit/cache/*"],
+         only=["lib/jit/cache/*", "lib/jit/ir/*", "lib/jit/support/*"] +
+              RUNTIME,
+         why="lib/jit/cache keeps what ir takes out of a module with its "
+             "objects; it knows no JIT"),
+    Rule("jit-modules", files=["lib/jit/modules/*"],
+         only=["lib/jit/modules/*", "lib/jit/support/*"] + RUNTIME,
+         why="lib/jit/modules (entry stubs, exit order) sits on the runtime and "
+             "support only"),
+    # Then what only mini-lli needs: lli's options and outputs, the two LLVM
+    # engines, the program (its JIT, runtime, dlopen, exit order) and the
+    # controller of an executor process, in that order.
+    Rule("jit-lli", files=["lib/jit/lli/*"],
+         only=["lib/jit/lli/*"] + JIT_LIBRARY + RUNTIME,
+         why="lib/jit/lli (lli's command line and outputs) sits on the JIT "
+             "library"),
+    Rule("jit-engines", files=["lib/jit/mcjit/*", "lib/jit/interpreter/*"],
+         only=["{dir}/*"] + JIT_LIBRARY + RUNTIME,
+         why="an LLVM engine's folder knows no other engine and not the "
+             "program that drives it"),
+    Rule("jit-program", files=["lib/jit/program/*"],
+         never=["lib/jit/controller/*"],
+         why="the in-process program knows nothing of the executor process's "
+             "controller"),
+    Rule("jit-library-knows-no-tool", files=["lib/jit/*"],
+         unless=["lib/jit/lli/*", "lib/jit/mcjit/*", "lib/jit/interpreter/*",
+                 "lib/jit/program/*", "lib/jit/controller/*"],
+         never=["lib/jit/lli/*", "lib/jit/mcjit/*", "lib/jit/interpreter/*",
+                "lib/jit/program/*", "lib/jit/controller/*"],
+         why="the JIT library's folders never include what only mini-lli "
+             "needs"),
     # Tools are thin mains over one library.
     Rule("mini-lli", files=["tools/mini-lli/*"],
          only=["tools/mini-lli/*", "lib/jit/*", PUBLIC],

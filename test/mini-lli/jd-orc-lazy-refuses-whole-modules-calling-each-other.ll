@@ -2,7 +2,7 @@
 ; they have aliases) in two JITDylibs that call each other's functions, which
 ; lli links, does mini-lli say in one line, before anything links, that it
 ; cannot (each code object would wait for the other to be ready: see
-; lib/jit/JITDylibs.h) instead of waiting forever? -jit-kind=orc reaches the
+; lib/jit/program/JITDylibs.h) instead of waiting forever? -jit-kind=orc reaches the
 ; other JITDylib's functions through stubs and links them. The timeout makes
 ; a hang fail.
 ;

@@ -9,7 +9,7 @@
 // XFAIL: parity-lli
 // mini-lli catches main's pthread_exit (as it catches a thread's), waits for the
 // program's threads, then ends the program as exit(0) would; in an executor process
-// (-remote-mcjit) its start module does the same (lib/jit/RemoteStart.h).
+// (-remote-mcjit) its start module does the same (lib/jit/controller/RemoteStart.h).
 // Under -force-interpreter: a thread's start routine is interpreted code, which native
 // pthread_create cannot call: SIGSEGV (lli-22 too).
 // XFAIL: parity-interpreter

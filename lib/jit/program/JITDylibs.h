@@ -1,0 +1,77 @@
+/*===- lib/jit/program/JITDylibs.h - lli's -jd: JITDylibs linked with main ===*/
+/* lli's -jd <name> puts the -extra-modules and -extra-archives after it in a
+ * JITDylib of that name (`-jd main` is the input's). As in lli, a named
+ * JITDylib's link order is: itself (its modules, then its archives), the
+ * platform (mini-lli's definitions, ProgramRuntime.h), the process, the main
+ * JITDylib's exported symbols; the main JITDylib's ends, after its own
+ * generators, with the exported symbols of each named JITDylib in the order
+ * they were named. A link order is not transitive (a named JITDylib does not
+ * see another's symbols), and the entry point and -thread-entry are looked up
+ * in the main JITDylib alone. With -jit-kind=mcjit and -force-interpreter
+ * (no JITDylibs) lli ignores -jd, and so does mini-lli.
+ *
+ * LLVM-C cannot set a link order: each JITDylib gets a definition generator
+ * that gives a lookup made from inside it (its modules' links, the driver:
+ * MatchAllSymbols) the same answers, and a lookup from another JITDylib
+ * (MatchExportedSymbolsOnly) none. Which JITDylib exports what comes from the
+ * modules' IR. A symbol of another JITDylib is reached through a reexport:
+ * for a function compiled whole (-jit-kind=orc), a lazy-reexport stub, so
+ * modules that refer to each other both ways link without waiting for each
+ * other; otherwise a unit that looks the symbol up when something needs it
+ * (orc-lazy's functions are stubs already, and keep one address).
+ *
+ * LLVM-C's lookups return a symbol only once it is ready (its object linked
+ * and every object it depends on too), where ORC's own link order needs it
+ * resolved only. So a module's variables are compiled apart from its code
+ * (CodeGen.h's DataApart; with orc-lazy the split does it), and code that
+ * uses another JITDylib's variable waits for that object alone. Left, and
+ * refused before anything links (from the modules' IR: which object, a
+ * module's variables, its code, or the whole module with lli's cache, uses
+ * which symbol, and so waits for which object): objects that wait, through
+ * another JITDylib, for themselves, as two JITDylibs whose variables'
+ * initializers point at each other's variables, two that use each other's
+ * variables with lli's cache (one object per module), or orc-lazy modules
+ * kept whole without stubs (aliases, ifuncs) that call each other. lli
+ * links them all. Jit.c's waitsForItself still catches, under -jit-kind=orc,
+ * what this misses (archives' members). */
+
+#ifndef ORC_RT_C_LIB_JIT_PROGRAM_JITDYLIBS_H
+#define ORC_RT_C_LIB_JIT_PROGRAM_JITDYLIBS_H
+
+#include "jit/lli/Options.h"
+#include "jit/program/Jit.h"
+
+#include "orc-rt-c/Error.h"
+
+#include <llvm-c/Core.h>
+#include <llvm-c/Orc.h>
+
+typedef struct orc_rt_jit_JITDylibs orc_rt_jit_JITDylibs;
+
+/* Creates the named JITDylibs, in the order of the -jd options. *Out is NULL
+ * without -jd or without JITDylibs (mcjit, interpreter). */
+orc_rt_ErrorRef orc_rt_jit_JITDylibs_create(orc_rt_jit_JITDylibs **Out,
+                                            orc_rt_jit_Jit *J,
+                                            const orc_rt_jit_Options *O);
+
+/* The JITDylib of module Index (0: the input, I + 1: -extra-module I) or of
+ * -extra-archive I; NULL for the main one (and if D is NULL). */
+LLVMOrcJITDylibRef orc_rt_jit_JITDylibs_ofModule(orc_rt_jit_JITDylibs *D,
+                                                 unsigned Index);
+LLVMOrcJITDylibRef orc_rt_jit_JITDylibs_ofArchive(orc_rt_jit_JITDylibs *D,
+                                                  size_t I);
+
+/* Records what module Index (in IR, before it is added) exports. */
+orc_rt_ErrorRef orc_rt_jit_JITDylibs_noteModule(orc_rt_jit_JITDylibs *D,
+                                                unsigned Index,
+                                                LLVMModuleRef M);
+
+/* Links the JITDylibs as above: call once every module, archive and the
+ * process symbols are added (the generators go last), before any lookup.
+ * Fails if objects of the modules would wait for each other (below). */
+orc_rt_ErrorRef orc_rt_jit_JITDylibs_link(orc_rt_jit_JITDylibs *D);
+
+/* After the JIT is freed. */
+void orc_rt_jit_JITDylibs_dispose(orc_rt_jit_JITDylibs *D);
+
+#endif
