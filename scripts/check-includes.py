@@ -119,10 +119,10 @@ RULES = [
          why="lib/jit/compile (code generation and ORC glue) sits on ir and "
              "support"),
     Rule("jit-cache", files=["lib/jit/cache/*"],
-         only=["lib/jit/cache/*", "lib/jit/ir/*", "lib/jit/support/*"] +
-              RUNTIME,
+         only=["lib/jit/cache/*", "lib/jit/compile/*", "lib/jit/ir/*",
+               "lib/jit/support/*"] + RUNTIME,
          why="lib/jit/cache keeps what ir takes out of a module with its "
-             "objects; it knows no JIT"),
+             "objects; its user says how to compile"),
     Rule("jit-modules", files=["lib/jit/modules/*"],
          only=["lib/jit/modules/*", "lib/jit/support/*"] + RUNTIME,
          why="lib/jit/modules (entry stubs, exit order) sits on the runtime and "

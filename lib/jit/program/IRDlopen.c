@@ -15,7 +15,7 @@
  *
  * A module's life:
  *
- *   dlopen: compile (or take from the cache: DlopenCache.h) -> link into a
+ *   dlopen: compile (or take from the cache: cache/ModuleCache.h) -> link into a
  *     JITDylib -> nested group under the Session's -> stubs -> constructors
  *   dlclose to zero: destructors + its atexit handlers, under its tokens ->
  *     close its group -> (last token back) -> Retired -> JITDylib cleared
@@ -26,12 +26,12 @@
  *     Session token, and the code goes with the whole JIT after the drain. */
 
 #include "jit/program/IRDlopen.h"
+#include "jit/cache/ModuleCache.h"
 #include "jit/compile/SymbolImport.h"
 #include "jit/ir/DlopenIR.h"
 #include "jit/ir/Module.h"
 #include "jit/modules/ModuleExitOrder.h"
 #include "jit/modules/ModuleStubs.h"
-#include "jit/program/DlopenCache.h"
 #include "jit/program/LiveEntries.h"
 #include "jit/program/ProgramRuntime.h"
 #include "jit/program/RuntimeParts.h"
@@ -651,6 +651,51 @@ static Module *findLoaded(const struct stat *St) {
   return NULL;
 }
 
+/*---- Compiling (or taking from the cache) ----*/
+
+static orc_rt_ErrorRef runPasses(LLVMModuleRef M, const char *Passes,
+                                 void *Ctx) {
+  (void)Ctx;
+  LLVMTargetMachineRef TM = orc_rt_jit_Jit_createTargetMachine(Jit);
+  orc_rt_ErrorRef Err = orc_rt_jit_runPasses(M, Passes, TM);
+  if (TM)
+    LLVMDisposeTargetMachine(TM);
+  return Err;
+}
+
+static orc_rt_ErrorRef compileObjects(LLVMModuleRef M,
+                                      orc_rt_jit_ObjectList *Out, void *Ctx) {
+  (void)Ctx;
+  return orc_rt_jit_Jit_compileObjects(Jit, M, Out);
+}
+
+static void warnCache(orc_rt_ErrorRef Err, void *Ctx) {
+  (void)Ctx;
+  fprintf(stderr, "mini-lli: warning: object cache: %s\n",
+          orc_rt_Error_getMessage(Err));
+  orc_rt_Error_consume(Err);
+}
+
+/* Under Lock. */
+static orc_rt_ErrorRef compileModule(const char *Path,
+                                     orc_rt_jit_CompiledModule **Out) {
+  LLVMMemoryBufferRef Buf;
+  orc_rt_ErrorRef Err = orc_rt_jit_readInput(Path, &Buf);
+  if (Err)
+    return Err;
+  /* -enable-cache-manager makes the directory lli's cache, whose files hold
+   * one object and nothing else (LLICache.h): modules are not stored there. */
+  orc_rt_jit_ModuleCompiler By = {
+      orc_rt_jit_Jit_codegenSettings(Jit),
+      Opts->Passes,
+      Opts->EnableCacheManager ? NULL : Opts->ObjectCacheDir,
+      runPasses,
+      compileObjects,
+      warnCache,
+      NULL};
+  return orc_rt_jit_ModuleCache_get(&Cache, &By, Path, Buf, Out);
+}
+
 static Module *load(const char *Path, const struct stat *St) {
   Module *M = calloc(1, sizeof(*M));
   if (!M) {
@@ -660,8 +705,7 @@ static Module *load(const char *Path, const struct stat *St) {
   M->Dev = St->st_dev;
   M->Ino = St->st_ino;
   M->Order.Serial = ++NextSerial;
-  orc_rt_ErrorRef Err =
-      orc_rt_jit_ModuleCache_get(&Cache, Jit, Opts, Path, &M->Code);
+  orc_rt_ErrorRef Err = compileModule(Path, &M->Code);
   if (!Err && !(M->Slot = takeSlot()))
     Err = orc_rt_Error_create("out of memory");
   if (!Err) {

@@ -1,9 +1,8 @@
-/*===- lib/jit/program/DlopenCache.c - dlopen'ed modules, compiled once ---===*/
+/*===- lib/jit/cache/ModuleCache.c - Loaded modules, compiled once --------===*/
 
-#include "jit/program/DlopenCache.h"
+#include "jit/cache/ModuleCache.h"
 #include "jit/cache/ObjectCache.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,7 +36,8 @@ static orc_rt_ErrorRef keepObjects(orc_rt_jit_CompiledModule *E,
 }
 
 /* -object-cache-dir's entry for the module, written after compiling it. */
-static void store(const char *Dir, const orc_rt_jit_CompiledModule *E,
+static void store(const orc_rt_jit_ModuleCompiler *By,
+                  const orc_rt_jit_CompiledModule *E,
                   const orc_rt_jit_ObjectList *Objs) {
   orc_rt_jit_CacheManifest M = {.Ctors = E->Ctors.Items,
                                 .NumCtors = E->Ctors.Size,
@@ -47,13 +47,12 @@ static void store(const char *Dir, const orc_rt_jit_CompiledModule *E,
                                 .NumExports = E->Exports.Size,
                                 .Escapes = E->Escapes.Items,
                                 .NumEscapes = E->Escapes.Size};
-  orc_rt_ErrorRef Err =
-      orc_rt_jit_ObjectCache_store(Dir, E->Key, &M, Objs->Items, Objs->Size);
-  if (Err) { /* the module loads anyway, as the program does */
-    fprintf(stderr, "mini-lli: warning: object cache: %s\n",
-            orc_rt_Error_getMessage(Err));
+  orc_rt_ErrorRef Err = orc_rt_jit_ObjectCache_store(By->Dir, E->Key, &M,
+                                                     Objs->Items, Objs->Size);
+  if (Err && By->Warn) /* the module loads anyway, as the program does */
+    By->Warn(Err, By->Ctx);
+  else
     orc_rt_Error_consume(Err);
-  }
 }
 
 /* -object-cache-dir's entry for the module, if there is a valid one. */
@@ -74,20 +73,16 @@ static orc_rt_ErrorRef loadStored(const char *Dir, orc_rt_jit_CompiledModule *E,
   return Err;
 }
 
-static orc_rt_ErrorRef compile(orc_rt_jit_Jit *Jit, const char *Passes,
-                               const char *Path, LLVMMemoryBufferRef Buf,
-                               const char *Dir, orc_rt_jit_CompiledModule *E) {
+static orc_rt_ErrorRef compile(const orc_rt_jit_ModuleCompiler *By,
+                               const char *Name, LLVMMemoryBufferRef Buf,
+                               orc_rt_jit_CompiledModule *E) {
   LLVMContextRef Ctx;
   LLVMModuleRef M;
-  orc_rt_ErrorRef Err = orc_rt_jit_parseModule(Path, Buf, &Ctx, &M);
+  orc_rt_ErrorRef Err = orc_rt_jit_parseModule(Name, Buf, &Ctx, &M);
   if (Err)
     return Err;
-  if (Passes) {
-    LLVMTargetMachineRef TM = orc_rt_jit_Jit_createTargetMachine(Jit);
-    Err = orc_rt_jit_runPasses(M, Passes, TM);
-    if (TM)
-      LLVMDisposeTargetMachine(TM);
-  }
+  if (By->Passes)
+    Err = By->RunPasses(M, By->Passes, By->Ctx);
   if (!Err)
     Err = orc_rt_jit_takeInitializers(M, 0, &E->Ctors, &E->Dtors);
   if (!Err) {
@@ -98,32 +93,25 @@ static orc_rt_ErrorRef compile(orc_rt_jit_Jit *Jit, const char *Passes,
     Err = orc_rt_jit_routeEscapesThroughStubs(M, &E->Escapes);
   orc_rt_jit_ObjectList Objs = {NULL, 0};
   if (!Err)
-    Err = orc_rt_jit_Jit_compileObjects(Jit, M, &Objs);
+    Err = By->Compile(M, &Objs, By->Ctx);
   LLVMDisposeModule(M);
   LLVMContextDispose(Ctx);
   if (!Err)
     Err = keepObjects(E, Objs.Items, Objs.Size);
-  if (!Err && Dir)
-    store(Dir, E, &Objs);
+  if (!Err && By->Dir)
+    store(By, E, &Objs);
   orc_rt_jit_ObjectList_dispose(&Objs);
   return Err;
 }
 
-/* The compiled form of Path's bytes: from the in-process cache, from
- * -object-cache-dir, or compiled now (and stored there). */
 orc_rt_ErrorRef orc_rt_jit_ModuleCache_get(orc_rt_jit_ModuleCache *Cache,
-                                           orc_rt_jit_Jit *Jit,
-                                           const orc_rt_jit_Options *Opts,
-                                           const char *Path,
+                                           const orc_rt_jit_ModuleCompiler *By,
+                                           const char *Name,
+                                           LLVMMemoryBufferRef Buf,
                                            orc_rt_jit_CompiledModule **Out) {
-  LLVMMemoryBufferRef Buf;
-  orc_rt_ErrorRef Err = orc_rt_jit_readInput(Path, &Buf);
-  if (Err)
-    return Err;
   orc_rt_jit_Digest Key = orc_rt_jit_ObjectCache_key(
-      LLVMGetBufferStart(Buf), LLVMGetBufferSize(Buf),
-      orc_rt_jit_Jit_codegenSettings(Jit), Opts->Passes,
-      ORC_RT_JIT_OBJECTCACHE_DLOPEN);
+      LLVMGetBufferStart(Buf), LLVMGetBufferSize(Buf), By->CodegenSettings,
+      By->Passes, ORC_RT_JIT_OBJECTCACHE_DLOPEN);
   for (orc_rt_jit_CompiledModule *E = Cache->Head; E; E = E->Next)
     if (E->Key.Hi == Key.Hi && E->Key.Lo == Key.Lo) {
       LLVMDisposeMemoryBuffer(Buf);
@@ -136,16 +124,12 @@ orc_rt_ErrorRef orc_rt_jit_ModuleCache_get(orc_rt_jit_ModuleCache *Cache,
     return orc_rt_Error_create("out of memory");
   }
   E->Key = Key;
-  /* -enable-cache-manager makes the directory lli's cache, whose files hold
-   * one object and nothing else (LLICache.h): modules are not stored there. */
-  const char *Dir = Opts->EnableCacheManager ? NULL : Opts->ObjectCacheDir;
   bool Hit = false;
-  if (Dir)
-    Err = loadStored(Dir, E, &Hit);
+  orc_rt_ErrorRef Err = By->Dir ? loadStored(By->Dir, E, &Hit) : NULL;
   if (Hit || Err)
     LLVMDisposeMemoryBuffer(Buf);
   else
-    Err = compile(Jit, Opts->Passes, Path, Buf, Dir, E); /* consumes Buf */
+    Err = compile(By, Name, Buf, E); /* consumes Buf */
   if (Err) {
     disposeEntry(E);
     return Err;
