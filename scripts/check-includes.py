@@ -42,7 +42,7 @@ PUBLIC = "include/orc-rt-c/*"
 # What lib/jit may use of the runtime, and lib/jit's library folders.
 RUNTIME = ["lib/services/*", "lib/core/*", "lib/support/*", PUBLIC]
 JIT_LIBRARY = ["lib/jit/support/*", "lib/jit/ir/*", "lib/jit/compile/*",
-               "lib/jit/cache/*", "lib/jit/modules/*"]
+               "lib/jit/cache/*", "lib/jit/modules/*", "lib/jit/host/*"]
 # lib/services files every service may use: the services object, the action
 # lists, the wire helpers and the guarded copies.
 SERVICES_SHARED = ["ExecutorServices", "AllocAction", "ServiceWire", "SafeCopy"]
@@ -127,6 +127,12 @@ RULES = [
          only=["lib/jit/modules/*", "lib/jit/support/*"] + RUNTIME,
          why="lib/jit/modules (entry stubs, exit order) sits on the runtime and "
              "support only"),
+    # The JIT library's face: orc-rt-c/Jit.h on the folders below it.
+    Rule("jit-host", files=["lib/jit/host/*"],
+         only=["lib/jit/host/*", "lib/jit/support/*", "lib/jit/ir/*",
+               "lib/jit/compile/*", "lib/jit/cache/*", "lib/jit/modules/*"] +
+              RUNTIME,
+         why="lib/jit/host (orc-rt-c/Jit.h) sits on the JIT library's folders"),
     # Then what only mini-lli needs: lli's options and outputs, the two LLVM
     # engines, the program (its JIT, runtime, dlopen, exit order) and the
     # controller of an executor process, in that order.

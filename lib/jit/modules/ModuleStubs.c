@@ -324,14 +324,24 @@ void orc_rt_jit_ModuleStubs_dropDeadFrames(uintptr_t Sp) {
  * after the Session's drain, which waits for the caller's token, so the call
  * may go on under it. Closed by dlclose: the code is (or soon will be) gone. */
 static __attribute__((noinline, cold)) void denied(Record *R) {
-  if (!__atomic_load_n(&R->Module->ClosedByShutdown, __ATOMIC_ACQUIRE))
+  bool ByShutdown =
+      __atomic_load_n(&R->Module->ClosedByShutdown, __ATOMIC_ACQUIRE);
+  /* A caller inside managed code or inside another module holds a token
+   * that the Session's drain waits for. */
+  if (ByShutdown &&
+      (orc_rt_Session_current() || (My->Entries && My->Top > My->Entries + 1)))
+    return;
+  if (R->Module->OnStale) {
+    R->Module->OnStale(R->Name, R->Module->Path, R->Module->StaleCtx);
+    abort(); /* the handler must not return */
+  }
+  if (!ByShutdown)
     fatal("mini-lli: error: call to '%s' in module '%s', which has been "
           "unloaded (dlclose)\n",
           R->Name, R->Module->Path);
-  if (!orc_rt_Session_current())
-    fatal("mini-lli: error: call to '%s' in module '%s' after shutdown was "
-          "requested, from outside JIT'd code\n",
-          R->Name, R->Module->Path);
+  fatal("mini-lli: error: call to '%s' in module '%s' after shutdown was "
+        "requested, from outside JIT'd code\n",
+        R->Name, R->Module->Path);
 }
 
 /* The C path of an entry (the entry paths' fast path did not take it: the

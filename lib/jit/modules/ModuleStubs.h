@@ -49,6 +49,12 @@ typedef struct orc_rt_jit_StubModule {
   /* Set before the group is closed by Session shutdown (not by dlclose):
    * a denied entry then runs under the caller's Session token instead. */
   bool ClosedByShutdown;
+  /* A denied entry that cannot go on (a stale call): told the function's
+   * and the module's names; must not return (the process aborts if it
+   * does). NULL: mini-lli's line ("mini-lli: error: call to ...") and
+   * _exit(1). */
+  void (*OnStale)(const char *Function, const char *Module, void *Ctx);
+  void *StaleCtx;
 } orc_rt_jit_StubModule;
 
 /* Creates a stub for the function Name (copied) at Target in module M.

@@ -577,7 +577,7 @@ static orc_rt_ErrorRef makeId(Module *M, const char *Path) {
     free(P);
     return orc_rt_Error_create("out of memory");
   }
-  *Id = (orc_rt_jit_StubModule){TS, M->Group, P, false};
+  *Id = (orc_rt_jit_StubModule){.Tokens = TS, .Group = M->Group, .Path = P};
   M->Id = Id; /* permanent from here */
   return NULL;
 }
