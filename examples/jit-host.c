@@ -28,8 +28,8 @@ int main(int Argc, char **Argv) {
   orc_rt_ThreadPoolRef Pool;
   orc_rt_ErrorRef Err = orc_rt_ThreadPool_create(&Pool, 1);
   if (!Err)
-    Err = orc_rt_Session_create(&S, orc_rt_ThreadPool_dispatch, Pool, NULL,
-                                NULL);
+    Err =
+        orc_rt_Session_create(&S, orc_rt_ThreadPool_dispatch, Pool, NULL, NULL);
   if (Err) {
     fprintf(stderr, "jit-host: error: %s\n", orc_rt_Error_getMessage(Err));
     return 1;
