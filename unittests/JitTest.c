@@ -13,6 +13,7 @@
 #include "orc-rt-c/Jit.h"
 #include "orc-rt-c/Session.h"
 
+#include <dirent.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -313,6 +314,54 @@ static void moduleUsedByAnotherStaysUntilThatOneGoes(void **State) {
   assert_int_equal(atomic_load(&FreedA), 1); /* then A goes with it */
 }
 
+/*---- The object cache ----*/
+
+static size_t countEntries(const char *Dir) {
+  size_t N = 0;
+  DIR *D = opendir(Dir);
+  assert_non_null(D);
+  for (struct dirent *E; (E = readdir(D));)
+    N += strstr(E->d_name, ".orcobj") != NULL;
+  closedir(D);
+  return N;
+}
+
+/* A module compiled by one Jit is stored by content and linked from the store
+ * by another (a later process would be the same); different bytes are another
+ * entry. That a hit compiles nothing is shown for the same cache under
+ * mini-lli's dlopen (test/dlopen/module-loaded-in-a-later-run-...). */
+static void objectCacheKeepsModulesByContent(void **State) {
+  Fixture *F = *State;
+  char Dir[] = "/tmp/orc-rt-c-jittest-XXXXXX";
+  assert_non_null(mkdtemp(Dir));
+  orc_rt_JitOptions O;
+  orc_rt_JitOptions_init(&O);
+  O.ObjectCacheDir = Dir;
+  for (int Round = 0; Round < 2; ++Round) {
+    orc_rt_JitRef J;
+    assert_null(orc_rt_Jit_create(&J, F->S, &O));
+    orc_rt_JitModuleRef M;
+    assert_null(
+        orc_rt_Jit_loadMemory(J, "answer.ll", Answer, strlen(Answer), &M));
+    void *Fn;
+    assert_null(orc_rt_JitModule_lookup(M, "answer", &Fn));
+    assert_int_equal(((int (*)(void))(uintptr_t)Fn)(), 42);
+    assert_int_equal(countEntries(Dir), 1);
+    orc_rt_JitModule_unload(M, NULL, NULL);
+  }
+  char Edited[512];
+  snprintf(Edited, sizeof(Edited), "; edited\n%s", Answer);
+  orc_rt_JitModuleRef M;
+  orc_rt_JitRef J;
+  assert_null(orc_rt_Jit_create(&J, F->S, &O));
+  assert_null(
+      orc_rt_Jit_loadMemory(J, "edited.ll", Edited, strlen(Edited), &M));
+  assert_int_equal(countEntries(Dir), 2);
+  char Cmd[64];
+  snprintf(Cmd, sizeof(Cmd), "rm -rf %s", Dir);
+  assert_int_equal(system(Cmd), 0);
+}
+
 /*---- Two JITs ----*/
 
 static void twoJitsKnowNothingOfEachOther(void **State) {
@@ -363,6 +412,8 @@ int main(void) {
                                       tearDown),
       cmocka_unit_test_setup_teardown(moduleUsedByAnotherStaysUntilThatOneGoes,
                                       setUp, tearDown),
+      cmocka_unit_test_setup_teardown(objectCacheKeepsModulesByContent, setUp,
+                                      tearDown),
       cmocka_unit_test_setup_teardown(twoJitsKnowNothingOfEachOther, setUp,
                                       tearDown),
   };
