@@ -123,13 +123,7 @@ static orc_rt_ErrorRef createLLJIT(orc_rt_JitRef J) {
 static void disposeJit(orc_rt_JitRef J) {
   for (orc_rt_JitModuleRef M = J->Loaded; M;) {
     orc_rt_JitModuleRef Next = M->Next;
-    orc_rt_TaskGroup_destroy(M->Group);
-    free(M->ExportAddrs);
-    free(M->CtorAddrs);
-    free(M->DtorAddrs);
-    free(M->EscapeStubs);
-    orc_rt_jit_ExitOrderNode_dispose(&M->Order);
-    free(M);
+    orc_rt_jit_Host_freeModule(M);
     M = Next;
   }
   if (J->LLJIT) { /* frees every module's code and data */
@@ -249,12 +243,14 @@ orc_rt_ErrorRef orc_rt_Jit_addSymbol(orc_rt_JitRef J, const char *Name,
       (uintptr_t)Addr,
       {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable,
        0}};
+  LLVMOrcMaterializationUnitRef MU = LLVMOrcAbsoluteSymbols(&Pair, 1);
   pthread_mutex_lock(&J->Lock);
-  LLVMErrorRef E = LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(J->LLJIT),
-                                         LLVMOrcAbsoluteSymbols(&Pair, 1));
+  LLVMErrorRef E =
+      LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(J->LLJIT), MU);
   pthread_mutex_unlock(&J->Lock);
   if (!E)
     return NULL;
+  LLVMOrcDisposeMaterializationUnit(MU); /* the unit stays ours */
   LLVMConsumeError(E);
   return orc_rt_Error_createf("orc_rt_Jit_addSymbol: '%s' is already defined",
                               Name);

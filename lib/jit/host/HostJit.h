@@ -47,6 +47,7 @@ struct orc_rt_OpaqueJitModule {
   uint64_t *CtorAddrs, *DtorAddrs;
   uint64_t *EscapeStubs;          /* the stubs escaping addresses name */
   orc_rt_jit_ExitOrderNode Order; /* the modules it bound symbols from */
+  bool StubsMade;                 /* a stub points at Id: it is permanent */
   bool Unloading;  /* unload was called; kept while a module uses it */
   bool ByShutdown; /* finalized by the Session's shutdown */
   orc_rt_CallbackFn OnFreed;
@@ -83,6 +84,9 @@ struct orc_rt_OpaqueJit {
 orc_rt_ErrorRef orc_rt_jit_Host_load(struct orc_rt_OpaqueJit *J,
                                      const char *Name, LLVMMemoryBufferRef Buf,
                                      orc_rt_JitModuleRef *Result);
+
+/* Frees M's bookkeeping (not its code: that is its JITDylib's). */
+void orc_rt_jit_Host_freeModule(orc_rt_JitModuleRef M);
 
 /* At the Session's detach: every module still loaded is finalized (newest
  * first, as at exit) and its group closed by shutdown. */

@@ -116,11 +116,12 @@ static LLVMErrorRef generate(LLVMOrcDefinitionGeneratorRef G, void *Ctx,
 
 static orc_rt_ErrorRef define(orc_rt_JitModuleRef M,
                               LLVMOrcCSymbolMapPairs Pairs, size_t N) {
-  return orc_rt_jit_fromLLVMError(
-      LLVMOrcJITDylibDefine(M->Slot->JD, LLVMOrcAbsoluteSymbols(Pairs, N)),
-      NULL);
+  LLVMOrcMaterializationUnitRef MU = LLVMOrcAbsoluteSymbols(Pairs, N);
+  LLVMErrorRef E = LLVMOrcJITDylibDefine(M->Slot->JD, MU);
+  if (E) /* the unit stays ours */
+    LLVMOrcDisposeMaterializationUnit(MU);
+  return orc_rt_jit_fromLLVMError(E, NULL);
 }
-
 /* Its own __dso_handle (the handlers it registers carry it), and the stubs
  * escaping function addresses name, defined before the code that uses them
  * is linked; their targets are set once it is. */
@@ -225,6 +226,7 @@ static orc_rt_ErrorRef makeExportStubs(orc_rt_JitModuleRef M) {
   for (size_t I = 0; I < X->Size; ++I) {
     if (!X->Items[I].IsFunction)
       continue;
+    M->StubsMade = true;
     uint64_t Stub = orc_rt_jit_ModuleStubs_create(
         M->Id, X->Items[I].Name, M->ExportAddrs[I], X->Items[I].RegsOnly,
         X->Items[I].FloatArgs);
@@ -269,7 +271,12 @@ static void finalize(orc_rt_JitModuleRef M) {
   orc_rt_TaskGroup_releaseToken(M->Group);
 }
 
-static void freeModule(orc_rt_JitModuleRef M) {
+void orc_rt_jit_Host_freeModule(orc_rt_JitModuleRef M) {
+  if (M->Id && !M->StubsMade) { /* no stub points at it */
+    orc_rt_TokenSource_dispose(M->Id->Tokens);
+    free(M->Id->Path);
+    free(M->Id);
+  }
   orc_rt_TaskGroup_destroy(M->Group);
   free(M->ExportAddrs);
   free(M->CtorAddrs);
@@ -306,7 +313,7 @@ static void onComplete(void *Ctx) {
   void *OnFreedCtx = M->OnFreedCtx;
   if (M->Slot)
     releaseSlot(M->J, M->Slot);
-  freeModule(M);
+  orc_rt_jit_Host_freeModule(M);
   if (OnFreed)
     OnFreed(OnFreedCtx);
 }
@@ -414,7 +421,7 @@ orc_rt_ErrorRef orc_rt_jit_Host_load(orc_rt_JitRef J, const char *Name,
     else {
       if (M->Slot)
         releaseSlot(J, M->Slot);
-      freeModule(M);
+      orc_rt_jit_Host_freeModule(M);
     }
     pthread_mutex_unlock(&J->Lock);
     return Err;
