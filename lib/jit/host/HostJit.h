@@ -18,6 +18,7 @@
 #define ORC_RT_C_LIB_JIT_HOST_HOSTJIT_H
 
 #include "jit/cache/ModuleCache.h"
+#include "jit/host/ModuleLink.h"
 #include "jit/modules/ModuleExitOrder.h"
 #include "jit/modules/ModuleStubs.h"
 
@@ -39,15 +40,12 @@ typedef struct orc_rt_jit_HostSlot {
 
 struct orc_rt_OpaqueJitModule {
   struct orc_rt_OpaqueJit *J;
-  orc_rt_jit_StubModule *Id; /* permanent: the stubs point at it */
+  orc_rt_jit_StubModule *Id; /* permanent once a stub points at it */
   orc_rt_TaskGroupRef Group;
   orc_rt_jit_HostSlot *Slot;
   orc_rt_jit_CompiledModule *Code; /* owned by J->Cache */
-  uint64_t *ExportAddrs; /* the stub for a function, else the address */
-  uint64_t *CtorAddrs, *DtorAddrs;
-  uint64_t *EscapeStubs;          /* the stubs escaping addresses name */
-  orc_rt_jit_ExitOrderNode Order; /* the modules it bound symbols from */
-  bool StubsMade;                 /* a stub points at Id: it is permanent */
+  orc_rt_jit_LinkedModule Link;    /* entries, constructors, destructors */
+  orc_rt_jit_ExitOrderNode Order;  /* the modules it bound symbols from */
   bool Unloading;  /* unload was called; kept while a module uses it */
   bool ByShutdown; /* finalized by the Session's shutdown */
   orc_rt_CallbackFn OnFreed;

@@ -13,6 +13,7 @@
 
 #include "jit/compile/SymbolImport.h"
 #include "jit/host/HostJit.h"
+#include "jit/host/ModuleLink.h"
 #include "jit/support/Diag.h"
 
 #include "orc-rt-c/NestedGroup.h"
@@ -52,7 +53,7 @@ static bool findExport(orc_rt_JitRef J, const char *Name, uint64_t *Addr,
     const orc_rt_jit_ExportList *X = &M->Code->Exports;
     for (size_t I = 0; I < X->Size; ++I)
       if (!strcmp(X->Items[I].Name, Name)) {
-        *Addr = M->ExportAddrs[I];
+        *Addr = M->Link.ExportAddrs[I];
         *From = M;
         Found = true; /* keep going: the oldest wins */
         break;
@@ -61,10 +62,21 @@ static bool findExport(orc_rt_JitRef J, const char *Name, uint64_t *Addr,
   return Found;
 }
 
+/* Under SymLock: a name another loaded module exports (see findExport);
+ * the module being linked records that it bound it. */
+static bool findForSlot(const char *Name, uint64_t *Addr, void *Ctx) {
+  orc_rt_jit_HostSlot *Slot = Ctx;
+  orc_rt_JitModuleRef From;
+  if (!findExport(Slot->J, Name, Addr, &From) || From == Slot->Owner)
+    return false;
+  if (Slot->Owner)
+    orc_rt_jit_ExitOrderNode_addDep(&Slot->Owner->Order, &From->Order);
+  return true;
+}
+
 /* A module's JITDylib's one generator: names it does not define come from
  * the other loaded modules (their stubs), else from the main JITDylib (the
- * host's symbols, the process's), looked up asynchronously so that no JIT
- * thread blocks. */
+ * host's symbols, the process's). */
 static LLVMErrorRef generate(LLVMOrcDefinitionGeneratorRef G, void *Ctx,
                              LLVMOrcLookupStateRef *State,
                              LLVMOrcLookupKind Kind, LLVMOrcJITDylibRef JD,
@@ -73,168 +85,43 @@ static LLVMErrorRef generate(LLVMOrcDefinitionGeneratorRef G, void *Ctx,
   (void)G, (void)Kind, (void)Flags;
   orc_rt_jit_HostSlot *Slot = Ctx;
   orc_rt_JitRef J = Slot->J;
-  LLVMOrcCSymbolMapPairs Found = calloc(N + 1, sizeof(*Found));
-  LLVMOrcCLookupSetElement *Rest = calloc(N + 1, sizeof(*Rest));
-  if (!Found || !Rest) {
-    free(Found), free(Rest);
-    return LLVMCreateStringError("out of memory");
-  }
-  size_t NF = 0, NR = 0;
-  pthread_mutex_lock(&J->SymLock);
+  return orc_rt_jit_generateFromModules(
+      LLVMOrcLLJITGetExecutionSession(J->LLJIT), JD, State, Set, N, &J->SymLock,
+      findForSlot, Slot, LLVMOrcLLJITGetMainJITDylib(J->LLJIT));
+}
+
+/*---- Linking (host/ModuleLink.h) ----*/
+
+static orc_rt_ErrorRef addObjects(LLVMOrcJITDylibRef JD,
+                                  const LLVMMemoryBufferRef *Objects, size_t N,
+                                  void *Ctx) {
+  orc_rt_JitRef J = Ctx;
+  orc_rt_ErrorRef Err = NULL;
   for (size_t I = 0; I < N; ++I) {
-    uint64_t Addr;
-    orc_rt_JitModuleRef From;
-    if (findExport(J, LLVMOrcSymbolStringPoolEntryStr(Set[I].Name), &Addr,
-                   &From) &&
-        From != Slot->Owner) {
-      if (Slot->Owner)
-        orc_rt_jit_ExitOrderNode_addDep(&Slot->Owner->Order, &From->Order);
-      Found[NF].Name = Set[I].Name;
-      Found[NF].Sym.Address = Addr;
-      Found[NF].Sym.Flags.GenericFlags = LLVMJITSymbolGenericFlagsExported;
-      ++NF;
-    } else {
-      LLVMOrcRetainSymbolStringPoolEntry(Set[I].Name); /* the lookup's */
-      Rest[NR++].Name = Set[I].Name;
-    }
+    if (Err)
+      LLVMDisposeMemoryBuffer(Objects[I]);
+    else
+      Err = orc_rt_jit_fromLLVMError(
+          LLVMOrcLLJITAddObjectFile(J->LLJIT, JD, Objects[I]), NULL);
   }
-  pthread_mutex_unlock(&J->SymLock);
-  orc_rt_jit_defineAbsolute(JD, Found, NF);
-  free(Found);
-  LLVMOrcCJITDylibSearchOrderElement Order = {
-      LLVMOrcLLJITGetMainJITDylib(J->LLJIT),
-      LLVMOrcJITDylibLookupFlagsMatchExportedSymbolsOnly};
-  LLVMErrorRef E =
-      NR ? orc_rt_jit_importInto(LLVMOrcLLJITGetExecutionSession(J->LLJIT), JD,
-                                 State, &Order, 1, Rest, NR)
-         : NULL;
-  free(Rest);
-  return E;
-}
-
-/*---- Linking ----*/
-
-static orc_rt_ErrorRef define(orc_rt_JitModuleRef M,
-                              LLVMOrcCSymbolMapPairs Pairs, size_t N) {
-  LLVMOrcMaterializationUnitRef MU = LLVMOrcAbsoluteSymbols(Pairs, N);
-  LLVMErrorRef E = LLVMOrcJITDylibDefine(M->Slot->JD, MU);
-  if (E) /* the unit stays ours */
-    LLVMOrcDisposeMaterializationUnit(MU);
-  return orc_rt_jit_fromLLVMError(E, NULL);
-}
-/* Its own __dso_handle (the handlers it registers carry it), and the stubs
- * escaping function addresses name, defined before the code that uses them
- * is linked; their targets are set once it is. */
-static orc_rt_ErrorRef defineModuleSymbols(orc_rt_JitModuleRef M) {
-  LLVMOrcLLJITRef L = M->J->LLJIT;
-  LLVMOrcCSymbolMapPair Dso = {
-      LLVMOrcLLJITMangleAndIntern(L, "__dso_handle"),
-      {(uintptr_t)&M->Dso, {LLVMJITSymbolGenericFlagsExported, 0}}};
-  orc_rt_ErrorRef Err = define(M, &Dso, 1);
-  const orc_rt_jit_EscapeList *X = &M->Code->Escapes;
-  if (Err || !X->Size)
-    return Err;
-  M->EscapeStubs = calloc(X->Size, sizeof(uint64_t));
-  LLVMOrcCSymbolMapPairs Pairs = calloc(X->Size, sizeof(*Pairs));
-  if (!M->EscapeStubs || !Pairs) {
-    free(Pairs);
-    return orc_rt_Error_create("out of memory");
-  }
-  size_t N = 0;
-  for (; N < X->Size; ++N) {
-    M->EscapeStubs[N] = orc_rt_jit_ModuleStubs_create(
-        M->Id, X->Items[N].Display, 0, X->Items[N].RegsOnly,
-        X->Items[N].FloatArgs);
-    if (!M->EscapeStubs[N])
-      break;
-    Pairs[N].Name = LLVMOrcLLJITMangleAndIntern(L, X->Items[N].Stub);
-    Pairs[N].Sym = (LLVMJITEvaluatedSymbol){
-        M->EscapeStubs[N],
-        {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable,
-         0}};
-  }
-  if (N < X->Size) {
-    for (size_t K = 0; K < N; ++K)
-      LLVMOrcReleaseSymbolStringPoolEntry(Pairs[K].Name);
-    Err = orc_rt_Error_create("out of memory");
-  } else {
-    Err = define(M, Pairs, N);
-  }
-  free(Pairs);
   return Err;
 }
 
-/* Adds the objects and looks up, in one lookup that links everything, the
- * exports, constructors, destructors and escaping functions. */
-static orc_rt_ErrorRef link(orc_rt_JitModuleRef M) {
-  orc_rt_jit_CompiledModule *C = M->Code;
-  LLVMOrcLLJITRef L = M->J->LLJIT;
-  orc_rt_ErrorRef Err = defineModuleSymbols(M);
-  for (size_t I = 0; !Err && I < C->NumObjs; ++I)
-    Err = orc_rt_jit_fromLLVMError(
-        LLVMOrcLLJITAddObjectFile(L, M->Slot->JD,
-                                  LLVMCreateMemoryBufferWithMemoryRangeCopy(
-                                      C->Objs[I], C->ObjSizes[I], "")),
-        NULL);
-  if (Err)
-    return Err;
-  size_t NE = C->Exports.Size, NC = C->Ctors.Size, ND = C->Dtors.Size,
-         NX = C->Escapes.Size, N = NE + NC + ND + NX;
-  LLVMOrcSymbolStringPoolEntryRef *Names = calloc(N + 1, sizeof(*Names));
-  uint64_t *Addrs = calloc(N + 1, sizeof(uint64_t));
-  M->ExportAddrs = calloc(NE + 1, sizeof(uint64_t));
-  M->CtorAddrs = calloc(NC + 1, sizeof(uint64_t));
-  M->DtorAddrs = calloc(ND + 1, sizeof(uint64_t));
-  if (!Names || !Addrs || !M->ExportAddrs || !M->CtorAddrs || !M->DtorAddrs) {
-    free(Names), free(Addrs);
+static orc_rt_ErrorRef lookup(LLVMOrcJITDylibRef JD, const char *const *Names,
+                              size_t N, uint64_t *Addrs, void *Ctx) {
+  orc_rt_JitRef J = Ctx;
+  LLVMOrcSymbolStringPoolEntryRef *Interned = calloc(N, sizeof(*Interned));
+  if (!Interned)
     return orc_rt_Error_create("out of memory");
-  }
-  for (size_t I = 0; I < NE; ++I)
-    Names[I] = LLVMOrcLLJITMangleAndIntern(L, C->Exports.Items[I].Name);
-  for (size_t I = 0; I < NC; ++I)
-    Names[NE + I] = LLVMOrcLLJITMangleAndIntern(L, C->Ctors.Items[I].Symbol);
-  for (size_t I = 0; I < ND; ++I)
-    Names[NE + NC + I] =
-        LLVMOrcLLJITMangleAndIntern(L, C->Dtors.Items[I].Symbol);
-  for (size_t I = 0; I < NX; ++I)
-    Names[NE + NC + ND + I] =
-        LLVMOrcLLJITMangleAndIntern(L, C->Escapes.Items[I].Target);
-  Err = N ? orc_rt_jit_fromLLVMError(
-                orc_rt_jit_lookupAndWait(LLVMOrcLLJITGetExecutionSession(L),
-                                         M->Slot->JD, Names, N, Addrs, NULL,
-                                         NULL),
-                NULL)
-          : NULL;
   for (size_t I = 0; I < N; ++I)
-    LLVMOrcReleaseSymbolStringPoolEntry(Names[I]);
-  free(Names);
-  if (!Err) {
-    for (size_t I = 0; I < NX; ++I)
-      orc_rt_jit_ModuleStubs_setTarget(M->EscapeStubs[I],
-                                       Addrs[NE + NC + ND + I]);
-    memcpy(M->ExportAddrs, Addrs, NE * sizeof(uint64_t));
-    memcpy(M->CtorAddrs, Addrs + NE, NC * sizeof(uint64_t));
-    memcpy(M->DtorAddrs, Addrs + NE + NC, ND * sizeof(uint64_t));
-  }
-  free(Addrs);
-  return Err;
-}
-
-/* The entries of the exported functions. */
-static orc_rt_ErrorRef makeExportStubs(orc_rt_JitModuleRef M) {
-  const orc_rt_jit_ExportList *X = &M->Code->Exports;
-  for (size_t I = 0; I < X->Size; ++I) {
-    if (!X->Items[I].IsFunction)
-      continue;
-    M->StubsMade = true;
-    uint64_t Stub = orc_rt_jit_ModuleStubs_create(
-        M->Id, X->Items[I].Name, M->ExportAddrs[I], X->Items[I].RegsOnly,
-        X->Items[I].FloatArgs);
-    if (!Stub)
-      return orc_rt_Error_create("out of memory");
-    M->ExportAddrs[I] = Stub;
-  }
-  return NULL;
+    Interned[I] = LLVMOrcLLJITMangleAndIntern(J->LLJIT, Names[I]);
+  LLVMErrorRef E =
+      orc_rt_jit_lookupAndWait(LLVMOrcLLJITGetExecutionSession(J->LLJIT), JD,
+                               Interned, N, Addrs, NULL, NULL);
+  for (size_t I = 0; I < N; ++I)
+    LLVMOrcReleaseSymbolStringPoolEntry(Interned[I]);
+  free(Interned);
+  return orc_rt_jit_fromLLVMError(E, NULL);
 }
 
 /*---- Running code in a module, and freeing it ----*/
@@ -265,23 +152,20 @@ static void runInits(orc_rt_JitModuleRef M, const orc_rt_jit_InitList *L,
 static void finalize(orc_rt_JitModuleRef M) {
   if (!orc_rt_TaskGroup_acquireToken(M->Group))
     return;
-  runInits(M, &M->Code->Dtors, M->DtorAddrs, true, 0);
+  runInits(M, &M->Code->Dtors, M->Link.DtorAddrs, true, 0);
   __cxa_finalize(&M->Dso);
-  runInits(M, &M->Code->Dtors, M->DtorAddrs, true, 1);
+  runInits(M, &M->Code->Dtors, M->Link.DtorAddrs, true, 1);
   orc_rt_TaskGroup_releaseToken(M->Group);
 }
 
 void orc_rt_jit_Host_freeModule(orc_rt_JitModuleRef M) {
-  if (M->Id && !M->StubsMade) { /* no stub points at it */
+  if (M->Id && !M->Link.StubsMade) { /* no stub points at it */
     orc_rt_TokenSource_dispose(M->Id->Tokens);
     free(M->Id->Path);
     free(M->Id);
   }
   orc_rt_TaskGroup_destroy(M->Group);
-  free(M->ExportAddrs);
-  free(M->CtorAddrs);
-  free(M->DtorAddrs);
-  free(M->EscapeStubs);
+  orc_rt_jit_LinkedModule_dispose(&M->Link);
   orc_rt_jit_ExitOrderNode_dispose(&M->Order);
   free(M);
 }
@@ -410,10 +294,17 @@ orc_rt_ErrorRef orc_rt_jit_Host_load(orc_rt_JitRef J, const char *Name,
   }
   if (!Err)
     Err = makeId(M, Name);
-  if (!Err)
-    Err = link(M);
-  if (!Err)
-    Err = makeExportStubs(M);
+  if (!Err) {
+    M->Link = (orc_rt_jit_LinkedModule){.LLJIT = J->LLJIT,
+                                        .JD = M->Slot->JD,
+                                        .Code = M->Code,
+                                        .Id = M->Id,
+                                        .DsoHandle = &M->Dso,
+                                        .AddObjects = addObjects,
+                                        .Lookup = lookup,
+                                        .Ctx = J};
+    Err = orc_rt_jit_LinkedModule_link(&M->Link);
+  }
   if (Err) {
     Err = withSessionErrors(J, Name, Err);
     if (M->Group) /* completes at once: onComplete frees the module */
@@ -430,7 +321,7 @@ orc_rt_ErrorRef orc_rt_jit_Host_load(orc_rt_JitRef J, const char *Name,
   M->Next = J->Loaded;
   J->Loaded = M;
   pthread_mutex_unlock(&J->SymLock);
-  runInits(M, &M->Code->Ctors, M->CtorAddrs, false, -1);
+  runInits(M, &M->Code->Ctors, M->Link.CtorAddrs, false, -1);
   pthread_mutex_unlock(&J->Lock);
   *Result = M;
   return NULL;
@@ -443,7 +334,7 @@ orc_rt_ErrorRef orc_rt_JitModule_lookup(orc_rt_JitModuleRef M, const char *Name,
   const orc_rt_jit_ExportList *X = &M->Code->Exports;
   for (size_t I = 0; I < X->Size; ++I)
     if (!strcmp(X->Items[I].Name, Name)) {
-      *Result = (void *)(uintptr_t)M->ExportAddrs[I];
+      *Result = (void *)(uintptr_t)M->Link.ExportAddrs[I];
       return NULL;
     }
   return orc_rt_Error_createf("%s: no exported symbol '%s'", M->Id->Path, Name);

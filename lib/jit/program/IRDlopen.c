@@ -27,7 +27,7 @@
 
 #include "jit/program/IRDlopen.h"
 #include "jit/cache/ModuleCache.h"
-#include "jit/compile/SymbolImport.h"
+#include "jit/host/ModuleLink.h"
 #include "jit/ir/DlopenIR.h"
 #include "jit/ir/Module.h"
 #include "jit/modules/ModuleExitOrder.h"
@@ -73,10 +73,8 @@ typedef struct Module {
    * the dependencies under SymLock. */
   orc_rt_jit_ExitOrderNode Order;
   orc_rt_jit_CompiledModule *Code;
-  uint64_t *ExportAddrs; /* the stub for a function, else the address */
-  uint64_t *CtorAddrs, *DtorAddrs;
-  uint64_t *EscapeStubs; /* the stubs escaping addresses name */
-  char Dso;              /* its __dso_handle: its atexit handlers carry it */
+  orc_rt_jit_LinkedModule Link; /* entries, constructors, destructors */
+  char Dso; /* its __dso_handle: its atexit handlers carry it */
   struct Module *Next;
 } Module;
 
@@ -175,7 +173,7 @@ static bool isOurs(void *Handle) {
 static bool findExport(Module *M, const char *Name, uint64_t *Addr) {
   for (size_t I = 0; I < M->Code->Exports.Size; ++I)
     if (!strcmp(M->Code->Exports.Items[I].Name, Name)) {
-      *Addr = M->ExportAddrs[I];
+      *Addr = M->Link.ExportAddrs[I];
       return true;
     }
   return false;
@@ -196,68 +194,30 @@ static bool findGlobal(const char *Name, uint64_t *Addr, Module **From) {
 
 /*---- Resolving a module's undefined symbols ----*/
 
+/* Under SymLock: an RTLD_GLOBAL module's export; the module being linked in
+ * the slot records that it bound it. */
+static bool findForSlot(const char *Name, uint64_t *Addr, void *Ctx) {
+  Slot *S = Ctx;
+  Module *From;
+  if (!findGlobal(Name, Addr, &From))
+    return false;
+  if (S->Owner)
+    orc_rt_jit_ExitOrderNode_addDep(&S->Owner->Order, &From->Order);
+  return true;
+}
+
 /* A module's JITDylib has one generator: names it does not define come from
  * the RTLD_GLOBAL modules (their stubs), else from the program's JITDylib
- * (the program, the driver's definitions, the process), looked up
- * asynchronously so no JIT thread blocks (SymbolImport.h). */
+ * (the program, the driver's definitions, the process). */
 static LLVMErrorRef generate(LLVMOrcDefinitionGeneratorRef G, void *Ctx,
                              LLVMOrcLookupStateRef *State,
                              LLVMOrcLookupKind Kind, LLVMOrcJITDylibRef JD,
                              LLVMOrcJITDylibLookupFlags Flags,
                              LLVMOrcCLookupSet Set, size_t N) {
   (void)G, (void)Kind, (void)Flags;
-  Slot *S = Ctx;
-  LLVMOrcCSymbolMapPairs Globals = calloc(N + 1, sizeof(*Globals));
-  LLVMOrcCLookupSetElement *Rest = calloc(N + 1, sizeof(*Rest));
-  if (!Globals || !Rest) {
-    free(Globals), free(Rest);
-    return LLVMCreateStringError("out of memory");
-  }
-  size_t NG = 0, NR = 0;
-  pthread_mutex_lock(&SymLock);
-  for (size_t I = 0; I < N; ++I) {
-    uint64_t Addr;
-    Module *From;
-    if (findGlobal(LLVMOrcSymbolStringPoolEntryStr(Set[I].Name), &Addr,
-                   &From)) {
-      if (S->Owner)
-        orc_rt_jit_ExitOrderNode_addDep(&S->Owner->Order, &From->Order);
-      Globals[NG].Name = Set[I].Name;
-      Globals[NG].Sym.Address = Addr;
-      Globals[NG].Sym.Flags.GenericFlags = LLVMJITSymbolGenericFlagsExported;
-      ++NG;
-    } else {
-      LLVMOrcRetainSymbolStringPoolEntry(Set[I].Name); /* the lookup's */
-      Rest[NR++].Name = Set[I].Name;
-    }
-  }
-  pthread_mutex_unlock(&SymLock);
-  orc_rt_jit_defineAbsolute(JD, Globals, NG);
-  free(Globals);
-  LLVMOrcCJITDylibSearchOrderElement Order = {
-      orc_rt_jit_Jit_programDylib(Jit),
-      LLVMOrcJITDylibLookupFlagsMatchExportedSymbolsOnly};
-  LLVMErrorRef E = NR ? orc_rt_jit_importInto(LLVMOrcLLJITGetExecutionSession(
-                                                  orc_rt_jit_Jit_llJIT(Jit)),
-                                              JD, State, &Order, 1, Rest, NR)
-                      : NULL;
-  free(Rest);
-  return E;
-}
-
-/*---- The driver's definitions in every module's JITDylib ----*/
-
-static orc_rt_ErrorRef defineModuleSymbols(Module *M) {
-  LLVMOrcLLJITRef J = orc_rt_jit_Jit_llJIT(Jit);
-  /* Its own __dso_handle: the handlers it registers (with the program's
-   * __cxa_atexit) carry it, so dlclose finds them. */
-  LLVMOrcCSymbolMapPair Pair;
-  Pair.Name = LLVMOrcLLJITMangleAndIntern(J, "__dso_handle");
-  Pair.Sym = (LLVMJITEvaluatedSymbol){(uintptr_t)&M->Dso,
-                                      {LLVMJITSymbolGenericFlagsExported, 0}};
-  return orc_rt_jit_fromLLVMError(
-      LLVMOrcJITDylibDefine(M->Slot->JD, LLVMOrcAbsoluteSymbols(&Pair, 1)),
-      NULL);
+  return orc_rt_jit_generateFromModules(
+      LLVMOrcLLJITGetExecutionSession(orc_rt_jit_Jit_llJIT(Jit)), JD, State,
+      Set, N, &SymLock, findForSlot, Ctx, orc_rt_jit_Jit_programDylib(Jit));
 }
 
 static Slot *takeSlot(void) {
@@ -325,8 +285,9 @@ static void runDtors(Module *M, bool Prioritized) {
   const orc_rt_jit_InitList *D = &M->Code->Dtors;
   for (size_t I = D->Size; I-- > 0;)
     if ((D->Items[I].Priority != 65535) == Prioritized)
-      runInModule(M, D->Items[I].Symbol, M->DtorAddrs[I],
-                  (void (*)(void *))(uintptr_t)M->DtorAddrs[I], NULL, true);
+      runInModule(M, D->Items[I].Symbol, M->Link.DtorAddrs[I],
+                  (void (*)(void *))(uintptr_t)M->Link.DtorAddrs[I], NULL,
+                  true);
 }
 
 /* As glibc's dlclose: the .fini_array runs backwards, and in it (in
@@ -350,10 +311,7 @@ static void freeModule(Module *M) {
   if (M->Slot)
     releaseSlot(M->Slot);
   orc_rt_TaskGroup_destroy(M->Group);
-  free(M->ExportAddrs);
-  free(M->CtorAddrs);
-  free(M->DtorAddrs);
-  free(M->EscapeStubs);
+  orc_rt_jit_LinkedModule_dispose(&M->Link);
   orc_rt_jit_ExitOrderNode_dispose(&M->Order);
   free(M);
 }
@@ -480,91 +438,18 @@ __attribute__((noinline)) int orc_rt_jit_dlclose(void *Handle) {
 
 /*---- Loading ----*/
 
-/* The stubs that escaping function addresses name, defined before the code
- * that uses them is linked; their targets are set once it is. */
-static orc_rt_ErrorRef defineEscapeStubs(Module *M) {
-  const orc_rt_jit_EscapeList *X = &M->Code->Escapes;
-  if (!X->Size)
-    return NULL;
-  M->EscapeStubs = calloc(X->Size, sizeof(uint64_t));
-  LLVMOrcCSymbolMapPairs Pairs = calloc(X->Size, sizeof(*Pairs));
-  if (!M->EscapeStubs || !Pairs) {
-    free(Pairs);
-    return orc_rt_Error_create("out of memory");
-  }
-  LLVMOrcLLJITRef J = orc_rt_jit_Jit_llJIT(Jit);
-  for (size_t I = 0; I < X->Size; ++I) {
-    M->EscapeStubs[I] = orc_rt_jit_ModuleStubs_create(
-        M->Id, X->Items[I].Display, 0, X->Items[I].RegsOnly,
-        X->Items[I].FloatArgs);
-    if (!M->EscapeStubs[I]) {
-      for (size_t K = 0; K < I; ++K)
-        LLVMOrcReleaseSymbolStringPoolEntry(Pairs[K].Name);
-      free(Pairs);
-      return orc_rt_Error_create("out of memory");
-    }
-    Pairs[I].Name = LLVMOrcLLJITMangleAndIntern(J, X->Items[I].Stub);
-    Pairs[I].Sym = (LLVMJITEvaluatedSymbol){
-        M->EscapeStubs[I],
-        {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable,
-         0}};
-  }
-  orc_rt_ErrorRef Err = orc_rt_jit_fromLLVMError(
-      LLVMOrcJITDylibDefine(M->Slot->JD,
-                            LLVMOrcAbsoluteSymbols(Pairs, X->Size)),
-      NULL);
-  free(Pairs);
-  return Err;
+/* host/ModuleLink.h's ways into the program's JIT. */
+static orc_rt_ErrorRef addObjects(LLVMOrcJITDylibRef JD,
+                                  const LLVMMemoryBufferRef *Objects, size_t N,
+                                  void *Ctx) {
+  (void)Ctx;
+  return orc_rt_jit_Jit_addObjectsTo(Jit, JD, Objects, N);
 }
 
-static orc_rt_ErrorRef linkModule(Module *M) {
-  orc_rt_jit_CompiledModule *E = M->Code;
-  orc_rt_ErrorRef Err = defineModuleSymbols(M);
-  if (!Err)
-    Err = defineEscapeStubs(M);
-  LLVMMemoryBufferRef *Bufs = calloc(E->NumObjs + 1, sizeof(*Bufs));
-  if (!Err && !Bufs)
-    Err = orc_rt_Error_create("out of memory");
-  for (size_t I = 0; !Err && I < E->NumObjs; ++I)
-    Bufs[I] = LLVMCreateMemoryBufferWithMemoryRangeCopy(E->Objs[I],
-                                                        E->ObjSizes[I], "");
-  if (!Err)
-    Err = orc_rt_jit_Jit_addObjectsTo(Jit, M->Slot->JD, Bufs, E->NumObjs);
-  free(Bufs);
-  if (Err)
-    return Err;
-  /* One lookup links everything: exports, constructors, destructors. */
-  size_t NE = E->Exports.Size, NC = E->Ctors.Size, ND = E->Dtors.Size,
-         NX = E->Escapes.Size;
-  const char **Names = calloc(NE + NC + ND + NX + 1, sizeof(char *));
-  uint64_t *Addrs = calloc(NE + NC + ND + NX + 1, sizeof(uint64_t));
-  M->ExportAddrs = calloc(NE + 1, sizeof(uint64_t));
-  M->CtorAddrs = calloc(NC + 1, sizeof(uint64_t));
-  M->DtorAddrs = calloc(ND + 1, sizeof(uint64_t));
-  if (!Names || !Addrs || !M->ExportAddrs || !M->CtorAddrs || !M->DtorAddrs)
-    Err = orc_rt_Error_create("out of memory");
-  for (size_t I = 0; !Err && I < NE; ++I)
-    Names[I] = E->Exports.Items[I].Name;
-  for (size_t I = 0; !Err && I < NC; ++I)
-    Names[NE + I] = E->Ctors.Items[I].Symbol;
-  for (size_t I = 0; !Err && I < ND; ++I)
-    Names[NE + NC + I] = E->Dtors.Items[I].Symbol;
-  for (size_t I = 0; !Err && I < NX; ++I)
-    Names[NE + NC + ND + I] = E->Escapes.Items[I].Target;
-  if (!Err)
-    Err = orc_rt_jit_Jit_lookupIn(Jit, M->Slot->JD, Names, NE + NC + ND + NX,
-                                  Addrs);
-  if (!Err) {
-    for (size_t I = 0; I < NX; ++I)
-      orc_rt_jit_ModuleStubs_setTarget(M->EscapeStubs[I],
-                                       Addrs[NE + NC + ND + I]);
-    memcpy(M->ExportAddrs, Addrs, NE * sizeof(uint64_t));
-    memcpy(M->CtorAddrs, Addrs + NE, NC * sizeof(uint64_t));
-    memcpy(M->DtorAddrs, Addrs + NE + NC, ND * sizeof(uint64_t));
-  }
-  free(Names);
-  free(Addrs);
-  return Err;
+static orc_rt_ErrorRef lookupIn(LLVMOrcJITDylibRef JD, const char *const *Names,
+                                size_t N, uint64_t *Addrs, void *Ctx) {
+  (void)Ctx;
+  return orc_rt_jit_Jit_lookupIn(Jit, JD, Names, N, Addrs);
 }
 
 static orc_rt_ErrorRef makeId(Module *M, const char *Path) {
@@ -579,23 +464,6 @@ static orc_rt_ErrorRef makeId(Module *M, const char *Path) {
   }
   *Id = (orc_rt_jit_StubModule){.Tokens = TS, .Group = M->Group, .Path = P};
   M->Id = Id; /* permanent from here */
-  return NULL;
-}
-
-/* dlsym's stubs, for the exported functions. */
-static orc_rt_ErrorRef makeExportStubs(Module *M) {
-  orc_rt_jit_StubModule *Id = M->Id;
-  const orc_rt_jit_ExportList *X = &M->Code->Exports;
-  for (size_t I = 0; I < X->Size; ++I) {
-    if (!X->Items[I].IsFunction)
-      continue;
-    uint64_t Stub = orc_rt_jit_ModuleStubs_create(
-        Id, X->Items[I].Name, M->ExportAddrs[I], X->Items[I].RegsOnly,
-        X->Items[I].FloatArgs);
-    if (!Stub)
-      return orc_rt_Error_create("out of memory");
-    M->ExportAddrs[I] = Stub;
-  }
   return NULL;
 }
 
@@ -719,10 +587,16 @@ static Module *load(const char *Path, const struct stat *St) {
         onModuleComplete, M);
   if (!Err)
     Err = makeId(M, Path);
-  if (!Err)
-    Err = linkModule(M);
-  if (!Err)
-    Err = makeExportStubs(M);
+  if (!Err) {
+    M->Link = (orc_rt_jit_LinkedModule){.LLJIT = orc_rt_jit_Jit_llJIT(Jit),
+                                        .JD = M->Slot->JD,
+                                        .Code = M->Code,
+                                        .Id = M->Id,
+                                        .DsoHandle = &M->Dso,
+                                        .AddObjects = addObjects,
+                                        .Lookup = lookupIn};
+    Err = orc_rt_jit_LinkedModule_link(&M->Link);
+  }
   if (Err) {
     setErrorFrom(Path, Err);
     if (M->Group) { /* completes at once: retired, swept by unlock */
@@ -739,8 +613,8 @@ static Module *load(const char *Path, const struct stat *St) {
   pthread_mutex_unlock(&SymLock);
   const orc_rt_jit_InitList *C = &M->Code->Ctors;
   for (size_t I = 0; I < C->Size; ++I)
-    runInModule(M, C->Items[I].Symbol, M->CtorAddrs[I],
-                (void (*)(void *))(uintptr_t)M->CtorAddrs[I], NULL, true);
+    runInModule(M, C->Items[I].Symbol, M->Link.CtorAddrs[I],
+                (void (*)(void *))(uintptr_t)M->Link.CtorAddrs[I], NULL, true);
   return M;
 }
 
