@@ -21,6 +21,8 @@ static const char Fixed[] =
     "@exiting = internal global i32 0    ; exit() has begun\n"
     "@.pthread_create = private constant [15 x i8] c\"pthread_create\\00\"\n"
     "@.exit = private constant [5 x i8] c\"exit\\00\"\n"
+    "@.call_as_main = private constant [41 x i8] "
+    "c\"orc_rt_ExecutorServices_callAsMainThread\\00\"\n"
     "\n"
     "declare i32 @__cxa_atexit(ptr, ptr, ptr)\n"
     "declare i32 @__cxa_at_quick_exit(ptr, ptr)\n"
@@ -175,15 +177,50 @@ orc_rt_ErrorRef orc_rt_jit_remoteStartModule(LLVMContextRef C,
                                              const orc_rt_jit_InitList *Dtors,
                                              LLVMModuleRef *Out) {
   Text T = {NULL, 0, 0, false};
+  /* An executor that offers orc_rt_ExecutorServices_callAsMainThread
+   * (orc-executor) catches main's pthread_exit itself and returns once the
+   * program's last thread has ended: then exit(0) follows here, and main's
+   * thread-exit handler is not needed (it would run only when the executor's
+   * thread ends). Elsewhere (lli-child-target, llvm-jitlink-executor) the
+   * handler does it. The box is {argc, argv, main's result (0 until main
+   * returns)}. */
   append(&T,
-         "%s\ndefine i32 @" REMOTE_MAIN "(i32 %%argc, ptr %%argv) {\n"
-         "  %%reg = call i32 @__cxa_thread_atexit_impl("
-         "ptr @main_thread_gone, ptr null, ptr @__dso_handle)\n"
+         "%s\ndefine internal void @call_entry(ptr %%box) {\n"
+         "  %%argc = load i32, ptr %%box\n"
+         "  %%argvp = getelementptr inbounds {i32, ptr, i32}, ptr %%box, "
+         "i32 0, i32 1\n"
+         "  %%argv = load ptr, ptr %%argvp\n"
          "  %%env = load ptr, ptr @environ\n"
          "  %%r = call i32 ",
          Fixed);
   appendName(&T, Entry);
   append(&T, "(i32 %%argc, ptr %%argv, ptr %%env)\n"
+             "  %%rp = getelementptr inbounds {i32, ptr, i32}, ptr %%box, "
+             "i32 0, i32 2\n"
+             "  store i32 %%r, ptr %%rp\n"
+             "  ret void\n}\n\n"
+             "define i32 @" REMOTE_MAIN "(i32 %%argc, ptr %%argv) {\n"
+             "  %%box = alloca {i32, ptr, i32}\n"
+             "  store i32 %%argc, ptr %%box\n"
+             "  %%argvp = getelementptr inbounds {i32, ptr, i32}, ptr %%box, "
+             "i32 0, i32 1\n"
+             "  store ptr %%argv, ptr %%argvp\n"
+             "  %%rp = getelementptr inbounds {i32, ptr, i32}, ptr %%box, "
+             "i32 0, i32 2\n"
+             "  store i32 0, ptr %%rp\n"
+             "  %%cam = call ptr @dlsym(ptr null, ptr @.call_as_main)\n"
+             "  %%caught = icmp ne ptr %%cam, null\n"
+             "  br i1 %%caught, label %%executor, label %%native\n"
+             "executor:\n"
+             "  %%end = call i32 %%cam(ptr @call_entry, ptr %%box)\n"
+             "  br label %%done\n"
+             "native:\n"
+             "  %%reg = call i32 @__cxa_thread_atexit_impl("
+             "ptr @main_thread_gone, ptr null, ptr @__dso_handle)\n"
+             "  call void @call_entry(ptr %%box)\n"
+             "  br label %%done\n"
+             "done:\n"
+             "  %%r = load i32, ptr %%rp\n"
              "  call void @exit(i32 %%r)\n"
              "  unreachable\n}\n\ndeclare i32 ");
   appendName(&T, Entry);

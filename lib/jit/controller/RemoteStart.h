@@ -14,13 +14,17 @@
  *  - REMOTE_MAIN(argc, argv): exit(entry(argc, argv, environ)), on main's
  *    thread, as __libc_start_main does;
  *  - the end of a main that calls pthread_exit: natively the process lives
- *    on until its last thread ends, then exits with status 0. pthread_create
- *    and exit are wrapped (each calling the executor's own, found with dlsym)
- *    to count the program's threads and to tell exit from pthread_exit; a
- *    thread-exit handler on main's thread then waits for the count to reach
- *    zero and calls exit(0). Threads the program starts from native code (a
- *    library's pthread_create, such as std::thread's inside libstdc++, or
- *    thrd_create) are not counted: those may be cut short there. */
+ *    on until its last thread ends, then exits with status 0. An executor
+ *    that exports orc_rt_ExecutorServices_callAsMainThread (orc-executor)
+ *    does it: main is called through it (found with dlsym), which returns once
+ *    the program's last thread has ended, and exit(0) follows. Elsewhere
+ *    pthread_create and exit are wrapped (each calling the executor's own,
+ *    found with dlsym) to count the program's threads and to tell exit from
+ *    pthread_exit; a thread-exit handler on main's thread then waits for the
+ *    count to reach zero and calls exit(0). Threads the program starts from
+ *    native code (a library's pthread_create, such as std::thread's inside
+ *    libstdc++, or thrd_create) are not counted there: those may be cut
+ *    short. */
 
 #ifndef ORC_RT_C_LIB_JIT_CONTROLLER_REMOTESTART_H
 #define ORC_RT_C_LIB_JIT_CONTROLLER_REMOTESTART_H
