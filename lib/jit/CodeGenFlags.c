@@ -45,7 +45,7 @@ const orc_rt_jit_CodeGenFlag orc_rt_jit_CodeGenFlags[] = {
          "Tune debug info for a particular debugger", NONE),
     ENUM("denormal-fp-math", "ieee|preserve-sign|positive-zero|dynamic", "ieee",
          "Select which denormal numbers the code is permitted to require",
-         MCJIT),
+         NONE),
     ENUM("denormal-fp-math-f32", "ieee|preserve-sign|positive-zero|dynamic",
          NULL,
          "Select which denormal numbers the code is permitted to require for "
@@ -70,13 +70,13 @@ const orc_rt_jit_CodeGenFlag orc_rt_jit_CodeGenFlags[] = {
          "Instrument functions with a call to __CheckForDebuggerJustMyCode",
          MCJIT),
     BOOL("enable-no-infs-fp-math", "false",
-         "Enable FP math optimizations that assume no +-Infs", MCJIT),
+         "Enable FP math optimizations that assume no +-Infs", NONE),
     BOOL("enable-no-nans-fp-math", "false",
-         "Enable FP math optimizations that assume no NaNs", MCJIT),
+         "Enable FP math optimizations that assume no NaNs", NONE),
     BOOL("enable-no-signed-zeros-fp-math", "false",
          "Enable FP math optimizations that assume the sign of 0 is "
          "insignificant",
-         MCJIT),
+         NONE),
     BOOL("enable-no-trapping-fp-math", "false",
          "Enable setting the FP exceptions build attribute not to use "
          "exceptions",
@@ -85,7 +85,7 @@ const orc_rt_jit_CodeGenFlag orc_rt_jit_CodeGenFlags[] = {
      "false", NULL,
      "Force codegen to assume rounding mode can change "
      "dynamically",
-     true, MCJIT},
+     true, NONE},
     BOOL("enable-tlsdesc", "false", "Enable the use of TLS Descriptors", NONE),
     ENUM("exception-model", "default|dwarf|sjlj|arm|wineh|wasm",
          "default|dwarf", "exception model", MCJIT),
@@ -95,7 +95,7 @@ const orc_rt_jit_CodeGenFlag orc_rt_jit_CodeGenFlags[] = {
          "Choose a file type (not all types are supported by all targets):",
          NONE),
     ENUM("float-abi", "default|soft|hard", "default", "Choose float ABI type",
-         MCJIT),
+         NONE),
     BOOL("force-dwarf-frame-section", "false",
          "Always emit a debug frame section.", NONE),
     ENUM("fp-contract", "fast|on|off", "on",
@@ -159,7 +159,7 @@ const orc_rt_jit_CodeGenFlag orc_rt_jit_CodeGenFlags[] = {
     {"target-abi", orc_rt_jit_CGValue_String, NULL, "", "<string>",
      "The name of the ABI to be targeted from the backend.", false, MCJIT},
     ENUM("thread-model", "posix|single", "posix", "Choose threading model",
-         MCJIT),
+         NONE),
     {"tls-size", orc_rt_jit_CGValue_UInt, NULL, NULL, "<uint>",
      "Bit size of immediate TLS offsets", false, NONE},
     {"trap-func", orc_rt_jit_CGValue_String, NULL, NULL, "<string>",
@@ -185,6 +185,10 @@ const orc_rt_jit_CodeGenFlag orc_rt_jit_CodeGenFlags[] = {
 
 const size_t orc_rt_jit_CodeGenFlagCount =
     sizeof(orc_rt_jit_CodeGenFlags) / sizeof(orc_rt_jit_CodeGenFlags[0]);
+_Static_assert(sizeof(orc_rt_jit_CodeGenFlags) /
+                       sizeof(orc_rt_jit_CodeGenFlags[0]) <=
+                   ORC_RT_JIT_CODEGEN_FLAGS_MAX,
+               "orc_rt_jit_Options::CodeGenValues is too small");
 
 const orc_rt_jit_CodeGenFlag *orc_rt_jit_findCodeGenFlag(const char *Name,
                                                          size_t Len) {
@@ -224,8 +228,7 @@ static bool isNumber(const char *V, bool Signed) {
 }
 
 orc_rt_ErrorRef orc_rt_jit_CodeGenFlag_check(const orc_rt_jit_CodeGenFlag *F,
-                                             const char *Value,
-                                             bool *ChangesMCJIT) {
+                                             const char *Value) {
   switch (F->Kind) {
   case orc_rt_jit_CGValue_Enum:
     if (!inList(Value, F->Values))
@@ -250,7 +253,12 @@ orc_rt_ErrorRef orc_rt_jit_CodeGenFlag_check(const orc_rt_jit_CodeGenFlag *F,
   case orc_rt_jit_CGValue_String: /* any text */
     break;
   }
-  *ChangesMCJIT = F->Effect == orc_rt_jit_CGEffect_MCJIT &&
-                  !(F->Defaults && inList(Value, F->Defaults));
   return NULL;
+}
+
+const char *orc_rt_jit_CodeGenFlag_value(const char *const *Values,
+                                         const char *Name) {
+  const orc_rt_jit_CodeGenFlag *F =
+      orc_rt_jit_findCodeGenFlag(Name, strlen(Name));
+  return F ? Values[F - orc_rt_jit_CodeGenFlags] : NULL;
 }

@@ -4,9 +4,16 @@
  * libraries, -extra-archive members and, unless -no-process-syms, the process's
  * symbols except the host's own `main` (with -jd, more JITDylibs linked with it,
  * see JITDylibs.h). In lazy mode every function is reached
- * through a lazy-reexport stub and compiled on its first call. With
- * -jit-kind=mcjit or -force-interpreter the same calls drive LLVM's MCJIT
- * (MCJITEngine.h) or interpreter (InterpreterEngine.h) instead. */
+ * through a lazy-reexport stub and compiled on its first call.
+ *
+ * -jit-kind=mcjit runs on the same LLJIT the way lli's MCJIT runs: each
+ * module compiled whole into one object by a target machine that takes
+ * every option (MCJITFlags.h for the codegen flags LLVM-C's cannot take),
+ * linked by RuntimeDyld with a SectionMemoryManager (MCJIT's linker and
+ * memory), and everything linked before the first lookup returns
+ * (EagerLink.h); -no-process-syms, -jd and -orc-lazy-debug are ignored, as
+ * lli's MCJIT ignores them. With -force-interpreter the same calls drive
+ * LLVM's interpreter (InterpreterEngine.h) instead. */
 
 #ifndef ORC_RT_C_LIB_JIT_JIT_H
 #define ORC_RT_C_LIB_JIT_JIT_H

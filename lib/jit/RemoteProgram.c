@@ -6,6 +6,7 @@
 #include "jit/ExecutorClient.h"
 #include "jit/Jit.h"
 #include "jit/LinkInputs.h"
+#include "jit/MCJITFlags.h"
 #include "jit/Module.h"
 #include "jit/RemoteMemory.h"
 #include "jit/RemoteStart.h"
@@ -38,6 +39,8 @@ typedef struct {
   LLVMContextRef *Contexts;
   size_t NumModules;
   orc_rt_jit_InitList Ctors, Dtors;
+  orc_rt_jit_MCJITFlags Flags; /* what lli's MCJIT's codegen flags do */
+  orc_rt_jit_EagerLink Eager;  /* everything, linked before anything runs */
   pthread_mutex_t Lock;
   orc_rt_ErrorRef Reported; /* what the session reported, oldest first */
 } Remote;
@@ -136,18 +139,15 @@ static orc_rt_ErrorRef createJIT(Remote *R) {
   LLVMCodeModel CodeModel;
   orc_rt_ErrorRef Err = orc_rt_jit_targetSettings(
       R->Opts, &Triple, &CPU, &Features, &Reloc, &CodeModel);
-  LLVMTargetRef T;
-  char *Msg = NULL;
-  if (!Err && LLVMGetTargetFromTriple(Triple, &T, &Msg))
-    Err = orc_rt_Error_createf("no JIT target for triple '%s': %s", Triple,
-                               Msg ? Msg : "");
-  LLVMDisposeMessage(Msg);
+  LLVMTargetMachineRef TM = NULL;
   if (!Err) {
-    static const LLVMCodeGenOptLevel Levels[] = {
-        LLVMCodeGenLevelNone, LLVMCodeGenLevelLess, LLVMCodeGenLevelDefault,
-        LLVMCodeGenLevelAggressive};
-    LLVMTargetMachineRef TM = LLVMCreateTargetMachine(
-        T, Triple, CPU, Features, Levels[R->Opts->OptLevel], Reloc, CodeModel);
+    TM = orc_rt_jit_createTargetMachine(
+        Triple, CPU, Features, R->Flags.ABI,
+        orc_rt_jit_codeGenLevel(R->Opts->OptLevel), Reloc, CodeModel);
+    if (!TM)
+      Err = orc_rt_Error_createf("no JIT target for triple '%s'", Triple);
+  }
+  if (!Err) {
     LLVMOrcLLJITBuilderRef B = LLVMOrcCreateLLJITBuilder();
     LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(
         B, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(TM));
@@ -200,6 +200,8 @@ static orc_rt_ErrorRef loadModuleFile(Remote *R, const char *Path,
   Err = orc_rt_jit_takeInitializers(M, Index, &R->Ctors, &R->Dtors);
   if (!Err)
     Err = orc_rt_jit_lowerEmulatedTLS(M);
+  if (!Err)
+    Err = orc_rt_jit_MCJITFlags_apply(&R->Flags, M, NULL);
   if (Err) {
     LLVMDisposeModule(M);
     LLVMContextDispose(C);
@@ -283,13 +285,16 @@ static orc_rt_ErrorRef setUp(Remote *R) {
     Err = nullUndefinedWeak(R, R->Modules[I]);
   for (size_t I = 0; I < R->NumModules; ++I) { /* each taken by addModule */
     if (!Err)
+      Err = orc_rt_jit_EagerLink_noteModule(&R->Eager, R->Modules[I]);
+    if (!Err)
       Err = addModule(R, R->Contexts[I], R->Modules[I]);
     else
       LLVMDisposeModule(R->Modules[I]), LLVMContextDispose(R->Contexts[I]);
   }
   R->NumModules = 0;
   for (size_t I = 0; !Err && I < O->ExtraObjects.Size; ++I)
-    Err = orc_rt_jit_addObjectFile(R->J, R->JD, O->ExtraObjects.Items[I]);
+    Err = orc_rt_jit_addObjectFile(R->J, R->JD, O->ExtraObjects.Items[I],
+                                   &R->Eager);
   for (size_t I = 0; !Err && I < O->ExtraArchives.Size; ++I)
     Err = orc_rt_jit_addArchive(R->J, R->JD, O->ExtraArchives.Items[I]);
   if (!Err) {
@@ -370,6 +375,10 @@ static orc_rt_ErrorRef run(Remote *R, int *Status) {
   uint64_t *Addrs = calloc(N, sizeof(*Addrs));
   orc_rt_ErrorRef Err =
       Names && Addrs ? NULL : orc_rt_Error_create("out of memory");
+  if (!Err)
+    Err = withReported(
+        R, orc_rt_jit_fromLLVMError(
+               orc_rt_jit_EagerLink_run(&R->Eager, R->J, R->JD), NULL));
   /* The entry alone first: its failure names the user's symbols only. */
   if (!Err)
     Err = lookup(R, &O->EntryFunction, 1, Addrs);
@@ -416,6 +425,7 @@ orc_rt_ErrorRef orc_rt_jit_runRemote(const orc_rt_jit_Options *Opts,
   LLVMInitializeNativeTarget();
   LLVMInitializeNativeAsmPrinter();
   Remote R = {.Opts = Opts};
+  orc_rt_jit_MCJITFlags_read(Opts, &R.Flags);
   pthread_mutex_init(&R.Lock, NULL);
   *Status = 1;
   orc_rt_ErrorRef Err = setUp(&R);
@@ -436,6 +446,7 @@ orc_rt_ErrorRef orc_rt_jit_runRemote(const orc_rt_jit_Options *Opts,
   }
   orc_rt_jit_InitList_dispose(&R.Ctors);
   orc_rt_jit_InitList_dispose(&R.Dtors);
+  orc_rt_jit_EagerLink_dispose(&R.Eager);
   for (size_t I = 0; I < R.NumModules; ++I) { /* loading failed */
     LLVMDisposeModule(R.Modules[I]);
     LLVMContextDispose(R.Contexts[I]);
