@@ -7,6 +7,7 @@
 #include <llvm-c/Object.h>
 #include <llvm-c/Orc.h>
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,22 +42,27 @@ static bool exported(LLVMValueRef G) {
   return Len && strncmp(Name, "llvm.", 5);
 }
 
+static orc_rt_ErrorRef noteValue(orc_rt_jit_EagerLink *L, LLVMValueRef G) {
+  size_t Len;
+  const char *Name = LLVMGetValueName2(G, &Len);
+  return note(L, Name, Len, false);
+}
+
 orc_rt_ErrorRef orc_rt_jit_EagerLink_noteModule(orc_rt_jit_EagerLink *L,
                                                 LLVMModuleRef M) {
   orc_rt_ErrorRef Err = NULL;
-  size_t Len;
   for (LLVMValueRef F = LLVMGetFirstFunction(M); F && !Err;
        F = LLVMGetNextFunction(F))
     if (!LLVMIsDeclaration(F) && exported(F))
-      Err = note(L, LLVMGetValueName2(F, &Len), Len, false);
+      Err = noteValue(L, F);
   for (LLVMValueRef G = LLVMGetFirstGlobal(M); G && !Err;
        G = LLVMGetNextGlobal(G))
     if (!LLVMIsDeclaration(G) && exported(G))
-      Err = note(L, LLVMGetValueName2(G, &Len), Len, false);
+      Err = noteValue(L, G);
   for (LLVMValueRef A = LLVMGetFirstGlobalAlias(M); A && !Err;
        A = LLVMGetNextGlobalAlias(A))
     if (exported(A))
-      Err = note(L, LLVMGetValueName2(A, &Len), Len, false);
+      Err = noteValue(L, A);
   return Err;
 }
 
@@ -89,6 +95,12 @@ orc_rt_ErrorRef orc_rt_jit_EagerLink_noteObject(orc_rt_jit_EagerLink *L,
   return Err;
 }
 
+static int byEntry(const void *A, const void *B) {
+  uintptr_t X = (uintptr_t) * (const LLVMOrcSymbolStringPoolEntryRef *)A;
+  uintptr_t Y = (uintptr_t) * (const LLVMOrcSymbolStringPoolEntryRef *)B;
+  return X < Y ? -1 : X > Y;
+}
+
 LLVMErrorRef orc_rt_jit_EagerLink_run(orc_rt_jit_EagerLink *L,
                                       LLVMOrcLLJITRef J,
                                       LLVMOrcJITDylibRef JD) {
@@ -105,8 +117,19 @@ LLVMErrorRef orc_rt_jit_EagerLink_run(orc_rt_jit_EagerLink *L,
     for (size_t I = 0; I < L->Size; ++I)
       Interned[I] = L->Raw[I] ? LLVMOrcExecutionSessionIntern(ES, L->Names[I])
                               : LLVMOrcLLJITMangleAndIntern(J, L->Names[I]);
-    E = orc_rt_jit_lookupWeaklyAndWait(ES, JD, Interned, L->Size, Addrs);
-    for (size_t I = 0; I < L->Size; ++I)
+    /* A name two modules define (a weak and a strong definition) is looked
+     * up once: ORC's lookup set takes each name once. Equal names are the
+     * same pool entry. */
+    qsort(Interned, L->Size, sizeof(*Interned), byEntry);
+    size_t N = 0;
+    for (size_t I = 0; I < L->Size; ++I) {
+      if (N && Interned[N - 1] == Interned[I])
+        LLVMOrcReleaseSymbolStringPoolEntry(Interned[I]);
+      else
+        Interned[N++] = Interned[I];
+    }
+    E = orc_rt_jit_lookupWeaklyAndWait(ES, JD, Interned, N, Addrs);
+    for (size_t I = 0; I < N; ++I)
       LLVMOrcReleaseSymbolStringPoolEntry(Interned[I]);
   }
   free(Interned);

@@ -16,6 +16,7 @@
 #include "jit/SymbolImport.h"
 #include "jit/TargetOptions.h"
 #include "jit/ThreadInterpose.h"
+#include "jit/WeakRefs.h"
 
 #include <llvm-c/ExecutionEngine.h>
 #include <llvm-c/LLJIT.h>
@@ -63,6 +64,15 @@ struct orc_rt_jit_Jit {
   bool MCJIT, Linked;
   orc_rt_jit_MCJITFlags MCJITFlags;
   orc_rt_jit_EagerLink Eager;
+  /* -jit-kind=mcjit: the modules, compiled on the first lookup, as MCJIT
+   * compiles them, once every module of the program is known (WeakRefs.h). */
+  struct DeferredModule {
+    LLVMContextRef Ctx;
+    LLVMModuleRef M;
+    orc_rt_jit_ObjectsCallback OnObjects;
+    void *CallbackCtx;
+  } * Deferred;
+  size_t NumDeferred, DeferredCap;
   /* -force-interpreter: LLVM's interpreter instead of the LLJIT (J is then
    * NULL). */
   orc_rt_jit_Interpreter *Interp;
@@ -491,17 +501,21 @@ orc_rt_ErrorRef orc_rt_jit_Jit_addModule(orc_rt_jit_Jit *J, LLVMContextRef Ctx,
     LLVMContextDispose(Ctx);
     return Err;
   }
-  /* -jit-kind=mcjit: compiled now, whole, with what lli's MCJIT's flags do
-   * (MCJITFlags.h); linked with the rest before the first lookup returns. */
+  /* -jit-kind=mcjit: with what lli's MCJIT's flags do (MCJITFlags.h),
+   * compiled on the first lookup (compileDeferred). */
   if (J->MCJIT) {
     Err = orc_rt_jit_MCJITFlags_apply(&J->MCJITFlags, M, J->MainTM);
-    if (!Err)
-      Err = orc_rt_jit_EagerLink_noteModule(&J->Eager, M);
+    if (!Err && !orc_rt_jit_growArray(&J->Deferred, &J->DeferredCap,
+                                      J->NumDeferred + 1, sizeof(*J->Deferred)))
+      Err = orc_rt_Error_create("out of memory");
     if (Err) {
       LLVMDisposeModule(M);
       LLVMContextDispose(Ctx);
       return Err;
     }
+    J->Deferred[J->NumDeferred++] =
+        (struct DeferredModule){Ctx, M, OnObjects, CallbackCtx};
+    return NULL;
   }
   /* lli's object cache holds whole modules: with it, orc-lazy compiles each
    * module whole, now, as orc does. */
@@ -630,11 +644,61 @@ orc_rt_ErrorRef orc_rt_jit_Jit_lookupIn(orc_rt_jit_Jit *J,
   return NULL;
 }
 
+/* Whether Name is defined outside the program's modules, for WeakRefs.h:
+ * by mini-lli's runtime, an object file, a -dlopen library or the process
+ * (archive members are not looked at, as under -remote-mcjit). */
+static orc_rt_ErrorRef resolveWeak(const char *Name, bool *Found, void *Ctx) {
+  orc_rt_jit_Jit *J = Ctx;
+  size_t N;
+  const orc_rt_jit_Override *O = orc_rt_jit_Runtime_overrides(&N);
+  *Found = false;
+  for (size_t I = 0; I < N && !*Found; ++I)
+    *Found = !strcmp(O[I].Name, Name);
+  for (size_t I = 0; I < J->Eager.Size && !*Found; ++I)
+    *Found = J->Eager.Raw[I] && !strcmp(J->Eager.Names[I], Name);
+  for (size_t I = 0; I < J->Opts->DLOpens.Size && !*Found; ++I) {
+    void *H = dlopen(J->Opts->DLOpens.Items[I], RTLD_LAZY | RTLD_NOLOAD);
+    *Found = H && dlsym(H, Name);
+    if (H)
+      dlclose(H);
+  }
+  if (!*Found && strcmp(Name, "main"))
+    *Found = dlsym(RTLD_DEFAULT, Name) != NULL;
+  return NULL;
+}
+
+/* -jit-kind=mcjit, on the first lookup: every module, compiled and added,
+ * its undefined weak references nulled first where nothing defines them. */
+static orc_rt_ErrorRef compileDeferred(orc_rt_jit_Jit *J) {
+  size_t N = J->NumDeferred;
+  LLVMModuleRef *Modules = calloc(N ? N : 1, sizeof(*Modules));
+  orc_rt_ErrorRef Err = Modules ? NULL : orc_rt_Error_create("out of memory");
+  for (size_t I = 0; I < N && Modules; ++I)
+    Modules[I] = J->Deferred[I].M;
+  for (size_t I = 0; I < N && !Err; ++I)
+    Err = orc_rt_jit_nullUndefinedWeak(Modules[I], Modules, N, resolveWeak, J);
+  free(Modules);
+  for (size_t I = 0; I < N; ++I) {
+    struct DeferredModule *D = &J->Deferred[I];
+    if (!Err)
+      Err = orc_rt_jit_EagerLink_noteModule(&J->Eager, D->M);
+    if (!Err)
+      Err = addCompiled(J, D->M, D->OnObjects, D->CallbackCtx);
+    LLVMDisposeModule(D->M);
+    LLVMContextDispose(D->Ctx);
+    ++J->NextModule;
+  }
+  J->NumDeferred = 0;
+  return Err;
+}
+
 orc_rt_ErrorRef orc_rt_jit_Jit_lookup(orc_rt_jit_Jit *J, LLVMOrcJITDylibRef JD,
                                       const char *Name, uint64_t *Addr) {
   if (J->MCJIT && !J->Linked) {
     /* As MCJIT: everything is linked before the first address is given. */
     orc_rt_ErrorRef Err = ready(J);
+    if (!Err)
+      Err = compileDeferred(J);
     if (!Err)
       Err = orc_rt_jit_fromLLVMError(
           orc_rt_jit_EagerLink_run(&J->Eager, J->J, J->JD), NULL);
@@ -763,6 +827,11 @@ orc_rt_ErrorRef orc_rt_jit_Jit_dispose(orc_rt_jit_Jit *J) {
   if (LazyJit == J)
     LazyJit = NULL;
   orc_rt_jit_EagerLink_dispose(&J->Eager);
+  for (size_t I = 0; I < J->NumDeferred; ++I) { /* never compiled */
+    LLVMDisposeModule(J->Deferred[I].M);
+    LLVMContextDispose(J->Deferred[I].Ctx);
+  }
+  free(J->Deferred);
   orc_rt_jit_Interpreter_dispose(J->Interp);
   /* What nobody took is the program's error (the driver prints it). */
   Err = orc_rt_Error_join(Err, orc_rt_jit_Jit_takeSessionErrors(

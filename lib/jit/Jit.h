@@ -46,7 +46,8 @@ typedef void (*orc_rt_jit_ObjectsCallback)(const LLVMMemoryBufferRef *Objects,
 /* Adds a module (takes ownership of M and its context Ctx). Without -lazy the
  * module is compiled now, on -compile-threads threads (see CodeGen.h), and
  * OnObjects (if not NULL) sees the objects; lazy modules are compiled as their
- * functions are first called. */
+ * functions are first called; under -jit-kind=mcjit every module is compiled
+ * on the first lookup (CallbackCtx must live until then). */
 orc_rt_ErrorRef orc_rt_jit_Jit_addModule(orc_rt_jit_Jit *J, LLVMContextRef Ctx,
                                          LLVMModuleRef M,
                                          orc_rt_jit_ObjectsCallback OnObjects,

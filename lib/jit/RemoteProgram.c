@@ -12,6 +12,7 @@
 #include "jit/RemoteStart.h"
 #include "jit/SymbolImport.h"
 #include "jit/TargetOptions.h"
+#include "jit/WeakRefs.h"
 
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Orc.h>
@@ -212,45 +213,15 @@ static orc_rt_ErrorRef loadModuleFile(Remote *R, const char *Path,
   return NULL;
 }
 
-static bool definedIn(LLVMModuleRef M, const char *Name) {
-  LLVMValueRef G = LLVMGetNamedFunction(M, Name);
-  if (!G)
-    G = LLVMGetNamedGlobal(M, Name);
-  return (G && !LLVMIsDeclaration(G)) ||
-         LLVMGetNamedGlobalAlias(M, Name, strlen(Name));
-}
-
-/* An undefined weak reference is null when nothing defines the name: no
- * module, and not the executor (RuntimeDyld takes no null address from a
- * lookup, so the IR says it). */
-static orc_rt_ErrorRef nullUndefinedWeak(Remote *R, LLVMModuleRef M) {
+/* Whether the executor, or a -dlopen library in it, defines Name (see
+ * WeakRefs.h). */
+static orc_rt_ErrorRef resolveWeak(const char *Name, bool *Found, void *Ctx) {
+  Remote *R = Ctx;
   orc_rt_ErrorRef Err = NULL;
-  for (int Kind = 0; Kind < 2 && !Err; ++Kind) {
-    LLVMValueRef Next;
-    for (LLVMValueRef G = Kind ? LLVMGetFirstGlobal(M)
-                               : LLVMGetFirstFunction(M);
-         G && !Err; G = Next) {
-      Next = Kind ? LLVMGetNextGlobal(G) : LLVMGetNextFunction(G);
-      if (!LLVMIsDeclaration(G) || LLVMGetLinkage(G) != LLVMExternalWeakLinkage)
-        continue;
-      const char *Name = LLVMGetValueName(G);
-      bool Defined = false;
-      for (size_t I = 0; I < R->NumModules && !Defined; ++I)
-        Defined = definedIn(R->Modules[I], Name);
-      uint64_t Addr = 0;
-      for (size_t L = 0; !Defined && !Err && L < R->NumLibraries; ++L)
-        if (!(Err = orc_rt_jit_Executor_resolve(R->E, R->Libraries[L], &Name, 1,
-                                                &Addr)))
-          Defined = Addr != 0;
-      if (Defined || Err)
-        continue;
-      LLVMReplaceAllUsesWith(G, LLVMConstNull(LLVMTypeOf(G)));
-      if (Kind)
-        LLVMDeleteGlobal(G);
-      else
-        LLVMDeleteFunction(G);
-    }
-  }
+  uint64_t Addr = 0;
+  for (size_t L = 0; !Addr && !Err && L < R->NumLibraries; ++L)
+    Err = orc_rt_jit_Executor_resolve(R->E, R->Libraries[L], &Name, 1, &Addr);
+  *Found = Addr != 0;
   return Err;
 }
 
@@ -282,7 +253,8 @@ static orc_rt_ErrorRef setUp(Remote *R) {
   for (size_t I = 0; !Err && I < O->ExtraModules.Size; ++I)
     Err = loadModuleFile(R, O->ExtraModules.Items[I], (unsigned)I + 1);
   for (size_t I = 0; !Err && I < R->NumModules; ++I)
-    Err = nullUndefinedWeak(R, R->Modules[I]);
+    Err = orc_rt_jit_nullUndefinedWeak(R->Modules[I], R->Modules, R->NumModules,
+                                       resolveWeak, R);
   for (size_t I = 0; I < R->NumModules; ++I) { /* each taken by addModule */
     if (!Err)
       Err = orc_rt_jit_EagerLink_noteModule(&R->Eager, R->Modules[I]);
