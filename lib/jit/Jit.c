@@ -480,6 +480,9 @@ static orc_rt_ErrorRef addCompiled(orc_rt_jit_Jit *J, LLVMModuleRef M,
     return Err;
   if (OnObjects)
     OnObjects(Objs.Items, Objs.Size, CallbackCtx);
+  /* target(J) reads the LLJIT's fields: after the creator thread is joined
+   * (addObjectsTo reports its error). */
+  orc_rt_Error_consume(ready(J));
   Err = orc_rt_jit_Jit_addObjectsTo(J, target(J), Objs.Items, Objs.Size);
   free(Objs.Items);
   return Err;
