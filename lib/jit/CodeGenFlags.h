@@ -47,7 +47,6 @@ typedef struct {
   const char *Name;
   orc_rt_jit_CGValueKind Kind;
   const char *Values;    /* Enum: "a|b|c", as lli lists them */
-  const char *Defaults;  /* values that change nothing: "a|b" */
   const char *ValueName; /* for --help: "<value>", "<uint>", ... */
   const char *Help;      /* lli's help text */
   bool Hidden;           /* only in --help-hidden, as lli */
