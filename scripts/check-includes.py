@@ -141,9 +141,9 @@ RULES = [
          why="lib/jit/lli (lli's command line and outputs) sits on the JIT "
              "library"),
     Rule("jit-engines", files=["lib/jit/mcjit/*", "lib/jit/interpreter/*"],
-         only=["{dir}/*"] + JIT_LIBRARY + RUNTIME,
-         why="an LLVM engine's folder knows no other engine and not the "
-             "program that drives it"),
+         only=["{dir}/*", "lib/jit/lli/*"] + JIT_LIBRARY + RUNTIME,
+         why="an engine's folder knows lli's options, no other engine and not "
+             "the program that drives it"),
     Rule("jit-program", files=["lib/jit/program/*"],
          never=["lib/jit/controller/*"],
          why="the in-process program knows nothing of the executor process's "

@@ -10,13 +10,20 @@
 
 orc_rt_ErrorRef orc_rt_jit_addObjectFile(LLVMOrcLLJITRef J,
                                          LLVMOrcJITDylibRef JD,
-                                         const char *Path) {
+                                         const char *Path,
+                                         orc_rt_jit_EagerLink *Eager) {
   LLVMMemoryBufferRef Buf;
   char *Msg = NULL;
   if (LLVMCreateMemoryBufferWithContentsOfFile(Path, &Buf, &Msg)) {
     orc_rt_ErrorRef E = orc_rt_Error_createf("%s: %s", Path, Msg);
     LLVMDisposeMessage(Msg);
     return E;
+  }
+  orc_rt_ErrorRef Err =
+      Eager ? orc_rt_jit_EagerLink_noteObject(Eager, Buf) : NULL;
+  if (Err) {
+    LLVMDisposeMemoryBuffer(Buf);
+    return Err;
   }
   char Prefix[4096];
   snprintf(Prefix, sizeof(Prefix), "%s: ", Path);

@@ -6,14 +6,18 @@
 #ifndef ORC_RT_C_LIB_JIT_COMPILE_LINKINPUTS_H
 #define ORC_RT_C_LIB_JIT_COMPILE_LINKINPUTS_H
 
+#include "jit/compile/EagerLink.h"
+
 #include "orc-rt-c/Error.h"
 
 #include <llvm-c/LLJIT.h>
 
-/* Reads Path and adds the object to JD, linked on first lookup. */
+/* Reads Path and adds the object to JD, linked on first lookup; with Eager
+ * (-jit-kind=mcjit, else NULL) what it defines is noted there. */
 orc_rt_ErrorRef orc_rt_jit_addObjectFile(LLVMOrcLLJITRef J,
                                          LLVMOrcJITDylibRef JD,
-                                         const char *Path);
+                                         const char *Path,
+                                         orc_rt_jit_EagerLink *Eager);
 
 /* Gives JD a generator that links the archive's members on demand. */
 orc_rt_ErrorRef orc_rt_jit_addArchive(LLVMOrcLLJITRef J, LLVMOrcJITDylibRef JD,

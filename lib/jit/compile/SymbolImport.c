@@ -86,19 +86,18 @@ static void lookupDone(LLVMErrorRef Err, LLVMOrcCSymbolMapPairs Result,
   pthread_mutex_unlock(&S->Lock);
 }
 
-LLVMErrorRef orc_rt_jit_lookupAndWait(LLVMOrcExecutionSessionRef ES,
-                                      LLVMOrcJITDylibRef JD,
-                                      LLVMOrcSymbolStringPoolEntryRef *Names,
-                                      size_t N, uint64_t *Addrs,
-                                      void (*Unfinished)(void *Ctx),
-                                      void *Ctx) {
+static LLVMErrorRef lookupAndWait(LLVMOrcExecutionSessionRef ES,
+                                  LLVMOrcJITDylibRef JD,
+                                  LLVMOrcSymbolStringPoolEntryRef *Names,
+                                  size_t N, LLVMOrcSymbolLookupFlags Flags,
+                                  uint64_t *Addrs,
+                                  void (*Unfinished)(void *Ctx), void *Ctx) {
   LLVMOrcCLookupSetElement *Syms = calloc(N ? N : 1, sizeof(*Syms));
   if (!Syms)
     return LLVMCreateStringError("out of memory");
   for (size_t I = 0; I < N; ++I) {
     LLVMOrcRetainSymbolStringPoolEntry(Names[I]); /* the lookup takes one */
-    Syms[I] = (LLVMOrcCLookupSetElement){
-        Names[I], LLVMOrcSymbolLookupFlagsRequiredSymbol};
+    Syms[I] = (LLVMOrcCLookupSetElement){Names[I], Flags};
     Addrs[I] = 0;
   }
   LookupState S = {PTHREAD_MUTEX_INITIALIZER,
@@ -122,4 +121,22 @@ LLVMErrorRef orc_rt_jit_lookupAndWait(LLVMOrcExecutionSessionRef ES,
   pthread_cond_destroy(&S.Done);
   free(Syms);
   return S.Err;
+}
+
+LLVMErrorRef orc_rt_jit_lookupAndWait(LLVMOrcExecutionSessionRef ES,
+                                      LLVMOrcJITDylibRef JD,
+                                      LLVMOrcSymbolStringPoolEntryRef *Names,
+                                      size_t N, uint64_t *Addrs,
+                                      void (*Unfinished)(void *Ctx),
+                                      void *Ctx) {
+  return lookupAndWait(ES, JD, Names, N, LLVMOrcSymbolLookupFlagsRequiredSymbol,
+                       Addrs, Unfinished, Ctx);
+}
+
+LLVMErrorRef orc_rt_jit_lookupWeaklyAndWait(
+    LLVMOrcExecutionSessionRef ES, LLVMOrcJITDylibRef JD,
+    LLVMOrcSymbolStringPoolEntryRef *Names, size_t N, uint64_t *Addrs) {
+  return lookupAndWait(ES, JD, Names, N,
+                       LLVMOrcSymbolLookupFlagsWeaklyReferencedSymbol, Addrs,
+                       NULL, NULL);
 }

@@ -41,4 +41,9 @@ LLVMErrorRef orc_rt_jit_lookupAndWait(LLVMOrcExecutionSessionRef ES,
                                       size_t N, uint64_t *Addrs,
                                       void (*Unfinished)(void *Ctx), void *Ctx);
 
+/* The same, each name weakly referenced: one that nothing defines gets 0. */
+LLVMErrorRef orc_rt_jit_lookupWeaklyAndWait(
+    LLVMOrcExecutionSessionRef ES, LLVMOrcJITDylibRef JD,
+    LLVMOrcSymbolStringPoolEntryRef *Names, size_t N, uint64_t *Addrs);
+
 #endif

@@ -8,7 +8,9 @@
 #include "jit/controller/RemoteStart.h"
 #include "jit/ir/EmuTLS.h"
 #include "jit/ir/Module.h"
+#include "jit/ir/WeakRefs.h"
 #include "jit/lli/TargetOptions.h"
+#include "jit/mcjit/MCJITFlags.h"
 #include "jit/program/Jit.h"
 #include "jit/support/Diag.h"
 
@@ -38,6 +40,8 @@ typedef struct {
   LLVMContextRef *Contexts;
   size_t NumModules;
   orc_rt_jit_InitList Ctors, Dtors;
+  orc_rt_jit_MCJITFlags Flags; /* what lli's MCJIT's codegen flags do */
+  orc_rt_jit_EagerLink Eager;  /* everything, linked before anything runs */
   pthread_mutex_t Lock;
   orc_rt_ErrorRef Reported; /* what the session reported, oldest first */
 } Remote;
@@ -136,18 +140,15 @@ static orc_rt_ErrorRef createJIT(Remote *R) {
   LLVMCodeModel CodeModel;
   orc_rt_ErrorRef Err = orc_rt_jit_targetSettings(
       R->Opts, &Triple, &CPU, &Features, &Reloc, &CodeModel);
-  LLVMTargetRef T;
-  char *Msg = NULL;
-  if (!Err && LLVMGetTargetFromTriple(Triple, &T, &Msg))
-    Err = orc_rt_Error_createf("no JIT target for triple '%s': %s", Triple,
-                               Msg ? Msg : "");
-  LLVMDisposeMessage(Msg);
+  LLVMTargetMachineRef TM = NULL;
   if (!Err) {
-    static const LLVMCodeGenOptLevel Levels[] = {
-        LLVMCodeGenLevelNone, LLVMCodeGenLevelLess, LLVMCodeGenLevelDefault,
-        LLVMCodeGenLevelAggressive};
-    LLVMTargetMachineRef TM = LLVMCreateTargetMachine(
-        T, Triple, CPU, Features, Levels[R->Opts->OptLevel], Reloc, CodeModel);
+    TM = orc_rt_jit_createTargetMachine(
+        Triple, CPU, Features, R->Flags.ABI,
+        orc_rt_jit_codeGenLevel(R->Opts->OptLevel), Reloc, CodeModel);
+    if (!TM)
+      Err = orc_rt_Error_createf("no JIT target for triple '%s'", Triple);
+  }
+  if (!Err) {
     LLVMOrcLLJITBuilderRef B = LLVMOrcCreateLLJITBuilder();
     LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(
         B, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(TM));
@@ -200,6 +201,8 @@ static orc_rt_ErrorRef loadModuleFile(Remote *R, const char *Path,
   Err = orc_rt_jit_takeInitializers(M, Index, &R->Ctors, &R->Dtors);
   if (!Err)
     Err = orc_rt_jit_lowerEmulatedTLS(M);
+  if (!Err)
+    Err = orc_rt_jit_MCJITFlags_apply(&R->Flags, M, NULL);
   if (Err) {
     LLVMDisposeModule(M);
     LLVMContextDispose(C);
@@ -210,45 +213,15 @@ static orc_rt_ErrorRef loadModuleFile(Remote *R, const char *Path,
   return NULL;
 }
 
-static bool definedIn(LLVMModuleRef M, const char *Name) {
-  LLVMValueRef G = LLVMGetNamedFunction(M, Name);
-  if (!G)
-    G = LLVMGetNamedGlobal(M, Name);
-  return (G && !LLVMIsDeclaration(G)) ||
-         LLVMGetNamedGlobalAlias(M, Name, strlen(Name));
-}
-
-/* An undefined weak reference is null when nothing defines the name: no
- * module, and not the executor (RuntimeDyld takes no null address from a
- * lookup, so the IR says it). */
-static orc_rt_ErrorRef nullUndefinedWeak(Remote *R, LLVMModuleRef M) {
+/* Whether the executor, or a -dlopen library in it, defines Name (see
+ * WeakRefs.h). */
+static orc_rt_ErrorRef resolveWeak(const char *Name, bool *Found, void *Ctx) {
+  Remote *R = Ctx;
   orc_rt_ErrorRef Err = NULL;
-  for (int Kind = 0; Kind < 2 && !Err; ++Kind) {
-    LLVMValueRef Next;
-    for (LLVMValueRef G = Kind ? LLVMGetFirstGlobal(M)
-                               : LLVMGetFirstFunction(M);
-         G && !Err; G = Next) {
-      Next = Kind ? LLVMGetNextGlobal(G) : LLVMGetNextFunction(G);
-      if (!LLVMIsDeclaration(G) || LLVMGetLinkage(G) != LLVMExternalWeakLinkage)
-        continue;
-      const char *Name = LLVMGetValueName(G);
-      bool Defined = false;
-      for (size_t I = 0; I < R->NumModules && !Defined; ++I)
-        Defined = definedIn(R->Modules[I], Name);
-      uint64_t Addr = 0;
-      for (size_t L = 0; !Defined && !Err && L < R->NumLibraries; ++L)
-        if (!(Err = orc_rt_jit_Executor_resolve(R->E, R->Libraries[L], &Name, 1,
-                                                &Addr)))
-          Defined = Addr != 0;
-      if (Defined || Err)
-        continue;
-      LLVMReplaceAllUsesWith(G, LLVMConstNull(LLVMTypeOf(G)));
-      if (Kind)
-        LLVMDeleteGlobal(G);
-      else
-        LLVMDeleteFunction(G);
-    }
-  }
+  uint64_t Addr = 0;
+  for (size_t L = 0; !Addr && !Err && L < R->NumLibraries; ++L)
+    Err = orc_rt_jit_Executor_resolve(R->E, R->Libraries[L], &Name, 1, &Addr);
+  *Found = Addr != 0;
   return Err;
 }
 
@@ -280,8 +253,11 @@ static orc_rt_ErrorRef setUp(Remote *R) {
   for (size_t I = 0; !Err && I < O->ExtraModules.Size; ++I)
     Err = loadModuleFile(R, O->ExtraModules.Items[I], (unsigned)I + 1);
   for (size_t I = 0; !Err && I < R->NumModules; ++I)
-    Err = nullUndefinedWeak(R, R->Modules[I]);
+    Err = orc_rt_jit_nullUndefinedWeak(R->Modules[I], R->Modules, R->NumModules,
+                                       resolveWeak, R);
   for (size_t I = 0; I < R->NumModules; ++I) { /* each taken by addModule */
+    if (!Err)
+      Err = orc_rt_jit_EagerLink_noteModule(&R->Eager, R->Modules[I]);
     if (!Err)
       Err = addModule(R, R->Contexts[I], R->Modules[I]);
     else
@@ -289,7 +265,8 @@ static orc_rt_ErrorRef setUp(Remote *R) {
   }
   R->NumModules = 0;
   for (size_t I = 0; !Err && I < O->ExtraObjects.Size; ++I)
-    Err = orc_rt_jit_addObjectFile(R->J, R->JD, O->ExtraObjects.Items[I]);
+    Err = orc_rt_jit_addObjectFile(R->J, R->JD, O->ExtraObjects.Items[I],
+                                   &R->Eager);
   for (size_t I = 0; !Err && I < O->ExtraArchives.Size; ++I)
     Err = orc_rt_jit_addArchive(R->J, R->JD, O->ExtraArchives.Items[I]);
   if (!Err) {
@@ -370,6 +347,10 @@ static orc_rt_ErrorRef run(Remote *R, int *Status) {
   uint64_t *Addrs = calloc(N, sizeof(*Addrs));
   orc_rt_ErrorRef Err =
       Names && Addrs ? NULL : orc_rt_Error_create("out of memory");
+  if (!Err)
+    Err = withReported(
+        R, orc_rt_jit_fromLLVMError(
+               orc_rt_jit_EagerLink_run(&R->Eager, R->J, R->JD), NULL));
   /* The entry alone first: its failure names the user's symbols only. */
   if (!Err)
     Err = lookup(R, &O->EntryFunction, 1, Addrs);
@@ -416,6 +397,7 @@ orc_rt_ErrorRef orc_rt_jit_runRemote(const orc_rt_jit_Options *Opts,
   LLVMInitializeNativeTarget();
   LLVMInitializeNativeAsmPrinter();
   Remote R = {.Opts = Opts};
+  orc_rt_jit_MCJITFlags_read(Opts, &R.Flags);
   pthread_mutex_init(&R.Lock, NULL);
   *Status = 1;
   orc_rt_ErrorRef Err = setUp(&R);
@@ -436,6 +418,7 @@ orc_rt_ErrorRef orc_rt_jit_runRemote(const orc_rt_jit_Options *Opts,
   }
   orc_rt_jit_InitList_dispose(&R.Ctors);
   orc_rt_jit_InitList_dispose(&R.Dtors);
+  orc_rt_jit_EagerLink_dispose(&R.Eager);
   for (size_t I = 0; I < R.NumModules; ++I) { /* loading failed */
     LLVMDisposeModule(R.Modules[I]);
     LLVMContextDispose(R.Contexts[I]);

@@ -12,179 +12,170 @@
 
 #define NONE orc_rt_jit_CGEffect_None
 #define MCJIT orc_rt_jit_CGEffect_MCJIT
-#define BOOL(Name, Default, Help, Effect)                                      \
-  { Name, orc_rt_jit_CGValue_Bool, NULL, Default, NULL, Help, false, Effect }
-#define ENUM(Name, Values, Default, Help, Effect)                              \
-  {                                                                            \
-    Name, orc_rt_jit_CGValue_Enum, Values, Default, "<value>", Help, false,    \
-        Effect                                                                 \
-  }
+#define BOOL(Name, Help, Effect)                                               \
+  { Name, orc_rt_jit_CGValue_Bool, NULL, NULL, Help, false, Effect }
+#define ENUM(Name, Values, Help, Effect)                                       \
+  { Name, orc_rt_jit_CGValue_Enum, Values, "<value>", Help, false, Effect }
 
-/* Alphabetical, as lli's --help. Defaults: the value lli uses when the flag
- * is absent (for exception-model also "dwarf", x86-64 ELF's default). */
+/* Alphabetical, as lli's --help. */
 const orc_rt_jit_CodeGenFlag orc_rt_jit_CodeGenFlags[] = {
-    BOOL("W", "false", "Alias for --no-warn", NONE),
-    BOOL("addrsig", "false", "Emit an address-significance table", NONE),
-    {"align-loops", orc_rt_jit_CGValue_UInt, NULL, NULL, "<uint>",
+    BOOL("W", "Alias for --no-warn", NONE),
+    BOOL("addrsig", "Emit an address-significance table", NONE),
+    {"align-loops", orc_rt_jit_CGValue_UInt, NULL, "<uint>",
      "Default alignment for loops", false, NONE},
-    {"as-secure-log-file", orc_rt_jit_CGValue_String, NULL, NULL, "<string>",
+    {"as-secure-log-file", orc_rt_jit_CGValue_String, NULL, "<string>",
      "As secure log file name", true, NONE},
-    BOOL("asm-show-inst", "false",
+    BOOL("asm-show-inst",
          "Emit internal instruction representation to assembly file", NONE),
-    BOOL("basic-block-address-map", "false",
-         "Emit the basic block address map section", NONE),
-    {"basic-block-sections", orc_rt_jit_CGValue_String, NULL, NULL,
+    BOOL("basic-block-address-map", "Emit the basic block address map section",
+         NONE),
+    {"basic-block-sections", orc_rt_jit_CGValue_String, NULL,
      "<all | <function list (file)> | labels | none>",
      "Emit basic blocks into separate sections", false, NONE},
-    BOOL("call-graph-section", "false", "Emit a call graph section", NONE),
-    BOOL("crel", "false", "Use CREL relocation format for ELF", NONE),
-    BOOL("data-sections", "false", "Emit data into separate sections", NONE),
-    BOOL("debug-entry-values", "false",
-         "Enable debug info for the debug entry values.", NONE),
-    ENUM("debugger-tune", "gdb|lldb|dbx|sce", NULL,
+    BOOL("call-graph-section", "Emit a call graph section", NONE),
+    BOOL("crel", "Use CREL relocation format for ELF", NONE),
+    BOOL("data-sections", "Emit data into separate sections", NONE),
+    BOOL("debug-entry-values", "Enable debug info for the debug entry values.",
+         NONE),
+    ENUM("debugger-tune", "gdb|lldb|dbx|sce",
          "Tune debug info for a particular debugger", NONE),
-    ENUM("denormal-fp-math", "ieee|preserve-sign|positive-zero|dynamic", "ieee",
+    ENUM("denormal-fp-math", "ieee|preserve-sign|positive-zero|dynamic",
          "Select which denormal numbers the code is permitted to require",
-         MCJIT),
+         NONE),
     ENUM("denormal-fp-math-f32", "ieee|preserve-sign|positive-zero|dynamic",
-         NULL,
          "Select which denormal numbers the code is permitted to require for "
          "float",
          NONE),
-    BOOL("disable-tail-calls", "false", "Never emit tail calls", NONE),
-    {"dwarf-version", orc_rt_jit_CGValue_Int, NULL, NULL, "<int>",
-     "Dwarf version", false, NONE},
-    BOOL("dwarf64", "false",
-         "Generate debugging info in the 64-bit DWARF format", NONE),
-    BOOL("emit-call-site-info", "false",
+    BOOL("disable-tail-calls", "Never emit tail calls", NONE),
+    {"dwarf-version", orc_rt_jit_CGValue_Int, NULL, "<int>", "Dwarf version",
+     false, NONE},
+    BOOL("dwarf64", "Generate debugging info in the 64-bit DWARF format", NONE),
+    BOOL("emit-call-site-info",
          "Emit call site debug information, if debug information is enabled.",
          NONE),
-    BOOL("emit-compact-unwind-non-canonical", "false",
+    BOOL("emit-compact-unwind-non-canonical",
          "Whether to try to emit Compact Unwind for non canonical entries.",
          NONE),
     ENUM("emit-dwarf-unwind", "always|no-compact-unwind|dwarf-only|default",
-         NULL, "Whether to emit DWARF EH frame entries.", NONE),
-    BOOL("emit-gnuas-syntax-on-zos", "false",
-         "Emit GNU Assembly Syntax on z/OS.", NONE),
-    BOOL("enable-jmc-instrument", "false",
+         "Whether to emit DWARF EH frame entries.", NONE),
+    BOOL("emit-gnuas-syntax-on-zos", "Emit GNU Assembly Syntax on z/OS.", NONE),
+    BOOL("enable-jmc-instrument",
          "Instrument functions with a call to __CheckForDebuggerJustMyCode",
          MCJIT),
-    BOOL("enable-no-infs-fp-math", "false",
-         "Enable FP math optimizations that assume no +-Infs", MCJIT),
-    BOOL("enable-no-nans-fp-math", "false",
-         "Enable FP math optimizations that assume no NaNs", MCJIT),
-    BOOL("enable-no-signed-zeros-fp-math", "false",
+    BOOL("enable-no-infs-fp-math",
+         "Enable FP math optimizations that assume no +-Infs", NONE),
+    BOOL("enable-no-nans-fp-math",
+         "Enable FP math optimizations that assume no NaNs", NONE),
+    BOOL("enable-no-signed-zeros-fp-math",
          "Enable FP math optimizations that assume the sign of 0 is "
          "insignificant",
-         MCJIT),
-    BOOL("enable-no-trapping-fp-math", "false",
+         NONE),
+    BOOL("enable-no-trapping-fp-math",
          "Enable setting the FP exceptions build attribute not to use "
          "exceptions",
          NONE),
     {"enable-sign-dependent-rounding-fp-math", orc_rt_jit_CGValue_Bool, NULL,
-     "false", NULL,
+     NULL,
      "Force codegen to assume rounding mode can change "
      "dynamically",
-     true, MCJIT},
-    BOOL("enable-tlsdesc", "false", "Enable the use of TLS Descriptors", NONE),
+     true, NONE},
+    BOOL("enable-tlsdesc", "Enable the use of TLS Descriptors", NONE),
     ENUM("exception-model", "default|dwarf|sjlj|arm|wineh|wasm",
-         "default|dwarf", "exception model", MCJIT),
-    BOOL("fatal-warnings", "false", "Treat warnings as errors", MCJIT),
-    BOOL("fdpic", "false", "Use the FDPIC ABI", NONE),
-    ENUM("filetype", "asm|obj|null", NULL,
+         "exception model", MCJIT),
+    BOOL("fatal-warnings", "Treat warnings as errors", MCJIT),
+    BOOL("fdpic", "Use the FDPIC ABI", NONE),
+    ENUM("filetype", "asm|obj|null",
          "Choose a file type (not all types are supported by all targets):",
          NONE),
-    ENUM("float-abi", "default|soft|hard", "default", "Choose float ABI type",
-         MCJIT),
-    BOOL("force-dwarf-frame-section", "false",
-         "Always emit a debug frame section.", NONE),
-    ENUM("fp-contract", "fast|on|off", "on",
+    ENUM("float-abi", "default|soft|hard", "Choose float ABI type", NONE),
+    BOOL("force-dwarf-frame-section", "Always emit a debug frame section.",
+         NONE),
+    ENUM("fp-contract", "fast|on|off",
          "Enable aggressive formation of fused FP ops", MCJIT),
     ENUM("frame-pointer", "all|non-leaf|non-leaf-no-reserve|reserved|none",
-         NULL, "Specify frame pointer elimination optimization", NONE),
-    BOOL("function-sections", "false", "Emit functions into separate sections",
-         NONE),
-    BOOL("gsframe", "false", "Whether to emit .sframe unwind sections.", NONE),
-    BOOL("ignore-xcoff-visibility", "false",
+         "Specify frame pointer elimination optimization", NONE),
+    BOOL("function-sections", "Emit functions into separate sections", NONE),
+    BOOL("gsframe", "Whether to emit .sframe unwind sections.", NONE),
+    BOOL("ignore-xcoff-visibility",
          "Not emit the visibility attribute for asm in AIX OS or give all "
          "symbols 'unspecified' visibility in XCOFF object file",
          NONE),
-    BOOL("implicit-mapsyms", "false",
+    BOOL("implicit-mapsyms",
          "Allow mapping symbol at section beginning to be implicit, lowering "
          "number of mapping symbols at the expense of some portability.",
          NONE),
-    BOOL("incremental-linker-compatible", "false",
+    BOOL("incremental-linker-compatible",
          "When used with filetype=obj, emit an object file which can be used "
          "with an incremental linker",
          NONE),
-    {"large-data-threshold", orc_rt_jit_CGValue_UInt, NULL, NULL, "<ulong>",
+    {"large-data-threshold", orc_rt_jit_CGValue_UInt, NULL, "<ulong>",
      "Choose large data threshold for x86_64 medium code model", false, NONE},
-    BOOL("mc-relax-all", "false",
+    BOOL("mc-relax-all",
          "When used with filetype=obj, relax all fixups in the emitted object "
          "file",
          NONE),
-    ENUM("meabi", "default|4|5|gnu", NULL,
+    ENUM("meabi", "default|4|5|gnu",
          "Set EABI type (default depends on triple):", NONE),
-    BOOL("mxcoff-roptr", "false",
+    BOOL("mxcoff-roptr",
          "When set to true, const objects with relocatable address values are "
          "put into the RO data section.",
          NONE),
-    BOOL("no-deprecated-warn", "false", "Suppress all deprecated warnings",
-         NONE),
-    BOOL("no-integrated-as", "false", "Disable integrated assembler", NONE),
-    BOOL("no-type-check", "false", "Suppress type errors (Wasm)", NONE),
-    BOOL("no-warn", "false", "Suppress all warnings", NONE),
-    BOOL("nozero-initialized-in-bss", "false",
+    BOOL("no-deprecated-warn", "Suppress all deprecated warnings", NONE),
+    BOOL("no-integrated-as", "Disable integrated assembler", NONE),
+    BOOL("no-type-check", "Suppress type errors (Wasm)", NONE),
+    BOOL("no-warn", "Suppress all warnings", NONE),
+    BOOL("nozero-initialized-in-bss",
          "Don't place zero-initialized symbols into bss section", NONE),
-    BOOL("partition-static-data-sections", "false",
+    BOOL("partition-static-data-sections",
          "Partition data sections using profile information.", NONE),
-    BOOL("save-temp-labels", "false", "Don't discard temporary labels", NONE),
-    BOOL("separate-named-sections", "false",
+    BOOL("save-temp-labels", "Don't discard temporary labels", NONE),
+    BOOL("separate-named-sections",
          "Use separate unique sections for named sections", NONE),
-    BOOL("split-machine-functions", "false",
+    BOOL("split-machine-functions",
          "Split out cold basic blocks from machine functions based on profile "
          "information",
          NONE),
-    BOOL("stack-size-section", "false",
-         "Emit a section containing stack size metadata", NONE),
-    BOOL("stack-symbol-ordering", "true", "Order local stack symbols.", NONE),
-    BOOL("stackrealign", "false",
-         "Force align the stack to the minimum alignment", NONE),
-    BOOL("strict-dwarf", "false", "use strict dwarf", NONE),
-    ENUM("swift-async-fp", "auto|always|never", NULL,
+    BOOL("stack-size-section", "Emit a section containing stack size metadata",
+         NONE),
+    BOOL("stack-symbol-ordering", "Order local stack symbols.", NONE),
+    BOOL("stackrealign", "Force align the stack to the minimum alignment",
+         NONE),
+    BOOL("strict-dwarf", "use strict dwarf", NONE),
+    ENUM("swift-async-fp", "auto|always|never",
          "Determine when the Swift async frame pointer should be set", NONE),
-    BOOL("tailcallopt", "false",
+    BOOL("tailcallopt",
          "Turn fastcc calls into tail calls by (potentially) changing ABI.",
          MCJIT),
-    {"target-abi", orc_rt_jit_CGValue_String, NULL, "", "<string>",
+    {"target-abi", orc_rt_jit_CGValue_String, NULL, "<string>",
      "The name of the ABI to be targeted from the backend.", false, MCJIT},
-    ENUM("thread-model", "posix|single", "posix", "Choose threading model",
-         MCJIT),
-    {"tls-size", orc_rt_jit_CGValue_UInt, NULL, NULL, "<uint>",
+    ENUM("thread-model", "posix|single", "Choose threading model", NONE),
+    {"tls-size", orc_rt_jit_CGValue_UInt, NULL, "<uint>",
      "Bit size of immediate TLS offsets", false, NONE},
-    {"trap-func", orc_rt_jit_CGValue_String, NULL, NULL, "<string>",
+    {"trap-func", orc_rt_jit_CGValue_String, NULL, "<string>",
      "Emit a call to trap function rather than a trap instruction", true, NONE},
-    BOOL("unique-basic-block-section-names", "false",
+    BOOL("unique-basic-block-section-names",
          "Give unique names to every basic block section", NONE),
-    BOOL("unique-section-names", "true", "Give unique names to every section",
-         NONE),
-    BOOL("use-ctors", "false", "Use .ctors instead of .init_array.", NONE),
-    BOOL("vec-extabi", "false", "Enable the AIX Extended Altivec ABI.", NONE),
-    BOOL("x86-relax-relocations", "true",
+    BOOL("unique-section-names", "Give unique names to every section", NONE),
+    BOOL("use-ctors", "Use .ctors instead of .init_array.", NONE),
+    BOOL("vec-extabi", "Enable the AIX Extended Altivec ABI.", NONE),
+    BOOL("x86-relax-relocations",
          "Emit GOTPCRELX/REX_GOTPCRELX/CODE_4_GOTPCRELX instead of GOTPCREL on "
          "x86-64 ELF",
          NONE),
-    BOOL("x86-sse2avx", "false",
+    BOOL("x86-sse2avx",
          "Specify that the assembler should encode SSE instructions with VEX "
          "prefix",
          MCJIT),
-    BOOL("xcoff-traceback-table", "true", "Emit the XCOFF traceback table",
-         NONE),
-    BOOL("xray-function-index", "true", "Emit xray_fn_idx section", NONE),
+    BOOL("xcoff-traceback-table", "Emit the XCOFF traceback table", NONE),
+    BOOL("xray-function-index", "Emit xray_fn_idx section", NONE),
 };
 
 const size_t orc_rt_jit_CodeGenFlagCount =
     sizeof(orc_rt_jit_CodeGenFlags) / sizeof(orc_rt_jit_CodeGenFlags[0]);
+_Static_assert(sizeof(orc_rt_jit_CodeGenFlags) /
+                       sizeof(orc_rt_jit_CodeGenFlags[0]) <=
+                   ORC_RT_JIT_CODEGEN_FLAGS_MAX,
+               "orc_rt_jit_Options::CodeGenValues is too small");
 
 const orc_rt_jit_CodeGenFlag *orc_rt_jit_findCodeGenFlag(const char *Name,
                                                          size_t Len) {
@@ -224,8 +215,7 @@ static bool isNumber(const char *V, bool Signed) {
 }
 
 orc_rt_ErrorRef orc_rt_jit_CodeGenFlag_check(const orc_rt_jit_CodeGenFlag *F,
-                                             const char *Value,
-                                             bool *ChangesMCJIT) {
+                                             const char *Value) {
   switch (F->Kind) {
   case orc_rt_jit_CGValue_Enum:
     if (!inList(Value, F->Values))
@@ -250,7 +240,12 @@ orc_rt_ErrorRef orc_rt_jit_CodeGenFlag_check(const orc_rt_jit_CodeGenFlag *F,
   case orc_rt_jit_CGValue_String: /* any text */
     break;
   }
-  *ChangesMCJIT = F->Effect == orc_rt_jit_CGEffect_MCJIT &&
-                  !(F->Defaults && inList(Value, F->Defaults));
   return NULL;
+}
+
+const char *orc_rt_jit_CodeGenFlag_value(const char *const *Values,
+                                         const char *Name) {
+  const orc_rt_jit_CodeGenFlag *F =
+      orc_rt_jit_findCodeGenFlag(Name, strlen(Name));
+  return F ? Values[F - orc_rt_jit_CodeGenFlags] : NULL;
 }

@@ -12,12 +12,14 @@
  *    -stackrealign, -trap-func, -denormal-fp-math-f32) have no effect in any
  *    mode. mini-lli does the same.
  *  - lli's MCJIT mode copies them into TargetOptions. A flag whose every
- *    value leaves a running program unchanged (sections, debug info,
- *    assembler output, other targets' ABIs) is NoEffect. A flag that
- *    changes what MCJIT'd code computes (fp-contract=fast, thread-model=
- *    single, ...) is MCJIT: LLVM-C's MCJIT options cannot express it, so
- *    mini-lli refuses a non-default value with -jit-kind=mcjit, in one
- *    line, rather than run the program differently from lli.
+ *    value leaves a running x86-64 program unchanged there (sections, debug
+ *    info, assembler output, other targets' ABIs, and the options LLVM 22
+ *    reads from function attributes instead) is None. A flag that changes
+ *    the code lli's MCJIT runs (-fp-contract=fast, -tailcallopt,
+ *    -exception-model=sjlj, ...) is MCJIT: mini-lli's -jit-kind=mcjit (in
+ *    process and -remote-mcjit) does the same to the IR before compiling it,
+ *    since LLVM-C's target machines take none of these but -target-abi
+ *    (MCJITFlags.h).
  * docs/CommandGuide/mini-lli.md lists every flag and its reason. */
 
 #ifndef ORC_RT_C_LIB_JIT_LLI_CODEGENFLAGS_H
@@ -38,14 +40,13 @@ typedef enum {
 
 typedef enum {
   orc_rt_jit_CGEffect_None, /* no engine of lli's or mini-lli's changes */
-  orc_rt_jit_CGEffect_MCJIT /* lli's MCJIT does; refused there */
+  orc_rt_jit_CGEffect_MCJIT /* lli's MCJIT does; so does mini-lli's */
 } orc_rt_jit_CGEffect;
 
 typedef struct {
   const char *Name;
   orc_rt_jit_CGValueKind Kind;
   const char *Values;    /* Enum: "a|b|c", as lli lists them */
-  const char *Defaults;  /* values that change nothing: "a|b" */
   const char *ValueName; /* for --help: "<value>", "<uint>", ... */
   const char *Help;      /* lli's help text */
   bool Hidden;           /* only in --help-hidden, as lli */
@@ -54,15 +55,22 @@ typedef struct {
 
 extern const orc_rt_jit_CodeGenFlag orc_rt_jit_CodeGenFlags[];
 extern const size_t orc_rt_jit_CodeGenFlagCount;
+/* At least orc_rt_jit_CodeGenFlagCount: the size of the options' table of
+ * given values (orc_rt_jit_Options::CodeGenValues). */
+#define ORC_RT_JIT_CODEGEN_FLAGS_MAX 80
 
 /* The flag named Name[0, Len), or NULL. */
 const orc_rt_jit_CodeGenFlag *orc_rt_jit_findCodeGenFlag(const char *Name,
                                                          size_t Len);
 
-/* Checks Value (NULL: a bool given as -name) as lli's cl:: parser would and
- * sets *ChangesMCJIT when lli's MCJIT would compile differently with it. */
+/* Checks Value (a bool already as "true" or "false") as lli's cl:: parser
+ * would. */
 orc_rt_ErrorRef orc_rt_jit_CodeGenFlag_check(const orc_rt_jit_CodeGenFlag *F,
-                                             const char *Value,
-                                             bool *ChangesMCJIT);
+                                             const char *Value);
+
+/* The value given for the flag Name, from the options' table Values
+ * (orc_rt_jit_Options::CodeGenValues), or NULL if it was not given. */
+const char *orc_rt_jit_CodeGenFlag_value(const char *const *Values,
+                                         const char *Name);
 
 #endif

@@ -40,9 +40,6 @@ typedef struct {
   const char *Values[Raw_Count];
   bool ForceInterpreter, RemoteMCJIT;
   bool SawJD;
-  /* The first codegen flag that lli's MCJIT would compile differently with
-   * (CodeGenFlags.h), and its value; refused with -jit-kind=mcjit. */
-  const char *MCJITFlag, *MCJITFlagValue;
 } RawValues;
 
 typedef struct {
@@ -307,22 +304,11 @@ static orc_rt_ErrorRef finish(orc_rt_jit_Options *Opts, RawValues *Raw) {
   orc_rt_ErrorRef Err = finishEnums(Opts, Raw);
   if (Err)
     return Err;
-  if (Opts->EnableCacheManager && Opts->Engine == orc_rt_jit_Engine_MCJIT)
+  if (Opts->EnableCacheManager && Opts->Engine == orc_rt_jit_Engine_MCJIT &&
+      Raw->RemoteMCJIT)
     return orc_rt_Error_create(
-        Raw->RemoteMCJIT
-            ? "error: -enable-cache-manager is not supported with "
-              "-remote-mcjit: mini-lli's remote run keeps no object cache"
-            : "error: -enable-cache-manager is not supported with "
-              "-jit-kind=mcjit: LLVM-C gives MCJIT no object cache; use "
-              "-jit-kind=orc");
-  /* lli's MCJIT (also remote) compiles differently with these, and neither
-   * LLVM-C's MCJIT options nor its target machines can say so. */
-  if (Raw->MCJITFlag && Opts->Engine == orc_rt_jit_Engine_MCJIT)
-    return orc_rt_Error_createf(
-        "error: -%s=%s is not supported with -jit-kind=mcjit: lli's MCJIT "
-        "compiles differently with it and LLVM-C's MCJIT options cannot say "
-        "so (with -jit-kind=orc it has no effect, as in lli)",
-        Raw->MCJITFlag, Raw->MCJITFlagValue);
+        "error: -enable-cache-manager is not supported with -remote-mcjit: "
+        "mini-lli's remote run keeps no object cache");
   /* As lli: only MCJIT runs code in another process; the ORC kinds ignore
    * both options. */
   if (Raw->RemoteMCJIT && Opts->Engine == orc_rt_jit_Engine_Interpreter)
@@ -372,6 +358,14 @@ static orc_rt_ErrorRef finish(orc_rt_jit_Options *Opts, RawValues *Raw) {
                                   "value invalid for uint argument!",
                                   V);
     Opts->CompileThreads = (unsigned)N;
+  }
+  /* What lli's MCJIT ignores or cannot do (compile a module in parts, link
+   * with JITLink), mini-lli's does not either. */
+  if (Opts->Engine == orc_rt_jit_Engine_MCJIT) {
+    Opts->Dump = orc_rt_jit_Dump_None;
+    Opts->JITDylibs.Size = 0;
+    Opts->CompileThreads = 1;
+    Opts->Linker = orc_rt_jit_Linker_RTDyld;
   }
   if (Raw->Values[Raw_ShutdownTimeout] &&
       !strcmp(Raw->Values[Raw_ShutdownTimeout], "forever")) {
@@ -494,10 +488,11 @@ static orc_rt_ErrorRef unknownOption(orc_rt_jit_Options *Opts, int Argc,
 }
 
 /* One of lli's codegen flags (CodeGenFlags.h): checked as lli's cl:: parser
- * checks it, and remembered if lli's MCJIT would act on it. */
+ * checks it, and remembered (the last one given wins, as in cl::). */
 static orc_rt_ErrorRef parseCodeGenFlag(const orc_rt_jit_CodeGenFlag *F,
-                                        RawValues *Raw, int Argc, char **Argv,
-                                        int *I, const char *Value) {
+                                        orc_rt_jit_Options *Opts, int Argc,
+                                        char **Argv, int *I,
+                                        const char *Value) {
   orc_rt_ErrorRef Err;
   if (F->Kind == orc_rt_jit_CGValue_Bool) {
     bool B;
@@ -510,13 +505,9 @@ static orc_rt_ErrorRef parseCodeGenFlag(const orc_rt_jit_CodeGenFlag *F,
                                   F->Name);
     Value = Argv[++*I];
   }
-  bool ChangesMCJIT = false;
-  if ((Err = orc_rt_jit_CodeGenFlag_check(F, Value, &ChangesMCJIT)))
+  if ((Err = orc_rt_jit_CodeGenFlag_check(F, Value)))
     return Err;
-  if (ChangesMCJIT && !Raw->MCJITFlag) {
-    Raw->MCJITFlag = F->Name;
-    Raw->MCJITFlagValue = Value;
-  }
+  Opts->CodeGenValues[F - orc_rt_jit_CodeGenFlags] = Value;
   return NULL;
 }
 
@@ -542,7 +533,7 @@ static orc_rt_ErrorRef parseOne(orc_rt_jit_Options *Opts, RawValues *Raw,
   const OptionInfo *O = find(Name, Len);
   if (!O) {
     const orc_rt_jit_CodeGenFlag *F = orc_rt_jit_findCodeGenFlag(Name, Len);
-    return F ? parseCodeGenFlag(F, Raw, Argc, Argv, I, Value)
+    return F ? parseCodeGenFlag(F, Opts, Argc, Argv, I, Value)
              : unknownOption(Opts, Argc, Argv, I, Name, Len, Value);
   }
   if (O->K == Kind_Bool)

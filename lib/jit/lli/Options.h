@@ -6,6 +6,8 @@
 #ifndef ORC_RT_C_LIB_JIT_LLI_OPTIONS_H
 #define ORC_RT_C_LIB_JIT_LLI_OPTIONS_H
 
+#include "jit/lli/CodeGenFlags.h"
+
 #include "orc-rt-c/Error.h"
 
 #include <stdbool.h>
@@ -21,7 +23,7 @@ typedef struct {
 typedef enum {
   orc_rt_jit_Engine_Orc,        /* LLJIT, modules compiled when added */
   orc_rt_jit_Engine_OrcLazy,    /* LLJIT, functions compiled on first call */
-  orc_rt_jit_Engine_MCJIT,      /* LLVM's MCJIT (lib/jit/mcjit/MCJITEngine.c) */
+  orc_rt_jit_Engine_MCJIT,      /* as LLVM's MCJIT: see lib/jit/program/Jit.h */
   orc_rt_jit_Engine_Interpreter /* LLVM's interpreter (InterpreterEngine.c) */
 } orc_rt_jit_Engine;
 
@@ -63,6 +65,10 @@ typedef struct {
   orc_rt_jit_StringList MAttrs; /* each a comma-separated list */
   int RelocModel;               /* LLVMRelocMode, or -1 */
   int CodeModel;                /* LLVMCodeModel, or -1 */
+  /* lli's codegen flags as given, by their place in orc_rt_jit_CodeGenFlags
+   * (NULL: not given; booleans as "true" or "false"): see
+   * orc_rt_jit_CodeGenFlag_value. */
+  const char *CodeGenValues[ORC_RT_JIT_CODEGEN_FLAGS_MAX];
   orc_rt_jit_LinkerKind Linker;
   orc_rt_jit_DumpKind Dump;
   bool EnableCacheManager; /* lli's object cache (files named after inputs) */

@@ -68,3 +68,32 @@ orc_rt_ErrorRef orc_rt_jit_targetSettings(const orc_rt_jit_Options *Opts,
   }
   return NULL;
 }
+
+LLVMTargetMachineRef orc_rt_jit_createTargetMachine(
+    const char *Triple, const char *CPU, const char *Features, const char *ABI,
+    LLVMCodeGenOptLevel Level, LLVMRelocMode Reloc, LLVMCodeModel CodeModel) {
+  LLVMTargetRef T;
+  char *Msg = NULL;
+  if (LLVMGetTargetFromTriple(Triple, &T, &Msg)) {
+    LLVMDisposeMessage(Msg);
+    return NULL;
+  }
+  LLVMTargetMachineOptionsRef O = LLVMCreateTargetMachineOptions();
+  LLVMTargetMachineOptionsSetCPU(O, CPU);
+  LLVMTargetMachineOptionsSetFeatures(O, Features);
+  if (ABI)
+    LLVMTargetMachineOptionsSetABI(O, ABI);
+  LLVMTargetMachineOptionsSetCodeGenOptLevel(O, Level);
+  LLVMTargetMachineOptionsSetRelocMode(O, Reloc);
+  LLVMTargetMachineOptionsSetCodeModel(O, CodeModel);
+  LLVMTargetMachineRef TM = LLVMCreateTargetMachineWithOptions(T, Triple, O);
+  LLVMDisposeTargetMachineOptions(O);
+  return TM;
+}
+
+LLVMCodeGenOptLevel orc_rt_jit_codeGenLevel(int OptLevel) {
+  static const LLVMCodeGenOptLevel Levels[] = {
+      LLVMCodeGenLevelNone, LLVMCodeGenLevelLess, LLVMCodeGenLevelDefault,
+      LLVMCodeGenLevelAggressive};
+  return Levels[OptLevel];
+}

@@ -20,4 +20,15 @@ orc_rt_ErrorRef orc_rt_jit_targetSettings(const orc_rt_jit_Options *Opts,
                                           char **Features, LLVMRelocMode *Reloc,
                                           LLVMCodeModel *CodeModel);
 
+/* lli's -O0..-O3 as LLVM-C's level. */
+LLVMCodeGenOptLevel orc_rt_jit_codeGenLevel(int OptLevel);
+
+/* A target machine for Triple with the other settings (ABI: lli's
+ * -target-abi, which only its MCJIT gives the target, or NULL), or NULL if
+ * the triple names no target. The JIT's, the remote run's and each compile
+ * thread's are all made here. */
+LLVMTargetMachineRef orc_rt_jit_createTargetMachine(
+    const char *Triple, const char *CPU, const char *Features, const char *ABI,
+    LLVMCodeGenOptLevel Level, LLVMRelocMode Reloc, LLVMCodeModel CodeModel);
+
 #endif

@@ -10,6 +10,7 @@
 #include "jit/program/LiveEntries.h"
 #include "jit/program/ProgramRuntime.h"
 #include "jit/program/ThreadInterpose.h"
+#include "jit/support/GrowArray.h"
 
 #include "orc-rt-c/ManagedThread.h"
 #include "orc-rt-c/Session.h"
@@ -34,6 +35,10 @@ struct orc_rt_jit_Program {
   orc_rt_jit_NameList Names;
   orc_rt_jit_JITDylibs *JDs; /* -jd; NULL without */
   uint64_t *DtorAddrs;
+  /* lli's cache files still to be written: -jit-kind=mcjit compiles the
+   * modules on the first lookup (see orc_rt_jit_Jit_addModule). */
+  char **CachePaths;
+  size_t NumCachePaths, CachePathCap;
 
   pthread_mutex_t Lock;
   pthread_cond_t Changed;
@@ -170,12 +175,21 @@ static orc_rt_ErrorRef addThroughLLICache(orc_rt_jit_Program *P,
     LLVMDisposeModule(M);
     LLVMContextDispose(Ctx);
     Err = orc_rt_jit_Jit_addObjects(P->Jit, &Obj, 1);
+    free(CachePath);
+  } else if (CachePath && !orc_rt_jit_growArray(
+                              &P->CachePaths, &P->CachePathCap,
+                              P->NumCachePaths + 1, sizeof(*P->CachePaths))) {
+    free(CachePath);
+    LLVMDisposeModule(M);
+    LLVMContextDispose(Ctx);
+    Err = orc_rt_Error_create("out of memory");
   } else {
+    if (CachePath) /* kept until the module is compiled */
+      P->CachePaths[P->NumCachePaths++] = CachePath;
     Err = orc_rt_jit_Jit_addModule(P->Jit, Ctx, M,
                                    CachePath ? orc_rt_jit_LLICache_store : NULL,
                                    CachePath);
   }
-  free(CachePath);
   return Err;
 }
 
@@ -339,6 +353,9 @@ bool orc_rt_jit_Program_destroy(orc_rt_jit_Program *P) {
   orc_rt_jit_NameList_dispose(&P->Names);
   orc_rt_jit_JITDylibs_dispose(P->JDs);
   free(P->DtorAddrs);
+  for (size_t I = 0; I < P->NumCachePaths; ++I)
+    free(P->CachePaths[I]);
+  free(P->CachePaths);
   pthread_mutex_destroy(&P->Lock);
   pthread_cond_destroy(&P->Changed);
   free(P);

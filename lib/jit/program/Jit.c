@@ -3,15 +3,17 @@
 #include "jit/program/Jit.h"
 #include "jit/compile/CallOnceGuard.h"
 #include "jit/compile/CodeGen.h"
+#include "jit/compile/EagerLink.h"
 #include "jit/compile/LazySplit.h"
 #include "jit/compile/LinkInputs.h"
 #include "jit/compile/SymbolImport.h"
 #include "jit/interpreter/InterpreterEngine.h"
 #include "jit/ir/EmuTLS.h"
+#include "jit/ir/WeakRefs.h"
 #include "jit/lli/DebugDescriptor.h"
 #include "jit/lli/DebugDump.h"
 #include "jit/lli/TargetOptions.h"
-#include "jit/mcjit/MCJITEngine.h"
+#include "jit/mcjit/MCJITFlags.h"
 #include "jit/program/ThreadInterpose.h"
 #include "jit/support/Diag.h"
 #include "jit/support/GrowArray.h"
@@ -57,9 +59,22 @@ struct orc_rt_jit_Jit {
   /* This thread's target machine for compiling, and its data layout. */
   LLVMTargetMachineRef MainTM;
   char *DataLayout;
-  /* -jit-kind=mcjit / -force-interpreter: LLVM's ExecutionEngine instead of
-   * the LLJIT (J is then NULL). */
-  orc_rt_jit_MCJIT *MCJIT;
+  /* -jit-kind=mcjit: the codegen flags lli's MCJIT acts on, and what
+   * everything added defines, linked before the first lookup returns. */
+  bool MCJIT, Linked;
+  orc_rt_jit_MCJITFlags MCJITFlags;
+  orc_rt_jit_EagerLink Eager;
+  /* -jit-kind=mcjit: the modules, compiled on the first lookup, as MCJIT
+   * compiles them, once every module of the program is known (WeakRefs.h). */
+  struct DeferredModule {
+    LLVMContextRef Ctx;
+    LLVMModuleRef M;
+    orc_rt_jit_ObjectsCallback OnObjects;
+    void *CallbackCtx;
+  } * Deferred;
+  size_t NumDeferred, DeferredCap;
+  /* -force-interpreter: LLVM's interpreter instead of the LLJIT (J is then
+   * NULL). */
   orc_rt_jit_Interpreter *Interp;
   /* Errors the ExecutionSession reported, oldest first, as it worded them,
    * until someone takes them (orc_rt_jit_Jit_takeSessionErrors). */
@@ -138,14 +153,9 @@ static void lazyCallFailed(void) {
 }
 
 static LLVMTargetMachineRef makeTM(orc_rt_jit_Jit *J) {
-  LLVMTargetRef T;
-  char *Msg = NULL;
-  if (LLVMGetTargetFromTriple(J->Triple, &T, &Msg)) {
-    LLVMDisposeMessage(Msg);
-    return NULL;
-  }
-  return LLVMCreateTargetMachine(T, J->Triple, J->CPU, J->Features, J->Level,
-                                 J->Reloc, J->CodeModel);
+  return orc_rt_jit_createTargetMachine(J->Triple, J->CPU, J->Features,
+                                        J->MCJITFlags.ABI, J->Level, J->Reloc,
+                                        J->CodeModel);
 }
 
 LLVMTargetMachineRef orc_rt_jit_Jit_createTargetMachine(orc_rt_jit_Jit *J) {
@@ -172,9 +182,9 @@ static orc_rt_ErrorRef defineOverrides(orc_rt_jit_Jit *J) {
   return orc_rt_jit_fromLLVMError(E, NULL);
 }
 
-/* -jit-linker=rtdyld: RuntimeDyld with a SectionMemoryManager, as lli; with
- * a debug-descriptor dump, objects are registered with the GDB JIT interface
- * (Ctx is the Jit). */
+/* -jit-linker=rtdyld, and -jit-kind=mcjit: RuntimeDyld with a
+ * SectionMemoryManager, as lli and its MCJIT; with a debug-descriptor dump,
+ * objects are registered with the GDB JIT interface (Ctx is the Jit). */
 static LLVMOrcObjectLayerRef createRTDyldLayer(void *Ctx,
                                                LLVMOrcExecutionSessionRef ES,
                                                const char *Triple) {
@@ -289,16 +299,6 @@ static orc_rt_ErrorRef ready(orc_rt_jit_Jit *J) {
              : NULL;
 }
 
-/* MCJIT maps the driver's runtime entry points ahead of the process. */
-static uint64_t runtimeOverride(const char *Name) {
-  size_t N;
-  const orc_rt_jit_Override *O = orc_rt_jit_Runtime_overrides(&N);
-  for (size_t I = 0; I < N; ++I)
-    if (!strcmp(O[I].Name, Name))
-      return O[I].Addr;
-  return 0;
-}
-
 orc_rt_ErrorRef orc_rt_jit_Jit_create(orc_rt_jit_Jit **Result,
                                       const orc_rt_jit_Options *Opts) {
   LLVMInitializeNativeTarget();
@@ -310,16 +310,15 @@ orc_rt_ErrorRef orc_rt_jit_Jit_create(orc_rt_jit_Jit **Result,
     return orc_rt_Error_create("out of memory");
   pthread_mutex_init(&J->Lock, NULL);
   J->Opts = Opts;
+  J->MCJIT = Opts->Engine == orc_rt_jit_Engine_MCJIT;
+  orc_rt_jit_MCJITFlags_read(Opts, &J->MCJITFlags);
   orc_rt_ErrorRef Err = orc_rt_jit_targetSettings(
       Opts, &J->Triple, &J->CPU, &J->Features, &J->Reloc, &J->CodeModel);
   if (Err) {
     orc_rt_jit_Jit_dispose(J);
     return Err;
   }
-  static const LLVMCodeGenOptLevel Levels[] = {
-      LLVMCodeGenLevelNone, LLVMCodeGenLevelLess, LLVMCodeGenLevelDefault,
-      LLVMCodeGenLevelAggressive};
-  J->Level = Levels[Opts->OptLevel];
+  J->Level = orc_rt_jit_codeGenLevel(Opts->OptLevel);
   size_t SettingsSize =
       strlen(J->Triple) + strlen(J->CPU) + strlen(J->Features) + 64;
   J->Settings = malloc(SettingsSize);
@@ -333,17 +332,12 @@ orc_rt_ErrorRef orc_rt_jit_Jit_create(orc_rt_jit_Jit **Result,
            J->Triple, J->CPU, J->Features, Opts->OptLevel, (int)J->Reloc,
            (int)J->CodeModel, Opts->JITDylibs.Size ? " data-apart" : "");
 
-  if (Opts->Engine == orc_rt_jit_Engine_MCJIT) {
-    orc_rt_jit_MCJITSettings S = {J->Triple, J->CPU,       J->Features,
-                                  J->Level,  J->CodeModel, runtimeOverride};
-    Err = orc_rt_jit_MCJIT_create(&J->MCJIT, &S);
-  } else if (Opts->Engine == orc_rt_jit_Engine_Interpreter) {
+  if (Opts->Engine == orc_rt_jit_Engine_Interpreter)
     Err = orc_rt_jit_Interpreter_create(&J->Interp);
-  }
   /* The LLJIT is built on a thread of its own while this thread goes on to
    * read and compile the inputs (they need only a target machine): start-up
    * pays for the longer of the two, not both. */
-  if (Err || J->MCJIT || J->Interp)
+  if (Err || J->Interp)
     ; /* no LLJIT */
   else if (!orc_rt_jit_realPthreadCreate(&J->Creator, NULL, creatorThread, J))
     J->Creating = true;
@@ -456,6 +450,14 @@ orc_rt_ErrorRef orc_rt_jit_Jit_addObjects(orc_rt_jit_Jit *J,
                                           const LLVMMemoryBufferRef *Objects,
                                           size_t NumObjects) {
   orc_rt_Error_consume(ready(J)); /* (addObjectsTo reports it) */
+  orc_rt_ErrorRef Err = NULL;
+  for (size_t I = 0; J->MCJIT && !Err && I < NumObjects; ++I)
+    Err = orc_rt_jit_EagerLink_noteObject(&J->Eager, Objects[I]);
+  if (Err) {
+    for (size_t I = 0; I < NumObjects; ++I)
+      LLVMDisposeMemoryBuffer(Objects[I]);
+    return Err;
+  }
   return orc_rt_jit_Jit_addObjectsTo(J, target(J), Objects, NumObjects);
 }
 
@@ -478,7 +480,10 @@ static orc_rt_ErrorRef addCompiled(orc_rt_jit_Jit *J, LLVMModuleRef M,
     return Err;
   if (OnObjects)
     OnObjects(Objs.Items, Objs.Size, CallbackCtx);
-  Err = orc_rt_jit_Jit_addObjects(J, Objs.Items, Objs.Size);
+  /* target(J) reads the LLJIT's fields: after the creator thread is joined
+   * (addObjectsTo reports its error). */
+  orc_rt_Error_consume(ready(J));
+  Err = orc_rt_jit_Jit_addObjectsTo(J, target(J), Objs.Items, Objs.Size);
   free(Objs.Items);
   return Err;
 }
@@ -499,8 +504,22 @@ orc_rt_ErrorRef orc_rt_jit_Jit_addModule(orc_rt_jit_Jit *J, LLVMContextRef Ctx,
     LLVMContextDispose(Ctx);
     return Err;
   }
-  if (J->MCJIT)
-    return orc_rt_jit_MCJIT_addModule(J->MCJIT, Ctx, M);
+  /* -jit-kind=mcjit: with what lli's MCJIT's flags do (MCJITFlags.h),
+   * compiled on the first lookup (compileDeferred). */
+  if (J->MCJIT) {
+    Err = orc_rt_jit_MCJITFlags_apply(&J->MCJITFlags, M, J->MainTM);
+    if (!Err && !orc_rt_jit_growArray(&J->Deferred, &J->DeferredCap,
+                                      J->NumDeferred + 1, sizeof(*J->Deferred)))
+      Err = orc_rt_Error_create("out of memory");
+    if (Err) {
+      LLVMDisposeModule(M);
+      LLVMContextDispose(Ctx);
+      return Err;
+    }
+    J->Deferred[J->NumDeferred++] =
+        (struct DeferredModule){Ctx, M, OnObjects, CallbackCtx};
+    return NULL;
+  }
   /* lli's object cache holds whole modules: with it, orc-lazy compiles each
    * module whole, now, as orc does. */
   if (!J->Opts->Lazy || J->Opts->EnableCacheManager) {
@@ -523,35 +542,36 @@ orc_rt_ErrorRef orc_rt_jit_Jit_addModule(orc_rt_jit_Jit *J, LLVMContextRef Ctx,
   return Err;
 }
 
-/* What LLVM-C cannot give MCJIT or the interpreter: no call adds an object
- * file or archive to an ExecutionEngine. */
-static orc_rt_ErrorRef notOnExecutionEngine(orc_rt_jit_Jit *J,
-                                            const char *Option) {
+/* What LLVM-C cannot give the interpreter: no call adds an object file or
+ * archive to an ExecutionEngine. */
+static orc_rt_ErrorRef notOnInterpreter(const char *Option) {
   return orc_rt_Error_createf(
-      "%s is not supported with %s: LLVM-C's ExecutionEngine API cannot do "
-      "it; use -jit-kind=orc or orc-lazy",
-      Option, J->MCJIT ? "-jit-kind=mcjit" : "-force-interpreter");
+      "%s is not supported with -force-interpreter: LLVM-C's ExecutionEngine "
+      "API cannot do it; use -jit-kind=orc, orc-lazy or mcjit",
+      Option);
 }
 
 orc_rt_ErrorRef orc_rt_jit_Jit_addObjectFile(orc_rt_jit_Jit *J,
                                              const char *Path) {
-  if (J->MCJIT || J->Interp)
-    return notOnExecutionEngine(J, "-extra-object");
+  if (J->Interp)
+    return notOnInterpreter("-extra-object");
   orc_rt_ErrorRef Err = ready(J);
-  return Err ? Err : orc_rt_jit_addObjectFile(J->J, J->JD, Path);
+  return Err ? Err
+             : orc_rt_jit_addObjectFile(J->J, J->JD, Path,
+                                        J->MCJIT ? &J->Eager : NULL);
 }
 
 orc_rt_ErrorRef orc_rt_jit_Jit_addArchive(orc_rt_jit_Jit *J, const char *Path) {
-  if (J->MCJIT || J->Interp)
-    return notOnExecutionEngine(J, "-extra-archive");
+  if (J->Interp)
+    return notOnInterpreter("-extra-archive");
   orc_rt_ErrorRef Err = ready(J);
   return Err ? Err : orc_rt_jit_addArchive(J->J, target(J), Path);
 }
 
 orc_rt_ErrorRef orc_rt_jit_Jit_addDynamicLibrary(orc_rt_jit_Jit *J,
                                                  const char *Path) {
-  if (J->MCJIT || J->Interp) {
-    /* Both engines resolve externals in the process's global scope. */
+  if (J->Interp) {
+    /* The interpreter resolves externals in the process's global scope. */
     if (!dlopen(Path, RTLD_NOW | RTLD_GLOBAL))
       return orc_rt_Error_createf("%s", dlerror());
     return NULL;
@@ -578,12 +598,13 @@ static int notHostMain(void *Ctx, LLVMOrcSymbolStringPoolEntryRef Sym) {
 }
 
 orc_rt_ErrorRef orc_rt_jit_Jit_addProcessSymbols(orc_rt_jit_Jit *J) {
-  /* An ExecutionEngine always resolves in the process (LLVM-C gives it no
-   * resolver to replace): -no-process-syms is ignored there, as by lli. */
-  if (J->MCJIT || J->Interp)
+  /* An ExecutionEngine always resolves in the process (LLVM-C gives the
+   * interpreter no resolver to replace, lli's MCJIT resolves there whatever
+   * it is told): -no-process-syms is ignored by both, as by lli. */
+  if (J->Interp)
     return NULL;
   orc_rt_ErrorRef Err = ready(J);
-  if (Err || J->Opts->NoProcessSyms)
+  if (Err || (J->Opts->NoProcessSyms && !J->MCJIT))
     return Err;
   LLVMOrcDefinitionGeneratorRef G;
   LLVMErrorRef E = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(
@@ -626,10 +647,69 @@ orc_rt_ErrorRef orc_rt_jit_Jit_lookupIn(orc_rt_jit_Jit *J,
   return NULL;
 }
 
+/* Whether Name is defined outside the program's modules, for WeakRefs.h:
+ * by mini-lli's runtime, an object file, a -dlopen library or the process
+ * (archive members are not looked at, as under -remote-mcjit). */
+static orc_rt_ErrorRef resolveWeak(const char *Name, bool *Found, void *Ctx) {
+  orc_rt_jit_Jit *J = Ctx;
+  size_t N;
+  const orc_rt_jit_Override *O = orc_rt_jit_Runtime_overrides(&N);
+  *Found = false;
+  for (size_t I = 0; I < N && !*Found; ++I)
+    *Found = !strcmp(O[I].Name, Name);
+  for (size_t I = 0; I < J->Eager.Size && !*Found; ++I)
+    *Found = J->Eager.Raw[I] && !strcmp(J->Eager.Names[I], Name);
+  for (size_t I = 0; I < J->Opts->DLOpens.Size && !*Found; ++I) {
+    void *H = dlopen(J->Opts->DLOpens.Items[I], RTLD_LAZY | RTLD_NOLOAD);
+    *Found = H && dlsym(H, Name);
+    if (H)
+      dlclose(H);
+  }
+  if (!*Found && strcmp(Name, "main"))
+    *Found = dlsym(RTLD_DEFAULT, Name) != NULL;
+  return NULL;
+}
+
+/* -jit-kind=mcjit, on the first lookup: every module, compiled and added,
+ * its undefined weak references nulled first where nothing defines them. */
+static orc_rt_ErrorRef compileDeferred(orc_rt_jit_Jit *J) {
+  size_t N = J->NumDeferred;
+  LLVMModuleRef *Modules = calloc(N ? N : 1, sizeof(*Modules));
+  orc_rt_ErrorRef Err = Modules ? NULL : orc_rt_Error_create("out of memory");
+  for (size_t I = 0; I < N && Modules; ++I)
+    Modules[I] = J->Deferred[I].M;
+  for (size_t I = 0; I < N && !Err; ++I)
+    Err = orc_rt_jit_nullUndefinedWeak(Modules[I], Modules, N, resolveWeak, J);
+  free(Modules);
+  for (size_t I = 0; I < N; ++I) {
+    struct DeferredModule *D = &J->Deferred[I];
+    if (!Err)
+      Err = orc_rt_jit_EagerLink_noteModule(&J->Eager, D->M);
+    if (!Err)
+      Err = addCompiled(J, D->M, D->OnObjects, D->CallbackCtx);
+    LLVMDisposeModule(D->M);
+    LLVMContextDispose(D->Ctx);
+    ++J->NextModule;
+  }
+  J->NumDeferred = 0;
+  return Err;
+}
+
 orc_rt_ErrorRef orc_rt_jit_Jit_lookup(orc_rt_jit_Jit *J, LLVMOrcJITDylibRef JD,
                                       const char *Name, uint64_t *Addr) {
-  if (J->MCJIT)
-    return orc_rt_jit_MCJIT_lookup(J->MCJIT, Name, Addr);
+  if (J->MCJIT && !J->Linked) {
+    /* As MCJIT: everything is linked before the first address is given. */
+    orc_rt_ErrorRef Err = ready(J);
+    if (!Err)
+      Err = compileDeferred(J);
+    if (!Err)
+      Err = orc_rt_jit_fromLLVMError(
+          orc_rt_jit_EagerLink_run(&J->Eager, J->J, J->JD), NULL);
+    if (Err)
+      return Err;
+    J->Linked = true;
+    orc_rt_jit_EagerLink_dispose(&J->Eager);
+  }
   if (J->Interp)
     return orc_rt_jit_Interpreter_lookup(J->Interp, Name, Addr);
   orc_rt_ErrorRef Err = orc_rt_jit_Jit_lookupIn(J, JD, &Name, 1, Addr);
@@ -749,7 +829,12 @@ orc_rt_ErrorRef orc_rt_jit_Jit_dispose(orc_rt_jit_Jit *J) {
         Err, orc_rt_jit_fromLLVMError(LLVMOrcDisposeLLJIT(J->J), NULL));
   if (LazyJit == J)
     LazyJit = NULL;
-  orc_rt_jit_MCJIT_dispose(J->MCJIT);
+  orc_rt_jit_EagerLink_dispose(&J->Eager);
+  for (size_t I = 0; I < J->NumDeferred; ++I) { /* never compiled */
+    LLVMDisposeModule(J->Deferred[I].M);
+    LLVMContextDispose(J->Deferred[I].Ctx);
+  }
+  free(J->Deferred);
   orc_rt_jit_Interpreter_dispose(J->Interp);
   /* What nobody took is the program's error (the driver prints it). */
   Err = orc_rt_Error_join(Err, orc_rt_jit_Jit_takeSessionErrors(

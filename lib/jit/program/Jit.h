@@ -4,9 +4,16 @@
  * libraries, -extra-archive members and, unless -no-process-syms, the process's
  * symbols except the host's own `main` (with -jd, more JITDylibs linked with it,
  * see JITDylibs.h). In lazy mode every function is reached
- * through a lazy-reexport stub and compiled on its first call. With
- * -jit-kind=mcjit or -force-interpreter the same calls drive LLVM's MCJIT
- * (MCJITEngine.h) or interpreter (InterpreterEngine.h) instead. */
+ * through a lazy-reexport stub and compiled on its first call.
+ *
+ * -jit-kind=mcjit runs on the same LLJIT the way lli's MCJIT runs: each
+ * module compiled whole into one object by a target machine that takes
+ * every option (MCJITFlags.h for the codegen flags LLVM-C's cannot take),
+ * linked by RuntimeDyld with a SectionMemoryManager (MCJIT's linker and
+ * memory), and everything linked before the first lookup returns
+ * (EagerLink.h); -no-process-syms, -jd and -orc-lazy-debug are ignored, as
+ * lli's MCJIT ignores them. With -force-interpreter the same calls drive
+ * LLVM's interpreter (InterpreterEngine.h) instead. */
 
 #ifndef ORC_RT_C_LIB_JIT_PROGRAM_JIT_H
 #define ORC_RT_C_LIB_JIT_PROGRAM_JIT_H
@@ -39,7 +46,8 @@ typedef void (*orc_rt_jit_ObjectsCallback)(const LLVMMemoryBufferRef *Objects,
 /* Adds a module (takes ownership of M and its context Ctx). Without -lazy the
  * module is compiled now, on -compile-threads threads (see CodeGen.h), and
  * OnObjects (if not NULL) sees the objects; lazy modules are compiled as their
- * functions are first called. */
+ * functions are first called; under -jit-kind=mcjit every module is compiled
+ * on the first lookup (CallbackCtx must live until then). */
 orc_rt_ErrorRef orc_rt_jit_Jit_addModule(orc_rt_jit_Jit *J, LLVMContextRef Ctx,
                                          LLVMModuleRef M,
                                          orc_rt_jit_ObjectsCallback OnObjects,
