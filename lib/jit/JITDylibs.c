@@ -319,8 +319,8 @@ static int byNameThenRank(const void *A, const void *B) {
   return X->Rank < Y->Rank ? -1 : X->Rank > Y->Rank;
 }
 
-/* The definition of Name a lookup in Y finds first (From another JITDylib:
- * FromItself false), hidden ones are not seen. */
+/* The definition of Name a lookup in Y finds first; from another JITDylib
+ * (FromItself false) its hidden ones are not seen. */
 static const Export *findExport(const Dylib *Y, const char *Name,
                                 bool FromItself) {
   size_t Lo = 0, Hi = Y->NumExports;
@@ -470,8 +470,9 @@ static bool findInProcess(const orc_rt_jit_Options *O, const char *Name,
 }
 
 /* The main JITDylib, after its own generators: each named JITDylib's
- * exports, the first that has the name (not for the entry points); the
- * rest (their archives' members) looked up in them. */
+ * exports (its modules', its archives' members'), the first that has the
+ * name (not for the entry points); the rest (names no symbol table showed)
+ * looked up in those with archives. */
 static LLVMErrorRef generateForMain(Dylib *Main, LLVMOrcLookupStateRef *State,
                                     LLVMOrcCLookupSet Set, size_t N) {
   orc_rt_jit_JITDylibs *D = Main->Owner;
@@ -505,8 +506,9 @@ static LLVMErrorRef generateForMain(Dylib *Main, LLVMOrcLookupStateRef *State,
 }
 
 /* A named JITDylib, after its archives: the platform (mini-lli's
- * definitions), the process, the main JITDylib's exports; the rest (its
- * archives' members) looked up there. */
+ * definitions), the process, the main JITDylib's exports (its modules',
+ * -extra-objects', archives' members'); the rest (names no symbol table
+ * showed) looked up there if it has archives. */
 static LLVMErrorRef generateForNamed(Dylib *Y, LLVMOrcLookupStateRef *State,
                                      LLVMOrcCLookupSet Set, size_t N) {
   orc_rt_jit_JITDylibs *D = Y->Owner;
@@ -677,7 +679,7 @@ static orc_rt_ErrorRef newUnit(orc_rt_jit_JITDylibs *D, Dylib *Y, bool Member,
 /* An -extra-object, in the main JITDylib (lli's): all it defines. An object
  * LLVM cannot link either (not ELF64) notes nothing; its link fails. */
 static orc_rt_ErrorRef noteObject(orc_rt_jit_JITDylibs *D, const char *Path) {
-  LLVMMemoryBufferRef Buf;
+  LLVMMemoryBufferRef Buf = NULL;
   orc_rt_ErrorRef Err = readFile(Path, &Buf);
   ObjectNote N = {D, &D->Dylibs[0], 0, 0, NULL, 0, NULL};
   if (!Err)

@@ -14,26 +14,33 @@
  * that gives a lookup made from inside it (its modules' links, the driver:
  * MatchAllSymbols) the same answers, and a lookup from another JITDylib
  * (MatchExportedSymbolsOnly) none. Which JITDylib exports what comes from the
- * modules' IR. A symbol of another JITDylib is reached through a reexport:
- * for a function compiled whole (-jit-kind=orc), a lazy-reexport stub, so
- * modules that refer to each other both ways link without waiting for each
- * other; otherwise a unit that looks the symbol up when something needs it
- * (orc-lazy's functions are stubs already, and keep one address).
+ * modules' IR, the -extra-objects' symbol tables and, for each archive, the
+ * names its symbol table maps to a member (ObjectSymbols.h): within one
+ * JITDylib its modules' and objects' definitions come first, then its
+ * archives in order, as ORC's lookup finds them. A symbol of another
+ * JITDylib is reached through a reexport: for a function without a stub of
+ * its own (compiled whole under -jit-kind=orc, an object's, a module that
+ * orc-lazy keeps whole), a lazy-reexport stub, so code that calls across
+ * JITDylibs both ways links without waiting for the other side; otherwise a
+ * unit that looks the symbol up when something needs it (orc-lazy's module
+ * functions are stubs already, and keep one address).
  *
  * LLVM-C's lookups return a symbol only once it is ready (its object linked
  * and every object it depends on too), where ORC's own link order needs it
  * resolved only. So a module's variables are compiled apart from its code
  * (CodeGen.h's DataApart; with orc-lazy the split does it), and code that
  * uses another JITDylib's variable waits for that object alone. Left, and
- * refused before anything links (from the modules' IR: which object, a
- * module's variables, its code, or the whole module with lli's cache, uses
- * which symbol, and so waits for which object): objects that wait, through
- * another JITDylib, for themselves, as two JITDylibs whose variables'
- * initializers point at each other's variables, two that use each other's
- * variables with lli's cache (one object per module), or orc-lazy modules
- * kept whole without stubs (aliases, ifuncs) that call each other. lli
- * links them all. Jit.c's waitsForItself still catches, under -jit-kind=orc,
- * what this misses (archives' members). */
+ * refused before anything links: objects that wait, through another
+ * JITDylib, for themselves -- a cycle of "links against" among the objects
+ * that would be linked (the modules' variables, their code, or the whole
+ * module with lli's cache; each -extra-object; each archive member that such
+ * a reference pulls in) with a variable of another JITDylib on it. Examples:
+ * two JITDylibs whose variables' initializers point at each other's
+ * variables, directly or through a member or an -extra-object; two that use
+ * each other's variables with lli's cache (one object per module). lli links
+ * them all. Jit.c's waitsForItself stays as a backstop under -jit-kind=orc:
+ * a lookup of the driver's that does not finish ends the run in the same
+ * words. */
 
 #ifndef ORC_RT_C_LIB_JIT_JITDYLIBS_H
 #define ORC_RT_C_LIB_JIT_JITDYLIBS_H
@@ -68,7 +75,8 @@ orc_rt_ErrorRef orc_rt_jit_JITDylibs_noteModule(orc_rt_jit_JITDylibs *D,
 
 /* Links the JITDylibs as above: call once every module, archive and the
  * process symbols are added (the generators go last), before any lookup.
- * Fails if objects of the modules would wait for each other (below). */
+ * Reads the -extra-objects and archives again for their symbols. Fails if
+ * objects would wait for each other (above). */
 orc_rt_ErrorRef orc_rt_jit_JITDylibs_link(orc_rt_jit_JITDylibs *D);
 
 /* After the JIT is freed. */

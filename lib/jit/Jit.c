@@ -87,7 +87,8 @@ static void reportSessionError(void *Ctx, LLVMErrorRef Err) {
 
 /* -jit-kind=orc with -jd, before JIT'd code runs: ORC links on the calling
  * thread (LLVM-C gives it no other), so a lookup that returned unfinished
- * waits for objects that wait for it (see JITDylibs.h): said, not hung. */
+ * waits for objects that wait for it (see JITDylibs.h): said, not hung. A
+ * backstop: JITDylibs.c refuses such layouts before anything links. */
 static _Noreturn void waitsForItself(void) {
   fflush(stdout);
   fputs("mini-lli: error: the -jd JITDylibs cannot be linked: their objects "
