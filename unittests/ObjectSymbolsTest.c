@@ -36,8 +36,18 @@ static void pad(Buf *B, size_t Align) {
     B->Bytes[B->Size++] = 0;
 }
 
-/* Strings of the object's string table: "\0f\0h\0u\0loc\0" */
-enum { NameF = 1, NameH = 3, NameU = 5, NameLoc = 7, StrSize = 11 };
+/* The object's one string table (symbol and section names). */
+static const char Strings[] = "\0f\0h\0u\0loc\0.text\0.data\0.rela.text\0"
+                              ".eh_frame\0.rela.eh_frame\0.debug_info\0"
+                              ".rela.debug_info\0.strtab\0.symtab";
+
+static unsigned str(const char *S) {
+  for (unsigned I = 1; I < sizeof(Strings); ++I)
+    if (!strcmp(Strings + I, S) && Strings[I - 1] == '\0')
+      return I;
+  fail();
+  return 0;
+}
 
 static void sym(Buf *B, unsigned Name, unsigned char Bind, unsigned char Type,
                 unsigned char Vis, uint16_t Shndx) {
@@ -49,31 +59,114 @@ static void sym(Buf *B, unsigned Name, unsigned char Bind, unsigned char Type,
   put(B, &S, sizeof(S));
 }
 
-/* An ELF64 relocatable object: sections null, .strtab, .symtab, .text;
- * symbols: local "loc", global function "f", weak hidden object "h",
- * undefined "u", one named past the string table, one nameless. */
+static void rela(Buf *B, uint64_t Sym) {
+  Elf64_Rela R = {0};
+  R.r_info = ELF64_R_INFO(Sym, R_X86_64_64);
+  put(B, &R, sizeof(R));
+}
+
+/* Sections of the object built below. */
+enum {
+  SecStrtab = 1,
+  SecSymtab,
+  SecText,
+  SecData,
+  SecRelaText,
+  SecEHFrame,
+  SecRelaEHFrame,
+  SecDebug,
+  SecRelaDebug,
+  NumSecs
+};
+
+/* Symbols of the object built below. */
+enum { SymLoc = 1, SymDataSection, SymF, SymH, SymU, SymBadName, SymNoName };
+
+/* An ELF64 relocatable object. Symbols: local function "loc" and the
+ * section symbol of .data, global function "f" (.text), weak hidden "h"
+ * (.data), undefined "u", one named past the string table, one nameless.
+ * .text refers to u (twice), .data (its section symbol), h and f; .eh_frame
+ * to loc; .debug_info (not allocated) to u. */
 static void buildObject(Buf *B) {
   B->Size = 0;
   Elf64_Ehdr E = {0};
   size_t EAt = put(B, &E, sizeof(E));
-  size_t StrAt = put(B, "\0f\0h\0u\0loc\0", StrSize);
+  size_t StrAt = put(B, Strings, sizeof(Strings));
   pad(B, 8);
   size_t SymAt = B->Size;
   sym(B, 0, STB_LOCAL, STT_NOTYPE, STV_DEFAULT, SHN_UNDEF);
-  sym(B, NameLoc, STB_LOCAL, STT_FUNC, STV_DEFAULT, 3);
-  sym(B, NameF, STB_GLOBAL, STT_FUNC, STV_DEFAULT, 3);
-  sym(B, NameH, STB_WEAK, STT_OBJECT, STV_HIDDEN, 3);
-  sym(B, NameU, STB_GLOBAL, STT_NOTYPE, STV_DEFAULT, SHN_UNDEF);
-  sym(B, 1000, STB_GLOBAL, STT_FUNC, STV_DEFAULT, 3);
-  sym(B, 0, STB_GLOBAL, STT_FUNC, STV_DEFAULT, 3);
+  sym(B, str("loc"), STB_LOCAL, STT_FUNC, STV_DEFAULT, SecText);
+  sym(B, 0, STB_LOCAL, STT_SECTION, STV_DEFAULT, SecData);
+  sym(B, str("f"), STB_GLOBAL, STT_FUNC, STV_DEFAULT, SecText);
+  sym(B, str("h"), STB_WEAK, STT_OBJECT, STV_HIDDEN, SecData);
+  sym(B, str("u"), STB_GLOBAL, STT_NOTYPE, STV_DEFAULT, SHN_UNDEF);
+  sym(B, 1000, STB_GLOBAL, STT_FUNC, STV_DEFAULT, SecText);
+  sym(B, 0, STB_GLOBAL, STT_FUNC, STV_DEFAULT, SecText);
   size_t SymSize = B->Size - SymAt;
-  size_t TextAt = put(B, "\xc3", 1);
-  pad(B, 8);
-  Elf64_Shdr S[4] = {{0}};
-  S[1].sh_type = SHT_STRTAB, S[1].sh_offset = StrAt, S[1].sh_size = StrSize;
-  S[2].sh_type = SHT_SYMTAB, S[2].sh_offset = SymAt, S[2].sh_size = SymSize;
-  S[2].sh_link = 1, S[2].sh_info = 2, S[2].sh_entsize = sizeof(Elf64_Sym);
-  S[3].sh_type = SHT_PROGBITS, S[3].sh_offset = TextAt, S[3].sh_size = 1;
+  size_t TextAt = put(B, "\xc3\0\0\0\0\0\0\0", 8);
+  size_t DataAt = put(B, "\0\0\0\0\0\0\0\0", 8);
+  size_t RelaTextAt = B->Size;
+  rela(B, SymU), rela(B, SymDataSection), rela(B, SymU), rela(B, SymH);
+  rela(B, SymF);
+  size_t RelaTextSize = B->Size - RelaTextAt;
+  size_t EHAt = put(B, "\0\0\0\0\0\0\0\0", 8);
+  size_t RelaEHAt = B->Size;
+  rela(B, SymLoc);
+  size_t DebugAt = put(B, "\0\0\0\0\0\0\0\0", 8);
+  size_t RelaDebugAt = B->Size;
+  rela(B, SymU);
+  Elf64_Shdr S[NumSecs] = {{0}};
+  S[SecStrtab] = (Elf64_Shdr){.sh_name = str(".strtab"),
+                              .sh_type = SHT_STRTAB,
+                              .sh_offset = StrAt,
+                              .sh_size = sizeof(Strings)};
+  S[SecSymtab] = (Elf64_Shdr){.sh_name = str(".symtab"),
+                              .sh_type = SHT_SYMTAB,
+                              .sh_offset = SymAt,
+                              .sh_size = SymSize,
+                              .sh_link = SecStrtab,
+                              .sh_info = SymF,
+                              .sh_entsize = sizeof(Elf64_Sym)};
+  S[SecText] = (Elf64_Shdr){.sh_name = str(".text"),
+                            .sh_type = SHT_PROGBITS,
+                            .sh_flags = SHF_ALLOC | SHF_EXECINSTR,
+                            .sh_offset = TextAt,
+                            .sh_size = 8};
+  S[SecData] = (Elf64_Shdr){.sh_name = str(".data"),
+                            .sh_type = SHT_PROGBITS,
+                            .sh_flags = SHF_ALLOC | SHF_WRITE,
+                            .sh_offset = DataAt,
+                            .sh_size = 8};
+  S[SecRelaText] = (Elf64_Shdr){.sh_name = str(".rela.text"),
+                                .sh_type = SHT_RELA,
+                                .sh_offset = RelaTextAt,
+                                .sh_size = RelaTextSize,
+                                .sh_link = SecSymtab,
+                                .sh_info = SecText,
+                                .sh_entsize = sizeof(Elf64_Rela)};
+  S[SecEHFrame] = (Elf64_Shdr){.sh_name = str(".eh_frame"),
+                               .sh_type = SHT_X86_64_UNWIND,
+                               .sh_flags = SHF_ALLOC,
+                               .sh_offset = EHAt,
+                               .sh_size = 8};
+  S[SecRelaEHFrame] = (Elf64_Shdr){.sh_name = str(".rela.eh_frame"),
+                                   .sh_type = SHT_RELA,
+                                   .sh_offset = RelaEHAt,
+                                   .sh_size = sizeof(Elf64_Rela),
+                                   .sh_link = SecSymtab,
+                                   .sh_info = SecEHFrame,
+                                   .sh_entsize = sizeof(Elf64_Rela)};
+  S[SecDebug] = (Elf64_Shdr){.sh_name = str(".debug_info"),
+                             .sh_type = SHT_PROGBITS,
+                             .sh_offset = DebugAt,
+                             .sh_size = 8};
+  S[SecRelaDebug] = (Elf64_Shdr){.sh_name = str(".rela.debug_info"),
+                                 .sh_type = SHT_RELA,
+                                 .sh_offset = RelaDebugAt,
+                                 .sh_size = sizeof(Elf64_Rela),
+                                 .sh_link = SecSymtab,
+                                 .sh_info = SecDebug,
+                                 .sh_entsize = sizeof(Elf64_Rela)};
   size_t ShAt = put(B, S, sizeof(S));
   memcpy(E.e_ident, ELFMAG, SELFMAG);
   E.e_ident[EI_CLASS] = ELFCLASS64;
@@ -85,8 +178,8 @@ static void buildObject(Buf *B) {
   E.e_ehsize = sizeof(Elf64_Ehdr);
   E.e_shoff = ShAt;
   E.e_shentsize = sizeof(Elf64_Shdr);
-  E.e_shnum = 4;
-  E.e_shstrndx = 1;
+  E.e_shnum = NumSecs;
+  E.e_shstrndx = SecStrtab;
   memcpy(B->Bytes + EAt, &E, sizeof(E));
 }
 
@@ -186,32 +279,61 @@ typedef struct {
   char Names[16][32];
   unsigned Flags[16];
   uint64_t Members[16];
+  size_t From[16], To[16];
   size_t N;
 } Seen;
 
-static void seeSymbol(void *Ctx, const char *Name, size_t Len, unsigned Flags) {
+static void seeName(Seen *S, const char *Name, size_t Len) {
+  assert_true(S->N < 16 && Len < 32);
+  memcpy(S->Names[S->N], Name, Len);
+  S->Names[S->N][Len] = '\0';
+}
+
+static void seeSymbol(void *Ctx, const char *Name, size_t Len, unsigned Flags,
+                      size_t Section) {
   Seen *S = Ctx;
-  if (S->N < 16 && Len < 32) {
-    memcpy(S->Names[S->N], Name, Len);
-    S->Names[S->N][Len] = '\0';
-    S->Flags[S->N++] = Flags;
-  }
+  seeName(S, Name, Len);
+  S->Flags[S->N] = Flags;
+  S->To[S->N++] = Section;
+}
+
+static void seeReference(void *Ctx, size_t From, const char *Name, size_t Len,
+                         unsigned Flags, size_t To) {
+  Seen *S = (Seen *)Ctx + 1; /* references go to the second record */
+  seeName(S, Name, Len);
+  S->Flags[S->N] = Flags;
+  S->From[S->N] = From;
+  S->To[S->N++] = To;
 }
 
 static void seeEntry(void *Ctx, const char *Name, size_t Len, uint64_t Member) {
   Seen *S = Ctx;
-  if (S->N < 16 && Len < 32) {
-    memcpy(S->Names[S->N], Name, Len);
-    S->Names[S->N][Len] = '\0';
-    S->Members[S->N++] = Member;
-  }
+  seeName(S, Name, Len);
+  S->Members[S->N++] = Member;
 }
 
 static void ignoreSymbol(void *Ctx, const char *Name, size_t Len,
-                         unsigned Flags) {
-  (void)Ctx, (void)Flags;
+                         unsigned Flags, size_t Section) {
+  (void)Flags;
   assert_true(Len > 0);
   assert_true(strnlen(Name, Len) == Len);
+  assert_true(Section < *(size_t *)Ctx);
+}
+
+static void ignoreReference(void *Ctx, size_t From, const char *Name,
+                            size_t Len, unsigned Flags, size_t To) {
+  (void)Flags;
+  assert_true(strnlen(Name, Len) == Len);
+  assert_true(From > 0 && From < *(size_t *)Ctx && To < *(size_t *)Ctx);
+}
+
+static const orc_rt_jit_ObjectVisitor Ignore = {ignoreSymbol, ignoreReference};
+
+/* Reads P; the callbacks check what they get against the section count,
+ * which the reader sets before its first call. */
+static bool readIgnoring(const unsigned char *P, size_t N) {
+  size_t NumSections = 0;
+  return orc_rt_jit_readObject(P, N, &Ignore, &NumSections, &NumSections);
 }
 
 static void ignoreEntry(void *Ctx, const char *Name, size_t Len,
@@ -222,38 +344,77 @@ static void ignoreEntry(void *Ctx, const char *Name, size_t Len,
 
 /*---- Objects ----*/
 
-static void objectGlobalsWithTheirFlags(void **State) {
+static void objectSymbolsAndReferences(void **State) {
   (void)State;
   Buf B;
   buildObject(&B);
   unsigned char *P = exact(B.Bytes, B.Size);
-  Seen S = {0};
-  assert_true(orc_rt_jit_forEachObjectSymbol(P, B.Size, seeSymbol, &S));
-  /* Not "loc" (local), nor the ones without a name in the table. */
-  assert_int_equal(S.N, 3);
-  assert_string_equal(S.Names[0], "f");
-  assert_int_equal(S.Flags[0], orc_rt_jit_ObjectSymbol_Defined |
-                                   orc_rt_jit_ObjectSymbol_Function);
-  assert_string_equal(S.Names[1], "h");
-  assert_int_equal(S.Flags[1], orc_rt_jit_ObjectSymbol_Defined |
-                                   orc_rt_jit_ObjectSymbol_Hidden |
-                                   orc_rt_jit_ObjectSymbol_Weak);
-  assert_string_equal(S.Names[2], "u");
-  assert_int_equal(S.Flags[2], 0);
+  Seen S[2];
+  memset(S, 0, sizeof(S));
+  static const orc_rt_jit_ObjectVisitor V = {seeSymbol, seeReference};
+  size_t NumSections = 0;
+  assert_true(orc_rt_jit_readObject(P, B.Size, &V, S, &NumSections));
+  assert_int_equal(NumSections, NumSecs);
+  /* Not "loc" nor .data's symbol (local), nor those without a name. */
+  enum {
+    Defined = orc_rt_jit_ObjectSymbol_Defined,
+    Function = orc_rt_jit_ObjectSymbol_Function,
+    Hidden = orc_rt_jit_ObjectSymbol_Hidden,
+    Weak = orc_rt_jit_ObjectSymbol_Weak,
+    Local = orc_rt_jit_ObjectSymbol_Local
+  };
+  assert_int_equal(S[0].N, 3);
+  assert_string_equal(S[0].Names[0], "f");
+  assert_int_equal(S[0].Flags[0], Defined | Function);
+  assert_int_equal(S[0].To[0], SecText);
+  assert_string_equal(S[0].Names[1], "h");
+  assert_int_equal(S[0].Flags[1], Defined | Hidden | Weak);
+  assert_int_equal(S[0].To[1], SecData);
+  assert_string_equal(S[0].Names[2], "u");
+  assert_int_equal(S[0].Flags[2], 0);
+  assert_int_equal(S[0].To[2], 0);
+  /* .text's references, u once; .eh_frame's, and back from .text; none
+   * from .debug_info. */
+  const Seen *R = &S[1];
+  assert_int_equal(R->N, 6);
+  assert_string_equal(R->Names[0], "u");
+  assert_int_equal(R->From[0], SecText);
+  assert_int_equal(R->To[0], 0);
+  assert_int_equal(R->Flags[0], 0);
+  assert_string_equal(R->Names[1], "");
+  assert_int_equal(R->Flags[1], Defined | Local);
+  assert_int_equal(R->From[1], SecText);
+  assert_int_equal(R->To[1], SecData);
+  assert_string_equal(R->Names[2], "h");
+  assert_int_equal(R->To[2], SecData);
+  assert_int_equal(R->Flags[2], Defined | Hidden | Weak);
+  assert_string_equal(R->Names[3], "f");
+  assert_int_equal(R->From[3], SecText);
+  assert_int_equal(R->To[3], SecText);
+  assert_string_equal(R->Names[4], "loc");
+  assert_int_equal(R->From[4], SecEHFrame);
+  assert_int_equal(R->To[4], SecText);
+  assert_int_equal(R->Flags[4], Defined | Function | Local);
+  assert_string_equal(R->Names[5], "");
+  assert_int_equal(R->From[5], SecText);
+  assert_int_equal(R->To[5], SecEHFrame);
   free(P);
 }
 
 static void notAnObject(void **State) {
   (void)State;
   Buf B;
+  static const orc_rt_jit_ObjectVisitor V = {seeSymbol, seeReference};
+  Seen S[2];
+  memset(S, 0, sizeof(S));
+  size_t NumSections = 0;
   buildObject(&B);
-  Seen S = {0};
   B.Bytes[EI_CLASS] = ELFCLASS32;
-  assert_false(orc_rt_jit_forEachObjectSymbol(B.Bytes, B.Size, seeSymbol, &S));
+  assert_false(orc_rt_jit_readObject(B.Bytes, B.Size, &V, S, &NumSections));
   buildObject(&B);
   B.Bytes[0] = '!';
-  assert_false(orc_rt_jit_forEachObjectSymbol(B.Bytes, B.Size, seeSymbol, &S));
-  assert_int_equal(S.N, 0);
+  assert_false(orc_rt_jit_readObject(B.Bytes, B.Size, &V, S, &NumSections));
+  assert_int_equal(S[0].N + S[1].N, 0);
 }
 
 static void everyObjectPrefixStaysInside(void **State) {
@@ -263,7 +424,7 @@ static void everyObjectPrefixStaysInside(void **State) {
   for (size_t N = 0; N < B.Size; ++N) {
     unsigned char *P = exact(B.Bytes, N);
     /* The section table is last: no prefix holds it. */
-    assert_false(orc_rt_jit_forEachObjectSymbol(P, N, ignoreSymbol, NULL));
+    assert_false(readIgnoring(P, N));
     free(P);
   }
 }
@@ -277,7 +438,7 @@ static void everyObjectByteChangedStaysInside(void **State) {
     for (size_t V = 0; V < sizeof(Values); ++V) {
       unsigned char *P = exact(B.Bytes, B.Size);
       P[I] = Values[V];
-      orc_rt_jit_forEachObjectSymbol(P, B.Size, ignoreSymbol, NULL);
+      readIgnoring(P, B.Size);
       free(P);
     }
 }
@@ -289,7 +450,8 @@ static void checkTable(int Kind) {
   uint32_t A, Bm;
   buildArchive(&B, Kind, &A, &Bm);
   unsigned char *P = exact(B.Bytes, B.Size);
-  Seen S = {0};
+  Seen S;
+  memset(&S, 0, sizeof(S));
   bool IsThin = Kind != Thin; /* each layout must set it */
   assert_true(
       orc_rt_jit_forEachArchiveSymbol(P, B.Size, &IsThin, seeEntry, &S));
@@ -418,7 +580,7 @@ static void everyArchiveByteChangedStaysInside(void **State) {
 
 int main(void) {
   const struct CMUnitTest Tests[] = {
-      cmocka_unit_test(objectGlobalsWithTheirFlags),
+      cmocka_unit_test(objectSymbolsAndReferences),
       cmocka_unit_test(notAnObject),
       cmocka_unit_test(everyObjectPrefixStaysInside),
       cmocka_unit_test(everyObjectByteChangedStaysInside),

@@ -19,19 +19,25 @@ typedef struct {
   bool Function;
   bool Hidden;   /* seen from its own JITDylib only */
   unsigned Unit; /* the module or object that defines it (Units) */
+  unsigned Part; /* an object's: the part (1 + section) that defines it */
   /* Which definition of a name a lookup in the JITDylib finds first: 0 for
    * its modules' and -extra-objects' (definitions), then each archive's
    * member, (archive's position + 1) << 32. */
   uint64_t Rank;
 } Export;
 
-/* A reference from a part of unit From (PartData: a module's variables'
- * initializers, an object; PartCode: a module's functions) to a global. */
+/* A reference from a part of unit From to a global. A module's parts:
+ * PartData (its variables' initializers), PartCode (its functions); an
+ * object's: PartEmit (its link, which needs every symbol it uses resolved)
+ * and 1 + s for each section s (ready once the link is done and what the
+ * section refers to is ready: JITLink tracks a symbol's dependencies by its
+ * block, here its section). */
 enum { PartData, PartCode };
+enum { PartEmit };
 typedef struct {
   unsigned From, Part;
-  char *Name;      /* NULL: a definition of module From */
-  unsigned ToPart; /* for a definition of module From */
+  char *Name;      /* NULL: part ToPart of unit From */
+  unsigned ToPart; /* for a part of unit From */
 } Ref;
 
 /* What links as one: a noted module (Index: the input, -extra-module I + 1),
@@ -44,8 +50,9 @@ typedef struct {
   size_t Dylib;
   bool NoStubs;
   bool Noted;
-  bool Object; /* one object: its code and variables wait as one */
-  bool Member; /* an archive's: linked only if a reference pulls it in */
+  bool Object;       /* an object file: parts by section */
+  bool Member;       /* an archive's: linked only if a reference pulls it in */
+  unsigned NumParts; /* a module's 2 */
 } Unit;
 
 typedef struct {
@@ -153,7 +160,8 @@ static orc_rt_ErrorRef addExport(Dylib *Y, const char *Name, size_t Len,
   char *Copy = strndup(Name, Len);
   if (!Copy)
     return orc_rt_Error_create("out of memory");
-  Y->Exports[Y->NumExports++] = (Export){Copy, Function, Hidden, Unit, Rank};
+  Y->Exports[Y->NumExports++] =
+      (Export){Copy, Function, Hidden, Unit, PartEmit, Rank};
   return NULL;
 }
 
@@ -190,11 +198,6 @@ static bool isFunctionValue(LLVMValueRef G) {
  * cache), there is one. */
 static unsigned partOf(orc_rt_jit_JITDylibs *D, bool Function) {
   return Function && !D->Opts->EnableCacheManager ? PartCode : PartData;
-}
-
-/* Two nodes per unit, one per part (an object's second is unused). */
-static size_t nodeOf(unsigned Unit, unsigned Part) {
-  return 2 * (size_t)Unit + Part;
 }
 
 static orc_rt_ErrorRef addRef(orc_rt_jit_JITDylibs *D, Ref R, const char *Name,
@@ -284,7 +287,10 @@ static orc_rt_ErrorRef noteModuleInfo(orc_rt_jit_JITDylibs *D, unsigned Index,
       (Unit){Dylib,
              D->Opts->Lazy && !D->Opts->EnableCacheManager &&
                  (LLVMGetFirstGlobalAlias(M) || LLVMGetFirstGlobalIFunc(M)),
-             true, false, false};
+             true,
+             false,
+             false,
+             2};
   return noteRefs(D, Index, M);
 }
 
@@ -635,14 +641,15 @@ static const char *unprefixed(orc_rt_jit_JITDylibs *D, const char *Name,
   return Name;
 }
 
-static void noteObjectSymbol(void *Ctx, const char *Name, size_t Len,
-                             unsigned Flags) {
+static void objectSymbol(void *Ctx, const char *Name, size_t Len,
+                         unsigned Flags, size_t Section) {
   ObjectNote *N = Ctx;
   if (N->Err)
     return;
   if (!(Flags & orc_rt_jit_ObjectSymbol_Defined)) {
+    /* The link looks every undefined symbol up. */
     const char *Plain = unprefixed(N->D, Name, &Len);
-    N->Err = addRef(N->D, (Ref){N->Unit, PartData, NULL, PartData}, Plain, Len);
+    N->Err = addRef(N->D, (Ref){N->Unit, PartEmit, NULL, 0}, Plain, Len);
     return;
   }
   if (N->Names) { /* a member defines what the table picks it for */
@@ -656,6 +663,42 @@ static void noteObjectSymbol(void *Ctx, const char *Name, size_t Len,
   const char *Plain = unprefixed(N->D, Name, &Len);
   N->Err = addExport(N->Y, Plain, Len, Flags & orc_rt_jit_ObjectSymbol_Function,
                      Flags & orc_rt_jit_ObjectSymbol_Hidden, N->Unit, N->Rank);
+  if (!N->Err)
+    N->Y->Exports[N->Y->NumExports - 1].Part = 1 + (unsigned)Section;
+}
+
+static void objectReference(void *Ctx, size_t From, const char *Name,
+                            size_t Len, unsigned Flags, size_t To) {
+  ObjectNote *N = Ctx;
+  if (N->Err)
+    return;
+  /* A definition of its own that no other can replace: that section. */
+  if (To && !(Flags & orc_rt_jit_ObjectSymbol_Weak)) {
+    N->Err =
+        addRef(N->D, (Ref){N->Unit, 1 + (unsigned)From, NULL, 1 + (unsigned)To},
+               NULL, 0);
+  } else if (Len && !(Flags & orc_rt_jit_ObjectSymbol_Local)) {
+    const char *Plain = unprefixed(N->D, Name, &Len);
+    N->Err =
+        addRef(N->D, (Ref){N->Unit, 1 + (unsigned)From, NULL, 0}, Plain, Len);
+  }
+}
+
+/* Reads object Data into unit N->Unit: what it defines and uses, and its
+ * parts: each section is ready once the link is (not readable: the link
+ * alone). */
+static void readObjectInto(ObjectNote *N, const char *Data, size_t Size) {
+  static const orc_rt_jit_ObjectVisitor Visitor = {objectSymbol,
+                                                   objectReference};
+  size_t NumSections = 0;
+  if (Data && !orc_rt_jit_readObject(Data, Size, &Visitor, N, &NumSections))
+    NumSections = 0;
+  if (NumSections > 0xffffff)
+    NumSections = 0; /* not an object JITLink would take */
+  N->D->Units[N->Unit].NumParts = 1 + (unsigned)NumSections;
+  for (size_t S = 0; !N->Err && S < NumSections; ++S)
+    N->Err =
+        addRef(N->D, (Ref){N->Unit, 1 + (unsigned)S, NULL, PartEmit}, NULL, 0);
 }
 
 static orc_rt_ErrorRef readFile(const char *Path, LLVMMemoryBufferRef *Buf) {
@@ -672,7 +715,8 @@ static orc_rt_ErrorRef newUnit(orc_rt_jit_JITDylibs *D, Dylib *Y, bool Member,
   *Out = (unsigned)D->NumUnits;
   orc_rt_ErrorRef Err = haveUnit(D, D->NumUnits);
   if (!Err)
-    D->Units[*Out] = (Unit){(size_t)(Y - D->Dylibs), true, true, true, Member};
+    D->Units[*Out] =
+        (Unit){(size_t)(Y - D->Dylibs), true, true, true, Member, 1};
   return Err;
 }
 
@@ -685,8 +729,7 @@ static orc_rt_ErrorRef noteObject(orc_rt_jit_JITDylibs *D, const char *Path) {
   if (!Err)
     Err = newUnit(D, N.Y, false, &N.Unit);
   if (!Err) {
-    orc_rt_jit_forEachObjectSymbol(
-        LLVMGetBufferStart(Buf), LLVMGetBufferSize(Buf), noteObjectSymbol, &N);
+    readObjectInto(&N, LLVMGetBufferStart(Buf), LLVMGetBufferSize(Buf));
     Err = N.Err;
   }
   if (Buf)
@@ -768,8 +811,7 @@ static orc_rt_ErrorRef noteArchive(orc_rt_jit_JITDylibs *D, size_t I) {
       Data = Ext ? LLVMGetBufferStart(Ext) : NULL;
       DataSize = Ext ? LLVMGetBufferSize(Ext) : 0;
     }
-    if (Data)
-      orc_rt_jit_forEachObjectSymbol(Data, DataSize, noteObjectSymbol, &N);
+    readObjectInto(&N, Data, DataSize);
     Err = N.Err;
     if (Ext)
       LLVMDisposeMemoryBuffer(Ext);
@@ -834,15 +876,25 @@ typedef struct {
   bool Waits, Across;
 } Edge;
 
+/* One node per part of each unit: unit U's are Base[U] ... */
 typedef struct {
   size_t N;      /* nodes */
+  size_t *Base;  /* per unit; Base[NumUnits] == N */
   Edge *Edges;   /* by From */
   size_t *Start; /* node U's edges: Edges[Start[U]] .. Edges[Start[U + 1]] */
   size_t NumEdges;
 } Graph;
 
 static orc_rt_ErrorRef buildGraph(orc_rt_jit_JITDylibs *D, Graph *G) {
-  G->N = 2 * D->NumUnits;
+  G->Base = malloc((D->NumUnits + 1) * sizeof(*G->Base));
+  if (!G->Base)
+    return orc_rt_Error_create("out of memory");
+  G->N = 0;
+  for (size_t U = 0; U < D->NumUnits; ++U) {
+    G->Base[U] = G->N;
+    G->N += D->Units[U].NumParts;
+  }
+  G->Base[D->NumUnits] = G->N;
   G->Edges = malloc((D->NumRefs ? D->NumRefs : 1) * sizeof(*G->Edges));
   G->Start = calloc(G->N + 1, sizeof(*G->Start));
   G->NumEdges = 0;
@@ -850,22 +902,28 @@ static orc_rt_ErrorRef buildGraph(orc_rt_jit_JITDylibs *D, Graph *G) {
     return orc_rt_Error_create("out of memory");
   for (size_t I = 0; I < D->NumRefs; ++I) {
     const Ref *R = &D->Refs[I];
+    const Unit *X = &D->Units[R->From];
     unsigned To = R->From, Part = R->ToPart;
-    bool Function = Part == PartCode;
+    bool Function = !X->Object && Part == PartCode;
     if (R->Name) {
       const Export *E = resolve(D, R->From, R->Name);
       if (!E)
         continue;
       To = E->Unit;
       Function = E->Function;
-      Part = D->Units[To].Object ? PartData : partOf(D, Function);
+      Part = D->Units[To].Object ? E->Part : partOf(D, Function);
     }
-    size_t U = nodeOf(R->From, R->Part), V = nodeOf(To, Part);
-    if (U == V)
-      continue;
-    G->Edges[G->NumEdges++] =
-        (Edge){U, V, !Function || callWaits(D, R->From, To),
-               D->Units[R->From].Dylib != D->Units[To].Dylib};
+    bool Across = X->Dylib != D->Units[To].Dylib;
+    bool Waits = !Function || callWaits(D, R->From, To);
+    /* An object's link needs its own JITDylib's symbols resolved only: it
+     * does not wait for them to be ready. */
+    if (X->Object && R->Part == PartEmit && !Across)
+      Waits = false;
+    if (R->Part >= X->NumParts || Part >= D->Units[To].NumParts)
+      continue; /* (cannot happen: parts come from the same reading) */
+    size_t U = G->Base[R->From] + R->Part, V = G->Base[To] + Part;
+    if (U != V)
+      G->Edges[G->NumEdges++] = (Edge){U, V, Waits, Across};
   }
   /* Counting sort by From. */
   for (size_t I = 0; I < G->NumEdges; ++I)
@@ -892,12 +950,12 @@ static orc_rt_ErrorRef buildGraph(orc_rt_jit_JITDylibs *D, Graph *G) {
 static void markLinked(orc_rt_jit_JITDylibs *D, const Graph *G,
                        unsigned char *Linked, size_t *Stack) {
   size_t Top = 0;
-  for (size_t U = 0; U < G->N; ++U) {
-    const Unit *X = &D->Units[U / 2];
-    Linked[U] = X->Noted && !X->Member;
-    if (Linked[U])
-      Stack[Top++] = U;
-  }
+  for (size_t X = 0; X < D->NumUnits; ++X)
+    for (size_t U = G->Base[X]; U < G->Base[X + 1]; ++U) {
+      Linked[U] = D->Units[X].Noted && !D->Units[X].Member;
+      if (Linked[U])
+        Stack[Top++] = U;
+    }
   while (Top) {
     size_t U = Stack[--Top];
     for (size_t I = G->Start[U]; I < G->Start[U + 1]; ++I)
@@ -963,7 +1021,7 @@ static void components(const Graph *G, const unsigned char *Linked,
  * strongly connected component of waiting edges. They are refused before
  * anything links. */
 static orc_rt_ErrorRef waitForEachOther(orc_rt_jit_JITDylibs *D) {
-  Graph G = {0, NULL, NULL, 0};
+  Graph G = {0, NULL, NULL, NULL, 0};
   orc_rt_ErrorRef Err = buildGraph(D, &G);
   size_t N = G.N ? G.N : 1;
   unsigned char *Linked = malloc(N), *OnStack = malloc(N);
@@ -986,7 +1044,7 @@ static orc_rt_ErrorRef waitForEachOther(orc_rt_jit_JITDylibs *D) {
   }
   free(Linked), free(OnStack), free(Comp), free(Index), free(Low);
   free(Stack), free(Calls), free(Pos);
-  free(G.Edges), free(G.Start);
+  free(G.Base), free(G.Edges), free(G.Start);
   if (Err || !Cycle)
     return Err;
   return orc_rt_Error_create(

@@ -31,10 +31,13 @@
  * (CodeGen.h's DataApart; with orc-lazy the split does it), and code that
  * uses another JITDylib's variable waits for that object alone. Left, and
  * refused before anything links: objects that wait, through another
- * JITDylib, for themselves -- a cycle of "links against" among the objects
- * that would be linked (the modules' variables, their code, or the whole
- * module with lli's cache; each -extra-object; each archive member that such
- * a reference pulls in) with a variable of another JITDylib on it. Examples:
+ * JITDylib, for themselves -- a cycle of "waits for" with a variable of
+ * another JITDylib on it, among what would be linked: the modules'
+ * variables, their code, or the whole module with lli's cache (compiled by
+ * mini-lli, taken as wholes); each -extra-object and each archive member
+ * that a reference pulls in, taken by section, as JITLink tracks readiness
+ * by block (a symbol waits for what its own section refers to, and for its
+ * object's link, which waits only for other JITDylibs' symbols). Examples:
  * two JITDylibs whose variables' initializers point at each other's
  * variables, directly or through a member or an -extra-object; two that use
  * each other's variables with lli's cache (one object per module). lli links

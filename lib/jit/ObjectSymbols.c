@@ -5,6 +5,7 @@
 #include "jit/ObjectSymbols.h"
 
 #include <elf.h>
+#include <stdlib.h>
 #include <string.h>
 
 static bool readAt(const unsigned char *B, size_t Size, uint64_t Off, void *Out,
@@ -46,64 +47,194 @@ static bool sectionTable(const unsigned char *B, size_t Size,
          *Num <= (Size - E->e_shoff) / sizeof(Elf64_Shdr);
 }
 
-bool orc_rt_jit_forEachObjectSymbol(const void *Buf, size_t Size,
-                                    void (*Sym)(void *Ctx, const char *Name,
-                                                size_t Len, unsigned Flags),
-                                    void *Ctx) {
-  const unsigned char *B = Buf;
-  Elf64_Ehdr E;
-  if (!hostIsLittleEndian() || !readAt(B, Size, 0, &E, sizeof(E)) ||
-      memcmp(E.e_ident, ELFMAG, SELFMAG) != 0 ||
-      E.e_ident[EI_CLASS] != ELFCLASS64 || E.e_ident[EI_DATA] != ELFDATA2LSB)
-    return false;
-  uint64_t NumSections;
-  if (!sectionTable(B, Size, &E, &NumSections))
-    return false;
-  /* The (first) symbol table and its string table. */
+/* A validated object: its section table and symbol table. */
+typedef struct {
+  const unsigned char *B;
+  size_t Size;
+  uint64_t ShOff, NumSections;
+  uint64_t SymIndex; /* the symbol table's section */
   Elf64_Shdr Symtab, Strtab;
-  uint64_t I = 0;
-  for (; I < NumSections; ++I) {
-    readAt(B, Size, E.e_shoff + I * sizeof(Elf64_Shdr), &Symtab,
-           sizeof(Symtab));
-    if (Symtab.sh_type == SHT_SYMTAB)
+  bool HaveShndx; /* SHT_SYMTAB_SHNDX: sections of symbols past SHN_LORESERVE */
+  Elf64_Shdr Shndx;
+  uint64_t NumSyms;
+} Object;
+
+static void section(const Object *O, uint64_t I, Elf64_Shdr *S) {
+  readAt(O->B, O->Size, O->ShOff + I * sizeof(Elf64_Shdr), S, sizeof(*S));
+}
+
+/* Symbol K: its name (Len 0 if none or not inside the string table), its
+ * flags and the section that defines it (0: undefined, absolute, common). */
+static void symbolAt(const Object *O, uint64_t K, const char **Name,
+                     size_t *Len, unsigned *Flags, size_t *Section) {
+  Elf64_Sym S;
+  readAt(O->B, O->Size, O->Symtab.sh_offset + K * sizeof(Elf64_Sym), &S,
+         sizeof(S));
+  *Name = "";
+  *Len = 0;
+  if (S.st_name < O->Strtab.sh_size) {
+    const char *N = (const char *)O->B + O->Strtab.sh_offset + S.st_name;
+    size_t Room = (size_t)(O->Strtab.sh_size - S.st_name);
+    size_t L = strnlen(N, Room);
+    if (L < Room)
+      *Name = N, *Len = L;
+  }
+  unsigned char Bind = ELF64_ST_BIND(S.st_info);
+  unsigned char Type = ELF64_ST_TYPE(S.st_info);
+  unsigned char Vis = ELF64_ST_VISIBILITY(S.st_other);
+  *Flags = 0;
+  if (S.st_shndx != SHN_UNDEF)
+    *Flags |= orc_rt_jit_ObjectSymbol_Defined;
+  if (Type == STT_FUNC || Type == STT_GNU_IFUNC)
+    *Flags |= orc_rt_jit_ObjectSymbol_Function;
+  if (Vis == STV_HIDDEN || Vis == STV_INTERNAL)
+    *Flags |= orc_rt_jit_ObjectSymbol_Hidden;
+  if (Bind == STB_WEAK)
+    *Flags |= orc_rt_jit_ObjectSymbol_Weak;
+  if (Bind != STB_GLOBAL && Bind != STB_WEAK && Bind != STB_GNU_UNIQUE)
+    *Flags |= orc_rt_jit_ObjectSymbol_Local;
+  uint64_t Sec = S.st_shndx;
+  if (Sec == SHN_XINDEX) {
+    uint32_t X = 0;
+    if (O->HaveShndx && K < O->Shndx.sh_size / 4)
+      readAt(O->B, O->Size, O->Shndx.sh_offset + K * 4, &X, 4);
+    Sec = X;
+  } else if (Sec >= SHN_LORESERVE) {
+    Sec = 0; /* absolute, common: in no section of the file */
+  }
+  *Section = Sec < O->NumSections ? (size_t)Sec : 0;
+}
+
+static bool openObject(const void *Buf, size_t Size, Object *O) {
+  memset(O, 0, sizeof(*O));
+  O->B = Buf;
+  O->Size = Size;
+  Elf64_Ehdr E;
+  if (!hostIsLittleEndian() || !readAt(O->B, Size, 0, &E, sizeof(E)) ||
+      memcmp(E.e_ident, ELFMAG, SELFMAG) != 0 ||
+      E.e_ident[EI_CLASS] != ELFCLASS64 || E.e_ident[EI_DATA] != ELFDATA2LSB ||
+      !sectionTable(O->B, Size, &E, &O->NumSections))
+    return false;
+  O->ShOff = E.e_shoff;
+  /* The (first) symbol table, its string table, its extended indices. */
+  for (O->SymIndex = 0; O->SymIndex < O->NumSections; ++O->SymIndex) {
+    section(O, O->SymIndex, &O->Symtab);
+    if (O->Symtab.sh_type == SHT_SYMTAB)
       break;
   }
-  if (I == NumSections)
+  if (O->SymIndex == O->NumSections)
     return true; /* no symbols */
-  if (Symtab.sh_entsize != sizeof(Elf64_Sym) ||
-      !fits(Size, Symtab.sh_offset, Symtab.sh_size) ||
-      Symtab.sh_link >= NumSections ||
-      !readAt(B, Size, E.e_shoff + Symtab.sh_link * sizeof(Elf64_Shdr), &Strtab,
-              sizeof(Strtab)) ||
-      !fits(Size, Strtab.sh_offset, Strtab.sh_size))
+  if (O->Symtab.sh_entsize != sizeof(Elf64_Sym) ||
+      !fits(Size, O->Symtab.sh_offset, O->Symtab.sh_size) ||
+      O->Symtab.sh_link >= O->NumSections)
     return false;
-  const char *Strings = (const char *)B + Strtab.sh_offset;
-  uint64_t NumSyms = Symtab.sh_size / sizeof(Elf64_Sym);
-  for (uint64_t K = 1; K < NumSyms; ++K) { /* entry 0 is the null symbol */
-    Elf64_Sym S;
-    readAt(B, Size, Symtab.sh_offset + K * sizeof(Elf64_Sym), &S, sizeof(S));
-    unsigned char Bind = ELF64_ST_BIND(S.st_info);
-    if (Bind != STB_GLOBAL && Bind != STB_WEAK && Bind != STB_GNU_UNIQUE)
-      continue;
-    if (S.st_name >= Strtab.sh_size)
-      continue;
-    size_t Room = (size_t)(Strtab.sh_size - S.st_name);
-    size_t Len = strnlen(Strings + S.st_name, Room);
-    if (!Len || Len == Room)
-      continue; /* nameless, or not terminated inside the table */
-    unsigned char Type = ELF64_ST_TYPE(S.st_info);
-    unsigned char Vis = ELF64_ST_VISIBILITY(S.st_other);
-    unsigned Flags = 0;
-    if (S.st_shndx != SHN_UNDEF)
-      Flags |= orc_rt_jit_ObjectSymbol_Defined;
-    if (Type == STT_FUNC || Type == STT_GNU_IFUNC)
-      Flags |= orc_rt_jit_ObjectSymbol_Function;
-    if (Vis == STV_HIDDEN || Vis == STV_INTERNAL)
-      Flags |= orc_rt_jit_ObjectSymbol_Hidden;
-    if (Bind == STB_WEAK)
-      Flags |= orc_rt_jit_ObjectSymbol_Weak;
-    Sym(Ctx, Strings + S.st_name, Len, Flags);
+  section(O, O->Symtab.sh_link, &O->Strtab);
+  if (!fits(Size, O->Strtab.sh_offset, O->Strtab.sh_size))
+    return false;
+  for (uint64_t I = 0; I < O->NumSections && !O->HaveShndx; ++I) {
+    section(O, I, &O->Shndx);
+    O->HaveShndx = O->Shndx.sh_type == SHT_SYMTAB_SHNDX &&
+                   O->Shndx.sh_link == O->SymIndex &&
+                   fits(Size, O->Shndx.sh_offset, O->Shndx.sh_size);
   }
+  O->NumSyms = O->Symtab.sh_size / sizeof(Elf64_Sym);
+  return true;
+}
+
+/* Whether section I is .eh_frame (by its name in the section-name table). */
+static bool isEHFrame(const Object *O, const Elf64_Ehdr *E, uint64_t I) {
+  uint64_t NamesAt = E->e_shstrndx;
+  if (NamesAt == SHN_XINDEX) {
+    Elf64_Shdr First;
+    section(O, 0, &First);
+    NamesAt = First.sh_link;
+  }
+  if (NamesAt >= O->NumSections)
+    return false;
+  Elf64_Shdr Names, S;
+  section(O, NamesAt, &Names);
+  section(O, I, &S);
+  static const char Want[] = ".eh_frame";
+  return fits(O->Size, Names.sh_offset, Names.sh_size) &&
+         S.sh_name < Names.sh_size &&
+         Names.sh_size - S.sh_name >= sizeof(Want) &&
+         !memcmp(O->B + Names.sh_offset + S.sh_name, Want, sizeof(Want));
+}
+
+/* The relocations of relocation section R (of an allocated section), each
+ * reported once per symbol. */
+static void references(const Object *O, const Elf64_Ehdr *E,
+                       const Elf64_Shdr *R, const orc_rt_jit_ObjectVisitor *V,
+                       void *Ctx, uint64_t *LastFrom, unsigned char *EHSeen) {
+  size_t EntSize =
+      R->sh_type == SHT_RELA ? sizeof(Elf64_Rela) : sizeof(Elf64_Rel);
+  Elf64_Shdr Target;
+  if (R->sh_entsize != EntSize || R->sh_link != O->SymIndex ||
+      R->sh_info == 0 || R->sh_info >= O->NumSections ||
+      !fits(O->Size, R->sh_offset, R->sh_size))
+    return;
+  section(O, R->sh_info, &Target);
+  if (!(Target.sh_flags & SHF_ALLOC))
+    return; /* debug information: JITLink does not link it */
+  size_t From = (size_t)R->sh_info;
+  bool EH = isEHFrame(O, E, From);
+  for (uint64_t Off = 0; Off + EntSize <= R->sh_size; Off += EntSize) {
+    Elf64_Rel Rel; /* r_offset, r_info: the start of both layouts */
+    readAt(O->B, O->Size, R->sh_offset + Off, &Rel, sizeof(Rel));
+    uint64_t K = ELF64_R_SYM(Rel.r_info);
+    if (!K || K >= O->NumSyms)
+      continue;
+    if (LastFrom) {
+      if (LastFrom[K] == From)
+        continue;
+      LastFrom[K] = From;
+    }
+    const char *Name;
+    size_t Len, To;
+    unsigned Flags;
+    symbolAt(O, K, &Name, &Len, &Flags, &To);
+    V->Reference(Ctx, From, Name, Len, Flags, To);
+    /* JITLink keeps an FDE alive from the code it describes. */
+    if (EH && To && To != From && (!EHSeen || !EHSeen[To])) {
+      if (EHSeen)
+        EHSeen[To] = 1;
+      V->Reference(Ctx, To, "", 0, orc_rt_jit_ObjectSymbol_Local, From);
+    }
+  }
+}
+
+bool orc_rt_jit_readObject(const void *Buf, size_t Size,
+                           const orc_rt_jit_ObjectVisitor *V, void *Ctx,
+                           size_t *NumSections) {
+  Object O;
+  if (!openObject(Buf, Size, &O))
+    return false;
+  *NumSections = (size_t)O.NumSections;
+  Elf64_Ehdr E;
+  readAt(O.B, Size, 0, &E, sizeof(E));
+  for (uint64_t K = 1; K < O.NumSyms; ++K) { /* entry 0 is the null symbol */
+    const char *Name;
+    size_t Len, Section;
+    unsigned Flags;
+    symbolAt(&O, K, &Name, &Len, &Flags, &Section);
+    if (Len && !(Flags & orc_rt_jit_ObjectSymbol_Local))
+      V->Symbol(Ctx, Name, Len, Flags, Section);
+  }
+  if (!V->Reference || !O.NumSyms)
+    return true;
+  /* Without memory for these, references repeat: the same answers. */
+  uint64_t *LastFrom = malloc((size_t)O.NumSyms * sizeof(*LastFrom));
+  unsigned char *EHSeen = calloc((size_t)O.NumSections, 1);
+  if (LastFrom)
+    memset(LastFrom, 0xff, (size_t)O.NumSyms * sizeof(*LastFrom));
+  for (uint64_t I = 0; I < O.NumSections; ++I) {
+    Elf64_Shdr R;
+    section(&O, I, &R);
+    if (R.sh_type == SHT_RELA || R.sh_type == SHT_REL)
+      references(&O, &E, &R, V, Ctx, LastFrom, EHSeen);
+  }
+  free(LastFrom);
+  free(EHSeen);
   return true;
 }
 

@@ -25,19 +25,39 @@ enum {
   orc_rt_jit_ObjectSymbol_Defined = 1,  /* else undefined (a reference) */
   orc_rt_jit_ObjectSymbol_Function = 2, /* STT_FUNC or STT_GNU_IFUNC */
   orc_rt_jit_ObjectSymbol_Hidden = 4,   /* STV_HIDDEN or STV_INTERNAL */
-  orc_rt_jit_ObjectSymbol_Weak = 8      /* STB_WEAK */
+  orc_rt_jit_ObjectSymbol_Weak = 8,     /* STB_WEAK */
+  orc_rt_jit_ObjectSymbol_Local = 16    /* STB_LOCAL: seen by its file only */
 };
 
-/* Calls Sym for each global or weak symbol of the ELF64 little-endian object
- * in Buf, in symbol-table order: its name (Len bytes, not NUL-terminated in
- * the caller's view) and flags above. Local symbols (`static`, sections,
- * files) and nameless ones are skipped. False, with Sym never called, if Buf
- * is not such an object or its section or symbol tables do not fit in it; a
- * symbol whose name lies outside the string table is skipped. */
-bool orc_rt_jit_forEachObjectSymbol(const void *Buf, size_t Size,
-                                    void (*Sym)(void *Ctx, const char *Name,
-                                                size_t Len, unsigned Flags),
-                                    void *Ctx);
+/* What an object says. JITLink links an object as blocks -- here, its
+ * sections -- and a symbol is ready once its section and every section it
+ * refers to (through relocations, and from code to its .eh_frame entry) is;
+ * so the cycle check needs each symbol's section and each section's
+ * references. Section indices are the file's (1 .. NumSections - 1); 0 means
+ * none. */
+typedef struct {
+  /* Each global or weak symbol with a name, in symbol-table order: its
+   * flags and the section that defines it (0: undefined, or in no section:
+   * absolute, common). */
+  void (*Symbol)(void *Ctx, const char *Name, size_t Len, unsigned Flags,
+                 size_t Section);
+  /* Allocated section From refers to a symbol (a relocation; once per
+   * section and symbol): its name (Len 0 if none), flags and defining
+   * section To (0: none). And from each section .eh_frame describes to
+   * .eh_frame (Name empty, Flags Local), as JITLink keeps the entry alive
+   * from the code. May be NULL. */
+  void (*Reference)(void *Ctx, size_t From, const char *Name, size_t Len,
+                    unsigned Flags, size_t To);
+} orc_rt_jit_ObjectVisitor;
+
+/* Reads the ELF64 little-endian object in Buf: *NumSections, then V's
+ * calls. False, with no call, if Buf is not such an object or its section
+ * or symbol tables do not fit in it; a symbol whose name lies outside the
+ * string table has none, a relocation section that does not fit is
+ * skipped. Allocates a little (without it, references may repeat). */
+bool orc_rt_jit_readObject(const void *Buf, size_t Size,
+                           const orc_rt_jit_ObjectVisitor *V, void *Ctx,
+                           size_t *NumSections);
 
 /* Calls Entry for each entry of the archive's symbol table (what LLVM's
  * archive generator pulls members by), in table order: the symbol's name and
