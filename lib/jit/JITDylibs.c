@@ -17,6 +17,7 @@
 typedef struct {
   char *Name;
   bool Function;
+  bool Stubbed;  /* a function with a lazy stub of its own (orc-lazy) */
   bool Hidden;   /* seen from its own JITDylib only */
   unsigned Unit; /* the module or object that defines it (Units) */
   unsigned Part; /* an object's: the part (1 + section) that defines it */
@@ -27,11 +28,12 @@ typedef struct {
 } Export;
 
 /* A reference from a part of unit From to a global. A module's parts:
- * PartData (its variables' initializers), PartCode (its functions); an
- * object's: PartEmit (its link, which needs every symbol it uses resolved)
- * and 1 + s for each section s (ready once the link is done and what the
- * section refers to is ready: JITLink tracks a symbol's dependencies by its
- * block, here its section). */
+ * PartData (its variables' initializers), PartCode + K (its K-th function,
+ * one part with all the others unless orc-lazy compiles each body apart; one
+ * part with the variables too with lli's cache); an object's: PartEmit (its
+ * link, which needs every symbol it uses resolved) and 1 + s for each section
+ * s (ready once the link is done and what the section refers to is ready:
+ * JITLink tracks a symbol's dependencies by its block, here its section). */
 enum { PartData, PartCode };
 enum { PartEmit };
 typedef struct {
@@ -42,17 +44,14 @@ typedef struct {
 
 /* What links as one: a noted module (Index: the input, -extra-module I + 1),
  * then, from link() on, each -extra-object and each archive member that some
- * name of the archive's symbol table pulls in. Its JITDylib, and whether its
- * functions are reached without stubs: objects' always, modules' when
- * orc-lazy adds them whole (aliases, ifuncs or blockaddress constants,
- * LazySplit.h). */
+ * name of the archive's symbol table pulls in; and its JITDylib. */
 typedef struct {
   size_t Dylib;
-  bool NoStubs;
   bool Noted;
   bool Object;       /* an object file: parts by section */
   bool Member;       /* an archive's: linked only if a reference pulls it in */
-  unsigned NumParts; /* a module's 2 */
+  bool BodiesApart;  /* a module whose functions orc-lazy compiles apart */
+  unsigned NumParts; /* a module's: 1 + its functions (at least 2) */
 } Unit;
 
 typedef struct {
@@ -68,7 +67,6 @@ struct orc_rt_jit_JITDylibs {
   const orc_rt_jit_Options *Opts;
   LLVMOrcLLJITRef LLJIT;
   char GlobalPrefix;
-  bool Whole;    /* functions are compiled whole: reexported through stubs */
   Dylib *Dylibs; /* [0] is the main JITDylib, then the -jd ones, in order */
   size_t NumDylibs;
   /* The -jd ones with archives, exported symbols only: where main looks for
@@ -131,9 +129,6 @@ orc_rt_ErrorRef orc_rt_jit_JITDylibs_create(orc_rt_jit_JITDylibs **Out,
   }
   D->LLJIT = orc_rt_jit_Jit_llJIT(J);
   D->GlobalPrefix = LLVMOrcLLJITGetGlobalPrefix(D->LLJIT);
-  /* orc-lazy's functions are stubs already (but not with lli's cache, which
-   * compiles modules whole; see Jit_addModule). */
-  D->Whole = !O->Lazy || O->EnableCacheManager;
   *Out = D;
   return NULL;
 }
@@ -161,7 +156,7 @@ static orc_rt_ErrorRef addExport(Dylib *Y, const char *Name, size_t Len,
   if (!Copy)
     return orc_rt_Error_create("out of memory");
   Y->Exports[Y->NumExports++] =
-      (Export){Copy, Function, Hidden, Unit, PartEmit, Rank};
+      (Export){Copy, Function, false, Hidden, Unit, PartEmit, Rank};
   return NULL;
 }
 
@@ -176,28 +171,52 @@ static bool isLinkable(LLVMValueRef V) {
 }
 
 static orc_rt_ErrorRef noteValue(Dylib *Y, LLVMValueRef V, bool Function,
-                                 unsigned Module) {
+                                 unsigned Module, unsigned Part) {
   size_t Len;
   const char *Name = LLVMGetValueName2(V, &Len);
-  return Len && isLinkable(V)
-             ? addExport(Y, Name, Len, Function,
-                         LLVMGetVisibility(V) == LLVMHiddenVisibility, Module,
-                         0)
-             : NULL;
+  if (!Len || !isLinkable(V))
+    return NULL;
+  orc_rt_ErrorRef Err =
+      addExport(Y, Name, Len, Function,
+                LLVMGetVisibility(V) == LLVMHiddenVisibility, Module, 0);
+  if (!Err)
+    Y->Exports[Y->NumExports - 1].Part = Part;
+  return Err;
 }
 
 /*---- Which objects wait for which ----*/
 
-static bool isFunctionValue(LLVMValueRef G) {
-  if (LLVMIsAGlobalAlias(G))
-    return LLVMIsAFunction(LLVMAliasGetAliasee(G)) != NULL;
-  return LLVMIsAFunction(G) || LLVMIsAGlobalIFunc(G);
+/* A module being noted: its functions by address, for their parts. */
+typedef struct {
+  LLVMValueRef F;
+  unsigned Part;
+} FnPart;
+
+typedef struct {
+  orc_rt_jit_JITDylibs *D;
+  unsigned Module;
+  FnPart *Fns; /* sorted by F */
+  size_t NumFns;
+} ModuleNote;
+
+static int byValue(const void *A, const void *B) {
+  uintptr_t X = (uintptr_t)((const FnPart *)A)->F;
+  uintptr_t Y = (uintptr_t)((const FnPart *)B)->F;
+  return (X > Y) - (X < Y);
 }
 
-/* The part of a module that defines G: with one object per module (lli's
- * cache), there is one. */
-static unsigned partOf(orc_rt_jit_JITDylibs *D, bool Function) {
-  return Function && !D->Opts->EnableCacheManager ? PartCode : PartData;
+/* The part that defines G, a global value of the module. */
+static unsigned partOf(const ModuleNote *N, LLVMValueRef G) {
+  if (LLVMIsAGlobalAlias(G) || LLVMIsAGlobalIFunc(G))
+    G = LLVMIsAGlobalAlias(G) ? LLVMAliasGetAliasee(G)
+                              : LLVMGetGlobalIFuncResolver(G);
+  if (!G || !LLVMIsAFunction(G))
+    return PartData;
+  FnPart Key = {G, 0};
+  const FnPart *P =
+      N->NumFns ? bsearch(&Key, N->Fns, N->NumFns, sizeof(FnPart), byValue)
+                : NULL;
+  return P ? P->Part : PartCode;
 }
 
 static orc_rt_ErrorRef addRef(orc_rt_jit_JITDylibs *D, Ref R, const char *Name,
@@ -212,55 +231,48 @@ static orc_rt_ErrorRef addRef(orc_rt_jit_JITDylibs *D, Ref R, const char *Name,
   return NULL;
 }
 
-static orc_rt_ErrorRef noteRef(orc_rt_jit_JITDylibs *D, unsigned Module,
-                               unsigned Part, LLVMValueRef G) {
-  if (D->Opts->EnableCacheManager)
-    Part = PartData;
+static orc_rt_ErrorRef noteRef(const ModuleNote *N, unsigned Part,
+                               LLVMValueRef G) {
   bool Defined =
       !LLVMIsDeclaration(G) || LLVMIsAGlobalAlias(G) || LLVMIsAGlobalIFunc(G);
   size_t Len = 0;
   const char *Name = Defined ? NULL : LLVMGetValueName2(G, &Len);
   if (!Defined && !Len)
     return NULL;
-  return addRef(D, (Ref){Module, Part, NULL, partOf(D, isFunctionValue(G))},
-                Name, Len);
+  return addRef(N->D, (Ref){N->Module, Part, NULL, partOf(N, G)}, Name, Len);
 }
 
 /* Notes the global values V refers to (through constants, not through
  * other globals' initializers). */
-static orc_rt_ErrorRef noteRefsIn(orc_rt_jit_JITDylibs *D, unsigned Module,
-                                  unsigned Part, LLVMValueRef V, int Depth) {
+static orc_rt_ErrorRef noteRefsIn(const ModuleNote *N, unsigned Part,
+                                  LLVMValueRef V, int Depth) {
   if (LLVMIsAGlobalValue(V))
-    return noteRef(D, Module, Part, V);
-  if (LLVMIsABlockAddress(V) && D->Opts->Lazy && !D->Opts->EnableCacheManager)
-    D->Units[Module].NoStubs = true; /* kept whole (LazySplit.h) */
+    return noteRef(N, Part, V);
   if (Depth > 64 || !LLVMIsAConstant(V))
     return NULL;
-  int N = LLVMGetNumOperands(V);
+  int Ops = LLVMGetNumOperands(V);
   orc_rt_ErrorRef Err = NULL;
-  for (int I = 0; I < N && !Err; ++I)
-    Err =
-        noteRefsIn(D, Module, Part, LLVMGetOperand(V, (unsigned)I), Depth + 1);
+  for (int I = 0; I < Ops && !Err; ++I)
+    Err = noteRefsIn(N, Part, LLVMGetOperand(V, (unsigned)I), Depth + 1);
   return Err;
 }
 
-static orc_rt_ErrorRef noteRefs(orc_rt_jit_JITDylibs *D, unsigned Module,
-                                LLVMModuleRef M) {
+static orc_rt_ErrorRef noteRefs(const ModuleNote *N, LLVMModuleRef M) {
   orc_rt_ErrorRef Err = NULL;
   for (LLVMValueRef G = LLVMGetFirstGlobal(M); G && !Err;
        G = LLVMGetNextGlobal(G))
     if (LLVMGetInitializer(G))
-      Err = noteRefsIn(D, Module, PartData, LLVMGetInitializer(G), 0);
+      Err = noteRefsIn(N, PartData, LLVMGetInitializer(G), 0);
+  unsigned Part = PartCode;
   for (LLVMValueRef F = LLVMGetFirstFunction(M); F && !Err;
-       F = LLVMGetNextFunction(F))
+       F = LLVMGetNextFunction(F), ++Part)
     for (LLVMBasicBlockRef B = LLVMGetFirstBasicBlock(F); B && !Err;
          B = LLVMGetNextBasicBlock(B))
       for (LLVMValueRef I = LLVMGetFirstInstruction(B); I && !Err;
            I = LLVMGetNextInstruction(I)) {
-        int N = LLVMGetNumOperands(I);
-        for (int K = 0; K < N && !Err; ++K)
-          Err = noteRefsIn(D, Module, PartCode, LLVMGetOperand(I, (unsigned)K),
-                           0);
+        int Ops = LLVMGetNumOperands(I);
+        for (int K = 0; K < Ops && !Err; ++K)
+          Err = noteRefsIn(N, Part, LLVMGetOperand(I, (unsigned)K), 0);
       }
   return Err;
 }
@@ -278,42 +290,49 @@ static orc_rt_ErrorRef haveUnit(orc_rt_jit_JITDylibs *D, size_t Index) {
   return NULL;
 }
 
-static orc_rt_ErrorRef noteModuleInfo(orc_rt_jit_JITDylibs *D, unsigned Index,
-                                      size_t Dylib, LLVMModuleRef M) {
-  orc_rt_ErrorRef Err = haveUnit(D, Index);
-  if (Err)
-    return Err;
-  D->Units[Index] =
-      (Unit){Dylib,
-             D->Opts->Lazy && !D->Opts->EnableCacheManager &&
-                 (LLVMGetFirstGlobalAlias(M) || LLVMGetFirstGlobalIFunc(M)),
-             true,
-             false,
-             false,
-             2};
-  return noteRefs(D, Index, M);
-}
-
 orc_rt_ErrorRef orc_rt_jit_JITDylibs_noteModule(orc_rt_jit_JITDylibs *D,
                                                 unsigned Index,
                                                 LLVMModuleRef M) {
   if (!D)
     return NULL;
   Dylib *Y = dylibOf(D, orc_rt_jit_JITDylibs_ofModule(D, Index));
-  orc_rt_ErrorRef Err = noteModuleInfo(D, Index, (size_t)(Y - D->Dylibs), M);
+  ModuleNote N = {D, Index, NULL, 0};
+  for (LLVMValueRef F = LLVMGetFirstFunction(M); F; F = LLVMGetNextFunction(F))
+    ++N.NumFns;
+  N.Fns = malloc((N.NumFns ? N.NumFns : 1) * sizeof(*N.Fns));
+  orc_rt_ErrorRef Err =
+      N.Fns ? haveUnit(D, Index) : orc_rt_Error_create("out of memory");
+  if (Err) {
+    free(N.Fns);
+    return Err;
+  }
+  unsigned Part = PartCode;
+  for (LLVMValueRef F = LLVMGetFirstFunction(M); F; F = LLVMGetNextFunction(F))
+    N.Fns[Part - PartCode] = (FnPart){F, Part}, ++Part;
+  qsort(N.Fns, N.NumFns, sizeof(*N.Fns), byValue);
+  D->Units[Index] =
+      (Unit){(size_t)(Y - D->Dylibs),
+             true,
+             false,
+             false,
+             false,
+             (unsigned)N.NumFns + 1 < 2 ? 2 : (unsigned)N.NumFns + 1};
+  Err = noteRefs(&N, M);
+  Part = PartCode;
   for (LLVMValueRef V = LLVMGetFirstFunction(M); V && !Err;
        V = LLVMGetNextFunction(V))
-    Err = noteValue(Y, V, true, Index);
+    Err = noteValue(Y, V, true, Index, Part++);
   for (LLVMValueRef V = LLVMGetFirstGlobal(M); V && !Err;
        V = LLVMGetNextGlobal(V))
-    Err = noteValue(Y, V, false, Index);
+    Err = noteValue(Y, V, false, Index, PartData);
   for (LLVMValueRef V = LLVMGetFirstGlobalAlias(M); V && !Err;
        V = LLVMGetNextGlobalAlias(V))
-    Err =
-        noteValue(Y, V, LLVMIsAFunction(LLVMAliasGetAliasee(V)) != NULL, Index);
+    Err = noteValue(Y, V, LLVMIsAFunction(LLVMAliasGetAliasee(V)) != NULL,
+                    Index, partOf(&N, V));
   for (LLVMValueRef V = LLVMGetFirstGlobalIFunc(M); V && !Err;
        V = LLVMGetNextGlobalIFunc(V))
-    Err = noteValue(Y, V, true, Index);
+    Err = noteValue(Y, V, true, Index, partOf(&N, V));
+  free(N.Fns);
   return Err;
 }
 
@@ -398,19 +417,17 @@ static void discardReexport(void *Ctx, LLVMOrcJITDylibRef JD,
   (void)Ctx, (void)JD, (void)Name;
 }
 
-/* Whether another JITDylib reaches function export E through a stub of its
- * own: when E has none (compiled whole, an object's, a module orc-lazy keeps
- * whole), so that the caller does not wait for E's object (see
- * waitForEachOther). */
-static bool throughStub(const orc_rt_jit_JITDylibs *D, const Export *E) {
-  return E->Function && (D->Whole || D->Units[E->Unit].NoStubs);
-}
+/* Whether another JITDylib reaches export E through a stub of its own: a
+ * function without a stub (compiled whole, an object's, under orc-lazy one
+ * whose address is taken or of a module kept whole), so that the caller does
+ * not wait for E's object (see waitForEachOther). */
+static bool throughStub(const Export *E) { return E->Function && !E->Stubbed; }
 
 /* Defines Name, an export E of From, in To (a duplicate, from a lookup on
  * another thread, is dropped). */
 static void reexport(orc_rt_jit_JITDylibs *D, Dylib *To, Dylib *From,
                      const Export *E) {
-  if (throughStub(D, E)) {
+  if (throughStub(E)) {
     orc_rt_Error_consume(
         orc_rt_jit_Jit_defineReexport(D->Jit, To->JD, From->JD, E->Name));
     return;
@@ -716,7 +733,7 @@ static orc_rt_ErrorRef newUnit(orc_rt_jit_JITDylibs *D, Dylib *Y, bool Member,
   orc_rt_ErrorRef Err = haveUnit(D, D->NumUnits);
   if (!Err)
     D->Units[*Out] =
-        (Unit){(size_t)(Y - D->Dylibs), true, true, true, Member, 1};
+        (Unit){(size_t)(Y - D->Dylibs), true, true, Member, false, 1};
   return Err;
 }
 
@@ -859,16 +876,6 @@ static const Export *resolve(orc_rt_jit_JITDylibs *D, unsigned From,
   return E && E->Unit < D->NumUnits && D->Units[E->Unit].Noted ? E : NULL;
 }
 
-/* Whether a use of a function of unit To from unit From waits for the
- * object defining it: not through a stub (another JITDylib's function is
- * always reached through one, throughStub; orc-lazy's own stubs for a
- * module's functions). */
-static bool callWaits(orc_rt_jit_JITDylibs *D, unsigned From, unsigned To) {
-  if (D->Units[From].Dylib != D->Units[To].Dylib)
-    return false;
-  return !D->Opts->Lazy || D->Opts->EnableCacheManager || D->Units[To].NoStubs;
-}
-
 /* Node From links against node To: From is ready only once To is; if they
  * are in two JITDylibs, From's lookup of To waits for that (Across). */
 typedef struct {
@@ -884,6 +891,19 @@ typedef struct {
   size_t *Start; /* node U's edges: Edges[Start[U]] .. Edges[Start[U + 1]] */
   size_t NumEdges;
 } Graph;
+
+/* The node of part Part of unit U: a module's functions are one object
+ * unless orc-lazy compiles them apart, and with lli's cache the module is
+ * one object. */
+static size_t nodeOf(const orc_rt_jit_JITDylibs *D, const Graph *G, unsigned U,
+                     unsigned Part) {
+  const Unit *X = &D->Units[U];
+  if (!X->Object && D->Opts->EnableCacheManager)
+    Part = PartData;
+  else if (!X->Object && !X->BodiesApart && Part > PartCode)
+    Part = PartCode;
+  return G->Base[U] + Part;
+}
 
 static orc_rt_ErrorRef buildGraph(orc_rt_jit_JITDylibs *D, Graph *G) {
   G->Base = malloc((D->NumUnits + 1) * sizeof(*G->Base));
@@ -904,24 +924,27 @@ static orc_rt_ErrorRef buildGraph(orc_rt_jit_JITDylibs *D, Graph *G) {
     const Ref *R = &D->Refs[I];
     const Unit *X = &D->Units[R->From];
     unsigned To = R->From, Part = R->ToPart;
-    bool Function = !X->Object && Part == PartCode;
+    /* Within a module or object: waits (the module's own functions that
+     * its variables or code take the address of have no stub). */
+    bool Waits = true, Across = false;
     if (R->Name) {
       const Export *E = resolve(D, R->From, R->Name);
       if (!E)
         continue;
       To = E->Unit;
-      Function = E->Function;
-      Part = D->Units[To].Object ? E->Part : partOf(D, Function);
+      Part = E->Part;
+      Across = X->Dylib != D->Units[To].Dylib;
+      /* A function of another JITDylib is reached through a stub, one with
+       * a stub of its own through that (throughStub). */
+      Waits = !E->Function || (!Across && !E->Stubbed);
     }
-    bool Across = X->Dylib != D->Units[To].Dylib;
-    bool Waits = !Function || callWaits(D, R->From, To);
     /* An object's link needs its own JITDylib's symbols resolved only: it
      * does not wait for them to be ready. */
     if (X->Object && R->Part == PartEmit && !Across)
       Waits = false;
     if (R->Part >= X->NumParts || Part >= D->Units[To].NumParts)
       continue; /* (cannot happen: parts come from the same reading) */
-    size_t U = G->Base[R->From] + R->Part, V = G->Base[To] + Part;
+    size_t U = nodeOf(D, G, R->From, R->Part), V = nodeOf(D, G, To, Part);
     if (U != V)
       G->Edges[G->NumEdges++] = (Edge){U, V, Waits, Across};
   }
@@ -1051,6 +1074,36 @@ static orc_rt_ErrorRef waitForEachOther(orc_rt_jit_JITDylibs *D) {
       "the -jd JITDylibs cannot be linked: their objects wait for each other "
       "(LLVM-C looks a symbol up only once everything it refers to is "
       "linked)");
+}
+
+static int byString(const void *A, const void *B) {
+  return strcmp(*(const char *const *)A, *(const char *const *)B);
+}
+
+orc_rt_ErrorRef orc_rt_jit_JITDylibs_noteStubs(orc_rt_jit_JITDylibs *D,
+                                               unsigned Index,
+                                               const char *const *Names,
+                                               size_t N, bool BodiesApart) {
+  if (!D || Index >= D->NumUnits || !D->Units[Index].Noted)
+    return NULL;
+  D->Units[Index].BodiesApart = BodiesApart;
+  if (!N)
+    return NULL;
+  const char **Sorted = malloc(N * sizeof(*Sorted));
+  if (!Sorted)
+    return orc_rt_Error_create("out of memory");
+  memcpy(Sorted, Names, N * sizeof(*Sorted));
+  qsort(Sorted, N, sizeof(*Sorted), byString);
+  Dylib *Y = &D->Dylibs[D->Units[Index].Dylib];
+  for (size_t I = 0; I < Y->NumExports; ++I) {
+    Export *E = &Y->Exports[I];
+    const char *Key = E->Name;
+    if (E->Unit == Index && E->Function &&
+        bsearch(&Key, Sorted, N, sizeof(*Sorted), byString))
+      E->Stubbed = true;
+  }
+  free(Sorted);
+  return NULL;
 }
 
 orc_rt_ErrorRef orc_rt_jit_JITDylibs_link(orc_rt_jit_JITDylibs *D) {
