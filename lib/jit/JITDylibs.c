@@ -52,6 +52,7 @@ typedef struct {
   bool Member;       /* an archive's: linked only if a reference pulls it in */
   bool BodiesApart;  /* a module whose functions orc-lazy compiles apart */
   unsigned NumParts; /* a module's: 1 + its functions (at least 2) */
+  unsigned char *Stubbed; /* a module's: its parts with a lazy stub, or NULL */
 } Unit;
 
 typedef struct {
@@ -316,7 +317,8 @@ orc_rt_ErrorRef orc_rt_jit_JITDylibs_noteModule(orc_rt_jit_JITDylibs *D,
              false,
              false,
              false,
-             (unsigned)N.NumFns + 1 < 2 ? 2 : (unsigned)N.NumFns + 1};
+             (unsigned)N.NumFns + 1 < 2 ? 2 : (unsigned)N.NumFns + 1,
+             NULL};
   Err = noteRefs(&N, M);
   Part = PartCode;
   for (LLVMValueRef V = LLVMGetFirstFunction(M); V && !Err;
@@ -733,7 +735,7 @@ static orc_rt_ErrorRef newUnit(orc_rt_jit_JITDylibs *D, Dylib *Y, bool Member,
   orc_rt_ErrorRef Err = haveUnit(D, D->NumUnits);
   if (!Err)
     D->Units[*Out] =
-        (Unit){(size_t)(Y - D->Dylibs), true, true, Member, false, 1};
+        (Unit){(size_t)(Y - D->Dylibs), true, true, Member, false, 1, NULL};
   return Err;
 }
 
@@ -924,9 +926,10 @@ static orc_rt_ErrorRef buildGraph(orc_rt_jit_JITDylibs *D, Graph *G) {
     const Ref *R = &D->Refs[I];
     const Unit *X = &D->Units[R->From];
     unsigned To = R->From, Part = R->ToPart;
-    /* Within a module or object: waits (the module's own functions that
-     * its variables or code take the address of have no stub). */
-    bool Waits = true, Across = false;
+    /* Within a module or object: waits, but for a call to one of the
+     * module's functions with a stub of its own. */
+    bool Waits = !(X->Stubbed && Part < X->NumParts && X->Stubbed[Part]);
+    bool Across = false;
     if (R->Name) {
       const Export *E = resolve(D, R->From, R->Name);
       if (!E)
@@ -1086,9 +1089,12 @@ orc_rt_ErrorRef orc_rt_jit_JITDylibs_noteStubs(orc_rt_jit_JITDylibs *D,
                                                size_t N, bool BodiesApart) {
   if (!D || Index >= D->NumUnits || !D->Units[Index].Noted)
     return NULL;
-  D->Units[Index].BodiesApart = BodiesApart;
+  Unit *X = &D->Units[Index];
+  X->BodiesApart = BodiesApart;
   if (!N)
     return NULL;
+  free(X->Stubbed);
+  X->Stubbed = calloc(X->NumParts, 1);
   const char **Sorted = malloc(N * sizeof(*Sorted));
   if (!Sorted)
     return orc_rt_Error_create("out of memory");
@@ -1099,8 +1105,11 @@ orc_rt_ErrorRef orc_rt_jit_JITDylibs_noteStubs(orc_rt_jit_JITDylibs *D,
     Export *E = &Y->Exports[I];
     const char *Key = E->Name;
     if (E->Unit == Index && E->Function &&
-        bsearch(&Key, Sorted, N, sizeof(*Sorted), byString))
+        bsearch(&Key, Sorted, N, sizeof(*Sorted), byString)) {
       E->Stubbed = true;
+      if (X->Stubbed && E->Part < X->NumParts)
+        X->Stubbed[E->Part] = 1;
+    }
   }
   free(Sorted);
   return NULL;
@@ -1144,6 +1153,8 @@ void orc_rt_jit_JITDylibs_dispose(orc_rt_jit_JITDylibs *D) {
   for (size_t I = 0; I < D->NumRefs; ++I)
     free(D->Refs[I].Name);
   free(D->Refs);
+  for (size_t I = 0; I < D->NumUnits; ++I)
+    free(D->Units[I].Stubbed);
   free(D->Units);
   free(D->Dylibs);
   free(D->Named);
