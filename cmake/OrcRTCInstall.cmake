@@ -1,10 +1,12 @@
-# Install rules (the .pc file finds its prefix relative to itself, so --prefix works): headers, both runtime libraries, a CMake package (find_package(OrcRTC))
-# and a pkg-config file (orc-rt-c.pc).
+# Install rules (the .pc files find their prefix relative to themselves, so --prefix
+# works): headers, both runtime libraries, the JIT library (liborc-rt-c-jit.a, which
+# links LLVM 22's shared library once installed), a CMake package (find_package(OrcRTC))
+# and pkg-config files (orc-rt-c.pc, orc-rt-c-jit.pc).
 include(CMakePackageConfigHelpers)
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/orc-rt-c
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(TARGETS orc-rt-c orc-rt-c-static EXPORT OrcRTCTargets
+install(TARGETS orc-rt-c orc-rt-c-static orc-rt-c-jit EXPORT OrcRTCTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
@@ -35,4 +37,9 @@ install(FILES ${PROJECT_BINARY_DIR}/OrcRTCConfig.cmake
 configure_file(${PROJECT_SOURCE_DIR}/cmake/orc-rt-c.pc.in
                ${PROJECT_BINARY_DIR}/orc-rt-c.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/orc-rt-c.pc
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+configure_file(${PROJECT_SOURCE_DIR}/cmake/orc-rt-c-jit.pc.in
+               ${PROJECT_BINARY_DIR}/orc-rt-c-jit.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/orc-rt-c-jit.pc
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -1,8 +1,8 @@
 /*===- fuzz/OptionsFuzzer.c - libFuzzer target: mini-lli's option parser -===*/
 /*
  * The input is split at NUL bytes into argv[1..] (argv[0] is "mini-lli"; at
- * most 64 arguments) and parsed by orc_rt_jit_Options_parse (lib/jit/Options.c,
- * and lib/jit/CodeGenFlags.c, which need neither LLVM nor the rest of lib/jit;
+ * most 64 arguments) and parsed by orc_rt_jit_Options_parse (lib/jit/lli/Options.c,
+ * and lib/jit/lli/CodeGenFlags.c, which need neither LLVM nor the rest of lib/jit;
  * the list of LLVM's own options, which LLVMOptions.c reads from LLVM, is a
  * small stand-in here). Checked besides "no crash,
  * no leak":
@@ -15,8 +15,8 @@
  *  - --help's text can be printed.
  */
 
-#include "jit/LLVMOptions.h"
-#include "jit/Options.h"
+#include "jit/lli/LLVMOptions.h"
+#include "jit/lli/Options.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -32,7 +32,7 @@
 
 enum { MaxArgs = 64 };
 
-/* Stand-in for lib/jit/LLVMOptions.c (which asks LLVM): one option of each
+/* Stand-in for lib/jit/lli/LLVMOptions.c (which asks LLVM): one option of each
  * kind, so both `-name value` and `-name` reach the parser. */
 orc_rt_jit_LLVMOptionKind orc_rt_jit_llvmOptionKind(const char *Name,
                                                     size_t Len) {

@@ -10,7 +10,8 @@
 #   executor  ExecutorFuzzer.c  framing + SPS decoding + direct wrapper calls  corpus/
 #   sps       SPSFuzzer.c       SPS decoders alone, with the reader's contract  corpus-sps/
 #   stream    StreamFuzzer.c    a whole stream through the server's read loop  corpus-stream/
-#   options   OptionsFuzzer.c   mini-lli's option parser (lib/jit/Options.c)    corpus-options/
+#   options   OptionsFuzzer.c   mini-lli's option parser (lib/jit/lli/Options.c)    corpus-options/
+#   jit       JitLoadFuzzer.c   orc_rt_Jit_loadMemory (the JIT library; links LLVM) corpus-jit/
 # Regression inputs (crashes once found, now fixed) live in fuzz/regressions/TARGET/
 # and are replayed before fuzzing; any crash there fails the run.
 # Exit status: 0 if no crash, leak, timeout or sanitizer report; non-zero otherwise.
@@ -19,7 +20,7 @@ SECONDS_TO_RUN=${1:-30}
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${2:-$SRC/build-fuzz}
 [ $# -ge 2 ] && shift 2 || shift $#
-TARGETS=${*:-executor sps stream options}
+TARGETS=${*:-executor sps stream options jit}
 CLANG=${CLANG:-/usr/lib/llvm-22/bin/clang}
 JOBS=${JOBS:-2}
 # FUZZ_SANITIZER=thread builds with TSan instead (useful for the stream target,
@@ -47,14 +48,35 @@ runtime_objects() {
   ls "$OUT"/obj/*.o
 }
 
+# The JIT library's sources (lib/jit: support, ir, compile, cache, modules, host),
+# for the jit target, into $OUT/jit-obj; LLVM itself is not instrumented.
+LLVM_LIBDIR=$(dirname "$CLANG")/../lib
+jit_objects() {
+  if [ ! -f "$OUT/jit-obj/.done" ] || [ -n "$(find "$SRC/lib/jit" "$SRC/include" \
+      -newer "$OUT/jit-obj/.done" -name '*.[ch]' | head -1)" ]; then
+    mkdir -p "$OUT/jit-obj"
+    rm -f "$OUT"/jit-obj/*.o
+    for d in support ir compile cache modules host; do ls "$SRC"/lib/jit/$d/*.c; done |
+      xargs -P "$JOBS" -I{} sh -c '
+        f={}; o="$0/jit-obj/$(basename "$(dirname "$f")")-$(basename "$f" .c).o"
+        exec "$1" $2 -fsanitize=fuzzer-no-link -I$3 -DORC_RT_C_VERSION=\"fuzz\" \
+          -DORC_RT_C_LLVM_VERSION=\"fuzz\" -c "$f" -o "$o"' \
+        "$OUT" "$CLANG" "$CFLAGS" "$(dirname "$CLANG")/../include"
+    touch "$OUT/jit-obj/.done"
+  fi
+  ls "$OUT"/jit-obj/*.o
+}
+
 build() { # target -> $OUT/$1-fuzzer
   case $1 in
   executor) MAIN=ExecutorFuzzer.c; OBJS=$(runtime_objects); EXTRA= ;;
   sps)      MAIN=SPSFuzzer.c;      OBJS=$(runtime_objects); EXTRA= ;;
   stream)   MAIN=StreamFuzzer.c;   OBJS=$(runtime_objects); EXTRA= ;;
   options)  MAIN=OptionsFuzzer.c;  OBJS=
-            EXTRA="$SRC/lib/jit/Options.c $SRC/lib/jit/CodeGenFlags.c $SRC/lib/support/Error.c $SRC/lib/support/FaultInjection.c
+            EXTRA="$SRC/lib/jit/lli/Options.c $SRC/lib/jit/lli/CodeGenFlags.c $SRC/lib/support/Error.c $SRC/lib/support/FaultInjection.c
                    -DORC_RT_C_VERSION=\"fuzz\" -DORC_RT_C_LLVM_VERSION=\"fuzz\"" ;;
+  jit)      MAIN=JitLoadFuzzer.c;  OBJS="$(runtime_objects) $(jit_objects)"
+            EXTRA="-L$LLVM_LIBDIR -lLLVM -Wl,-rpath,$LLVM_LIBDIR" ;;
   *) echo "run-fuzz.sh: unknown target '$1'" >&2; exit 2 ;;
   esac
   # shellcheck disable=SC2086

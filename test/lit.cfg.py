@@ -6,6 +6,7 @@
 #   parity/     do programs print and exit the same under mini-lli as natively
 #   layering/   does every #include follow the folder map (docs/Design.md)
 #   platform/   does our ELFNix platform runtime archive work under stock llvm-jitlink/lli
+#   host/       does a C host embedding the JIT library (orc-rt-c/Jit.h) get its rules
 # Inputs/ holds shared inputs and is never run as tests.
 import os
 import lit.formats

@@ -1,4 +1,4 @@
-/*===- unittests/ContentHashTest.c - lib/jit/ContentHash.h ----------------===*/
+/*===- unittests/ContentHashTest.c - lib/jit/support/ContentHash.h ----------------===*/
 /* The object cache's keys are a stream of fields hashed in pieces (settings,
  * pass pipeline, module index, version, the IR), so the digest must depend on
  * the bytes alone, never on how they were split into update calls, and every
@@ -7,7 +7,7 @@
 
 #include "TestUtil.h"
 
-#include "jit/ContentHash.h"
+#include "jit/support/ContentHash.h"
 
 #include <string.h>
 

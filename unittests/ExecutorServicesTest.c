@@ -2,7 +2,8 @@
 /* The memory manager's finalize / rollback / deinitialize / release rules, and
  * the Session rule that a release arriving while JIT'd code is live is deferred
  * until the shutdown drain. Alloc actions are wrapper functions of this test
- * that log their id. */
+ * that log their id. A main that ends with pthread_exit is waited for until the
+ * program's last thread has ended, or until the Session detaches. */
 
 #include "TestUtil.h"
 
@@ -12,8 +13,10 @@
 #include "support/FaultInjection.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static char Log[256];
 
@@ -292,6 +295,112 @@ static void requestIsServedByTheLiveInstanceItNames(void **State) {
   assert_null(reserveOn(F, Own, Msg, sizeof(Msg)));
 }
 
+/*---- A main that ends with pthread_exit (callAsMainThread) ----*/
+
+typedef struct {
+  Fixture *F;
+  Latch MainGone; /* set by main's cleanup handler, as main's thread unwinds */
+  Latch Release;  /* the worker ends once this is set */
+  atomic_bool WorkerDone;
+  pthread_t Worker;
+  orc_rt_MainThreadEnd End;
+} MainRun;
+
+static void *worker(void *P) {
+  MainRun *M = P;
+  latch_wait(&M->MainGone);
+  latch_wait(&M->Release);
+  atomic_store(&M->WorkerDone, true);
+  return NULL;
+}
+
+static void mainGone(void *P) { latch_set(&((MainRun *)P)->MainGone); }
+
+/* A program's main: starts a thread (one of the program's, as JIT'd code's
+ * pthread_create makes it) and ends with pthread_exit. */
+static void programMain(void *P) {
+  MainRun *M = P;
+  assert_int_equal(
+      orc_rt_ExecutorServices_pthread_create(&M->Worker, NULL, worker, M), 0);
+  pthread_cleanup_push(mainGone, M);
+  pthread_exit(NULL);
+  pthread_cleanup_pop(0);
+}
+
+static void runProgram(void *P) {
+  MainRun *M = P;
+  M->End = orc_rt_ExecutorServices_callAsMainThread(programMain, M);
+}
+
+static void initMainRun(MainRun *M, Fixture *F) {
+  M->F = F;
+  latch_init(&M->MainGone);
+  latch_init(&M->Release);
+  atomic_init(&M->WorkerDone, false);
+  M->End = orc_rt_MainThread_Returned;
+}
+
+/* Sets M->Release a little after main has gone. The delay is not needed for
+ * the right answer; it gives a call that does not wait time to return first. */
+static void *releaseLater(void *P) {
+  MainRun *M = P;
+  latch_wait(&M->MainGone);
+  usleep(50000);
+  latch_set(&M->Release);
+  return NULL;
+}
+
+/* The call returns only once the program's thread has ended, as natively the
+ * process lives on until its last thread has ended. */
+static void mainThatExitsReturnsAfterTheProgramsLastThread(void **State) {
+  Fixture *F = *State;
+  MainRun M;
+  initMainRun(&M, F);
+  pthread_t Releaser;
+  assert_int_equal(pthread_create(&Releaser, NULL, releaseLater, &M), 0);
+  assert_true(orc_rt_ExecutorServices_callJITCode(F->ES, runProgram, &M));
+  assert_int_equal(M.End, orc_rt_MainThread_ThreadsEnded);
+  assert_true(atomic_load(&M.WorkerDone));
+  pthread_join(Releaser, NULL);
+  pthread_join(M.Worker, NULL);
+}
+
+static void *detachLater(void *P) {
+  MainRun *M = P;
+  latch_wait(&M->MainGone);
+  assert_null(orc_rt_Session_detach(M->F->S, NULL, NULL));
+  return NULL;
+}
+
+/* The Session detaching (the controller has gone) ends the wait although the
+ * program's thread still runs: the caller must not keep its token for a wait
+ * that might never end. */
+static void detachEndsTheWaitForTheProgramsThreads(void **State) {
+  Fixture *F = *State;
+  MainRun M;
+  initMainRun(&M, F);
+  pthread_t Detacher;
+  assert_int_equal(pthread_create(&Detacher, NULL, detachLater, &M), 0);
+  assert_true(orc_rt_ExecutorServices_callJITCode(F->ES, runProgram, &M));
+  assert_int_equal(M.End, orc_rt_MainThread_Detached);
+  assert_false(atomic_load(&M.WorkerDone));
+  latch_set(&M.Release);
+  pthread_join(Detacher, NULL);
+  pthread_join(M.Worker, NULL);
+  assert_true(atomic_load(&M.WorkerDone));
+}
+
+static void returns42(void *P) { *(int *)P = 42; }
+
+/* A main that returns; and outside managed code Fn is simply called. */
+static void mainThatReturnsOrIsOutsideManagedCodeIsJustCalled(void **State) {
+  (void)State;
+  int R = 0;
+  assert_int_equal(orc_rt_ExecutorServices_callAsMainThread(returns42, &R),
+                   orc_rt_MainThread_Returned);
+  assert_int_equal(R, 42);
+}
+
 /*---- Injected faults (lib/support/FaultInjection.h) ----*/
 
 static void disarmAll(void) {
@@ -444,6 +553,12 @@ int main(void) {
           mprotectFailureInInitializeIsAnErrorAndFreesTheRange, setUp,
           tearDown),
       cmocka_unit_test_setup_teardown(dlopenFailureIsAnError, setUp, tearDown),
+      cmocka_unit_test_setup_teardown(
+          mainThatExitsReturnsAfterTheProgramsLastThread, setUp, tearDown),
+      cmocka_unit_test_setup_teardown(detachEndsTheWaitForTheProgramsThreads,
+                                      setUp, tearDown),
+      cmocka_unit_test_setup_teardown(
+          mainThatReturnsOrIsOutsideManagedCodeIsJustCalled, setUp, tearDown),
       cmocka_unit_test(servicesSurviveEachAllocationFailure),
   };
   return cmocka_run_group_tests(Tests, NULL, NULL);

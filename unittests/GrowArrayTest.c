@@ -1,10 +1,10 @@
-/*===- unittests/GrowArrayTest.c - lib/jit/GrowArray.h --------------------===*/
+/*===- unittests/GrowArrayTest.c - lib/jit/support/GrowArray.h --------------------===*/
 /* The contract the growing arrays in lib/jit rely on: room for Need items,
  * the items kept across a move, and on failure nothing changed. */
 
 #include "TestUtil.h"
 
-#include "jit/GrowArray.h"
+#include "jit/support/GrowArray.h"
 
 #include <stdint.h>
 

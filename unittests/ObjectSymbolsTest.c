@@ -1,4 +1,4 @@
-/*===- unittests/ObjectSymbolsTest.c - lib/jit/ObjectSymbols.h ------------===*/
+/*===- unittests/ObjectSymbolsTest.c - lib/jit/program/ObjectSymbols.h ----===*/
 /* The -jd cycle check reads -extra-objects and archives with these readers:
  * a local or nameless symbol must not count as a definition, the flags must
  * be the symbol table's, an archive's symbol table must name the right
@@ -9,7 +9,7 @@
 
 #include "TestUtil.h"
 
-#include "jit/ObjectSymbols.h"
+#include "jit/program/ObjectSymbols.h"
 
 #include <elf.h>
 #include <stdio.h>

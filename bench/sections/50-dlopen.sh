@@ -45,7 +45,7 @@ with open(head, "a") as h:
     d = jstub - jraw
     h.write("module token per call: %+.2f ns; target <= 2 ns: %s\n" % (d, "met" if d <= 2 else "NOT met"))
 PY
-# The stubs' inline paths (lib/jit/ModuleStubs.c), as linked into mini-lli.
+# The stubs' inline paths (lib/jit/modules/ModuleStubs.c), as linked into mini-lli.
 bad=0
 echo "ROW	module stub code (objdump of mini-lli)	instructions	locked/fence"
 for f in orc_rt_jit_moduleStubCall orc_rt_jit_moduleStubEntry orc_rt_jit_moduleStubReturn; do

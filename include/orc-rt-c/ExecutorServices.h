@@ -113,6 +113,44 @@ ORC_RT_C_API bool
 orc_rt_ExecutorServices_callJITCode(orc_rt_ExecutorServicesRef ES,
                                     orc_rt_ManagedFn Fn, void *Ctx);
 
+/** How orc_rt_ExecutorServices_callAsMainThread's Fn ended. */
+typedef enum {
+  /** Fn returned (or the exit was not caught: see below). */
+  orc_rt_MainThread_Returned = 0,
+  /** Fn ended its thread with pthread_exit / thrd_exit, and every thread JIT'd
+   * code started has ended since. */
+  orc_rt_MainThread_ThreadsEnded = 1,
+  /** Fn ended its thread, and the Session detached (the controller has gone)
+   * before the program's last thread ended; those threads may still run. */
+  orc_rt_MainThread_Detached = 2,
+} orc_rt_MainThreadEnd;
+
+/**
+ * Calls Fn(Ctx) as the main thread of a JIT'd program. If Fn ends the calling
+ * thread with pthread_exit or thrd_exit, as a C main may, the unwind stops in
+ * this call (after the cleanup handlers and destructors of Fn's frames have
+ * run) and, as a native process lives on until its last thread has ended, the
+ * call then waits until every thread that JIT'd code of the current services
+ * started (orc_rt_ExecutorServices_pthread_create and the thread functions
+ * the dylib manager hands JIT'd code) has ended, or until their Session
+ * detaches. The calling thread must not be one of those threads.
+ *
+ * For code that runs a program's main on the controller's behalf inside
+ * managed code of the current services (the run_as_main wrapper does the
+ * same itself): an ORC platform runtime JIT-linked into the executor, or a
+ * start module, finds it with dlsym(RTLD_DEFAULT,
+ * "orc_rt_ExecutorServices_callAsMainThread") in an executor that exports the
+ * runtime's symbols (orc-executor). Called outside managed code of the current
+ * services it just calls Fn (an exit is not caught) and returns
+ * orc_rt_MainThread_Returned.
+ */
+ORC_RT_C_API orc_rt_MainThreadEnd
+orc_rt_ExecutorServices_callAsMainThread(void (*Fn)(void *), void *Ctx);
+
+/** The type of orc_rt_ExecutorServices_callAsMainThread, for dlsym users. */
+typedef orc_rt_MainThreadEnd (*orc_rt_CallAsMainThreadFn)(void (*)(void *),
+                                                          void *);
+
 /**
  * pthread_create for a thread that a library starts while the calling thread
  * runs JIT'd code of the most recent live services (libstdc++'s std::thread

@@ -20,8 +20,10 @@
 #include "AtExit.h"
 #include "JITDylibs.h"
 
+#include "orc-rt-c/ExecutorServices.h"
 #include "orc-rt-c/SPS.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +101,40 @@ static void resetFloatingPointEnvironment(void) {
 #endif
 }
 
+typedef struct {
+  int (*Main)(int, char *[], char *[]);
+  int Argc;
+  char **Argv;
+  int Result; /* 0 unless main returns */
+} MainCall;
+
+static void callMainBody(void *P) {
+  MainCall *C = P;
+  /* main gets envp too, as from the C start-up code (a two-argument main
+   * ignores it). */
+  C->Result = C->Main(C->Argc, C->Argv, environ);
+}
+
+/* Calls main. A main may end with pthread_exit instead of returning; natively
+ * the process then lives on until its last thread has ended and exits with
+ * status 0. An executor that can wait for the program's threads offers
+ * orc_rt_ExecutorServices_callAsMainThread (orc-executor: it catches the exit
+ * and returns once the program's last thread has ended), and the run then goes
+ * on as if main had returned 0: the JITDylib is closed (atexit handlers run
+ * after the last thread's output) and 0 is the answer. Elsewhere main is
+ * called directly: in process the exit ends the client's thread as natively;
+ * in another executor the call is never answered. */
+static orc_rt_MainThreadEnd callMain(MainCall *C) {
+  orc_rt_CallAsMainThreadFn CallAsMain =
+      (orc_rt_CallAsMainThreadFn)(uintptr_t)dlsym(
+          RTLD_DEFAULT, "orc_rt_ExecutorServices_callAsMainThread");
+  if (!CallAsMain) {
+    callMainBody(C);
+    return orc_rt_MainThread_Returned;
+  }
+  return CallAsMain(callMainBody, C);
+}
+
 ORC_RT_PLATFORM_API int64_t __orc_rt_elfnix_run_program(const char *JITDylib,
                                                         const char *Entry,
                                                         int Argc,
@@ -109,8 +145,6 @@ ORC_RT_PLATFORM_API int64_t __orc_rt_elfnix_run_program(const char *JITDylib,
     __orc_rt_log_error_to_stderr(__orc_rt_elfnix_jit_dlerror());
     return -1;
   }
-  /* main gets envp too, as from the C start-up code (a two-argument
-   * main ignores it). */
   int (*Main)(int, char *[], char *[]) = (int (*)(int, char *[], char *[]))(
       uintptr_t)__orc_rt_elfnix_jit_dlsym(H, Entry);
   if (!Main) {
@@ -121,11 +155,16 @@ ORC_RT_PLATFORM_API int64_t __orc_rt_elfnix_run_program(const char *JITDylib,
   /* atexit() from main belongs to the program's JITDylib (AtExit.c). */
   void *Prev = orc_rt_platform_atExitOwner();
   orc_rt_platform_setAtExitOwner(H);
-  int Result = Main(Argc, Argv, environ);
+  MainCall C = {Main, Argc, Argv, 0};
+  orc_rt_MainThreadEnd End = callMain(&C);
   orc_rt_platform_setAtExitOwner(Prev);
+  /* Main ended with pthread_exit and the controller went away before the
+   * program's last thread ended: no exit-time work under running threads. */
+  if (End == orc_rt_MainThread_Detached)
+    return 0;
   if (__orc_rt_elfnix_jit_dlclose(H) != 0)
     __orc_rt_log_error_to_stderr(__orc_rt_elfnix_jit_dlerror());
-  return Result;
+  return C.Result;
 }
 
 /*---- SPS wrappers ----*/

@@ -33,6 +33,14 @@ typedef struct {
 struct orc_rt_OpaqueExecutorServices {
   orc_rt_SessionRef S;
   atomic_long CodeInUse; /* see beginCodeUse */
+  /* The threads JIT'd code started whose body has not ended (threadStarted),
+   * and whether the Session has detached. ThreadsLock guards both;
+   * ThreadsChanged is broadcast, under ThreadsLock, when LiveThreads drops to
+   * zero or Detached is set (what waitForThreads waits for). */
+  pthread_mutex_t ThreadsLock;
+  pthread_cond_t ThreadsChanged;
+  size_t LiveThreads;
+  bool Detached;
   /* Filled by the adders while create runs; read-only once ES is published. */
   FnTable *Tables;
   size_t NumTables;
@@ -170,14 +178,27 @@ static void shutdownAndFree(orc_rt_ExecutorServicesRef ES) {
   free(ES->Instances);
   free(ES->Interposers);
   pthread_mutex_destroy(&ES->SymLock);
+  pthread_cond_destroy(&ES->ThreadsChanged);
+  pthread_mutex_destroy(&ES->ThreadsLock);
   free(ES);
+}
+
+/* Session service: the Session detaches (the controller has gone, or shutdown
+ * was requested): a main waiting for the program's threads stops waiting, so
+ * it gives its token back and the drain (if one is asked for) can finish. */
+static void onDetach(void *Ctx) {
+  orc_rt_ExecutorServicesRef ES = Ctx;
+  pthread_mutex_lock(&ES->ThreadsLock);
+  ES->Detached = true;
+  pthread_cond_broadcast(&ES->ThreadsChanged);
+  pthread_mutex_unlock(&ES->ThreadsLock);
 }
 
 /* Session service: runs after the managed-code drain, so no JIT'd code is live
  * and none can start; every instance can go. */
 static void onShutdown(void *Ctx) { shutdownAndFree(Ctx); }
 
-static const orc_rt_ServiceVTable ServicesVT = {NULL, onShutdown};
+static const orc_rt_ServiceVTable ServicesVT = {onDetach, onShutdown};
 
 orc_rt_ErrorRef orc_rt_internal_ExecutorServices_create(
     orc_rt_ExecutorServicesRef *Result, orc_rt_SessionRef S,
@@ -188,6 +209,8 @@ orc_rt_ErrorRef orc_rt_internal_ExecutorServices_create(
   ES->S = S;
   atomic_init(&ES->CodeInUse, 0);
   pthread_mutex_init(&ES->SymLock, NULL);
+  pthread_mutex_init(&ES->ThreadsLock, NULL);
+  pthread_cond_init(&ES->ThreadsChanged, NULL);
   orc_rt_ErrorRef Err = NULL;
   for (size_t I = 0; !Err && I < NumAdders; ++I)
     Err = Adders[I](ES);
@@ -294,6 +317,91 @@ bool orc_rt_internal_ExecutorServices_isCodeInUse(
   return atomic_load(&ES->CodeInUse) > 0;
 }
 
+/*---- Threads JIT'd code started, and a main that ends with pthread_exit ----*/
+
+void orc_rt_internal_ExecutorServices_threadStarted(
+    orc_rt_ExecutorServicesRef ES) {
+  pthread_mutex_lock(&ES->ThreadsLock);
+  ++ES->LiveThreads;
+  pthread_mutex_unlock(&ES->ThreadsLock);
+}
+
+void orc_rt_internal_ExecutorServices_threadEnded(
+    orc_rt_ExecutorServicesRef ES) {
+  pthread_mutex_lock(&ES->ThreadsLock);
+  if (--ES->LiveThreads == 0)
+    pthread_cond_broadcast(&ES->ThreadsChanged);
+  pthread_mutex_unlock(&ES->ThreadsLock);
+}
+
+bool orc_rt_internal_ExecutorServices_waitForThreads(
+    orc_rt_ExecutorServicesRef ES) {
+  pthread_mutex_lock(&ES->ThreadsLock);
+  while (ES->LiveThreads && !ES->Detached)
+    pthread_cond_wait(&ES->ThreadsChanged, &ES->ThreadsLock);
+  bool AllEnded = ES->LiveThreads == 0;
+  pthread_mutex_unlock(&ES->ThreadsLock);
+  return AllEnded;
+}
+
+/* Calls Fn(Ctx); false if Fn ended the thread with pthread_exit or thrd_exit
+ * (or it was cancelled). It registers a cancellation buffer, as the C version
+ * of pthread_cleanup_push does: glibc's pthread_exit unwinds the stack
+ * (running the cleanup handlers and destructors of the frames above) and, on
+ * reaching this frame, jumps to the buffer. Instead of continuing the unwind
+ * as a cleanup handler would, the frame unregisters the buffer and returns:
+ * the thread goes on through the caller's frames. */
+bool orc_rt_internal_callCatchingExit(void (*Fn)(void *), void *Ctx) {
+  __pthread_unwind_buf_t Buf;
+  if (__sigsetjmp_cancel(Buf.__cancel_jmp_buf, 0)) {
+    __pthread_unregister_cancel(&Buf);
+    return false;
+  }
+  __pthread_register_cancel(&Buf);
+  Fn(Ctx);
+  __pthread_unregister_cancel(&Buf);
+  return true;
+}
+
+typedef struct {
+  orc_rt_ManagedFn Fn;
+  void *Ctx;
+  bool Exited;
+} CatchingCall;
+
+static void runCatchingCall(void *P) {
+  CatchingCall *C = P;
+  C->Exited = !orc_rt_internal_callCatchingExit(C->Fn, C->Ctx);
+}
+
+orc_rt_internal_Entry
+orc_rt_internal_ExecutorServices_enterJITCode(orc_rt_ExecutorServicesRef ES,
+                                              orc_rt_ManagedFn Fn, void *Ctx) {
+  /* The exit is caught inside the managed frame, so the token is given back
+   * as for a return. */
+  CatchingCall C = {Fn, Ctx, false};
+  if (!orc_rt_ExecutorServices_callJITCode(ES, runCatchingCall, &C))
+    return orc_rt_internal_Entry_Denied;
+  return C.Exited ? orc_rt_internal_Entry_ExitedThread
+                  : orc_rt_internal_Entry_Returned;
+}
+
+orc_rt_MainThreadEnd
+orc_rt_ExecutorServices_callAsMainThread(void (*Fn)(void *), void *Ctx) {
+  orc_rt_ExecutorServicesRef ES = orc_rt_internal_ExecutorServices_current();
+  if (!ES || orc_rt_Session_current() != ES->S) {
+    Fn(Ctx);
+    return orc_rt_MainThread_Returned;
+  }
+  if (orc_rt_internal_callCatchingExit(Fn, Ctx))
+    return orc_rt_MainThread_Returned;
+  /* The caller runs under a token of ES's Session (checked above), so ES
+   * stays alive while this waits; the wait ends at detach at the latest. */
+  return orc_rt_internal_ExecutorServices_waitForThreads(ES)
+             ? orc_rt_MainThread_ThreadsEnded
+             : orc_rt_MainThread_Detached;
+}
+
 bool orc_rt_ExecutorServices_callJITCode(orc_rt_ExecutorServicesRef ES,
                                          orc_rt_ManagedFn Fn, void *Ctx) {
   /* Counted before the token is taken and uncounted after it is returned,
@@ -336,10 +444,24 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_ExecutorServices_callWrapper(
     runWrapperCall(&C);
     return C.Result;
   }
-  if (!orc_rt_ExecutorServices_callJITCode(ES, runWrapperCall, &C))
+  switch (
+      orc_rt_internal_ExecutorServices_enterJITCode(ES, runWrapperCall, &C)) {
+  case orc_rt_internal_Entry_Returned:
+    return C.Result;
+  case orc_rt_internal_Entry_Denied:
+    break;
+  case orc_rt_internal_Entry_ExitedThread:
+    /* The wrapper ran a program's main that ended with pthread_exit (an ORC
+     * runtime's run_program that does not catch it itself): as natively, the
+     * program lives on until its last thread has ended. The wrapper's result
+     * is lost with its frames, so the answer is an error. */
+    orc_rt_internal_ExecutorServices_waitForThreads(ES);
     return orc_rt_CWrapperFunctionBuffer_fromErrorMessage(
-        "call into JIT'd code denied: the session is shutting down");
-  return C.Result;
+        "the JIT'd wrapper function ended its thread with pthread_exit: no "
+        "result");
+  }
+  return orc_rt_CWrapperFunctionBuffer_fromErrorMessage(
+      "call into JIT'd code denied: the session is shutting down");
 }
 
 orc_rt_CWrapperFunctionBuffer

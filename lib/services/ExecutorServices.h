@@ -123,6 +123,45 @@ orc_rt_CWrapperFunctionBuffer orc_rt_internal_ExecutorServices_callWrapper(
     orc_rt_ExecutorServicesRef ES, uint64_t Fn, const char *Args,
     size_t ArgSize, orc_rt_internal_CallMode Mode);
 
+/* Calls Fn(Ctx) as orc_rt_ExecutorServices_callJITCode does, and catches a
+ * pthread_exit / thrd_exit with which Fn ends the thread (after the cleanup
+ * handlers and destructors of its frames have run), so the token is given back
+ * and the calling thread goes on. */
+typedef enum {
+  orc_rt_internal_Entry_Returned,
+  orc_rt_internal_Entry_Denied, /* Fn not called: shutdown was requested */
+  orc_rt_internal_Entry_ExitedThread,
+} orc_rt_internal_Entry;
+orc_rt_internal_Entry
+orc_rt_internal_ExecutorServices_enterJITCode(orc_rt_ExecutorServicesRef ES,
+                                              orc_rt_ManagedFn Fn, void *Ctx);
+
+/* Calls Fn(Ctx); false if Fn ended the thread with pthread_exit / thrd_exit
+ * (caught here, after every cleanup handler and destructor of Fn's frames has
+ * run). No token is taken. */
+bool orc_rt_internal_callCatchingExit(void (*Fn)(void *), void *Ctx);
+
+/*---- Threads JIT'd code started ----*/
+
+/* Counts the threads JIT'd code started (ManagedThreads.c) whose body has not
+ * ended: raised by the creator before the thread exists, dropped when the body
+ * has returned or left by pthread_exit, or when creation failed. A thread
+ * whose entry is denied (only once shutdown has been requested) stays counted.
+ * The executor's own threads never count. */
+void orc_rt_internal_ExecutorServices_threadStarted(
+    orc_rt_ExecutorServicesRef ES);
+void orc_rt_internal_ExecutorServices_threadEnded(
+    orc_rt_ExecutorServicesRef ES);
+
+/* Waits until no counted thread is left (true), or until the Session has
+ * detached (false: the controller has gone or shutdown was requested, so the
+ * caller must not keep its token for a wait that may never end). What a main
+ * that ended with pthread_exit does before it is answered: natively the
+ * process lives on until its last thread has ended. Never call it from a
+ * counted thread (it would wait for itself). */
+bool orc_rt_internal_ExecutorServices_waitForThreads(
+    orc_rt_ExecutorServicesRef ES);
+
 /*---- JIT'd code in use: the release gate ----*/
 
 /* Counts JIT'd code entered through these services that may still be running:

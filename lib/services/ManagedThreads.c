@@ -10,10 +10,14 @@
  *    of returning must still give its token back, or the shutdown drain would
  *    wait for ever. glibc's pthread_exit unwinds the thread's stack (running
  *    the program's cleanup handlers and C++ destructors) and, on reaching
- *    bodyFrame, jumps to the cancellation buffer bodyFrame registered: the
- *    unwind stops there, the body "returns" the exit value through the
- *    runtime's frames (releasing the token), and the thread then ends normally
- *    (thread-specific data destructors run as usual).
+ *    bodyFrame, jumps to the cancellation buffer registered there
+ *    (orc_rt_internal_callCatchingExit): the unwind stops there, the body
+ *    "returns" the exit value through the runtime's frames (releasing the
+ *    token), and the thread then ends normally (thread-specific data
+ *    destructors run as usual);
+ *  - each thread counts as one of the program's threads (threadStarted) from
+ *    its creation until its body has ended, so that a main that ended with
+ *    pthread_exit is answered only once the program's last thread has ended.
  * StartsLock guards the list of start records (Starts).
  */
 
@@ -79,30 +83,34 @@ static void freeUnstartedThreads(void *Instance) {
   pthread_mutex_unlock(&StartsLock);
 }
 
-/* The body's frame. It registers a cancellation buffer, the way the C version
- * of pthread_cleanup_push does: glibc's pthread_exit (and cancellation) unwinds
- * the stack (running the cleanup handlers and destructors of the frames above)
- * and, on reaching this frame, jumps to the buffer. Instead of continuing the
- * unwind as a cleanup handler would, the frame unregisters the buffer and
- * returns the exit value: the thread goes on normally through the runtime's
- * frames (giving its token back) and then ends (thread-specific data
- * destructors run as usual). */
+/* The body's frame: the start routine runs under
+ * orc_rt_internal_callCatchingExit, so a pthread_exit / thrd_exit (or a
+ * cancellation) unwinds the body's frames (running the cleanup handlers and
+ * destructors) and stops there; the body then "returns" the exit value: the
+ * thread goes on normally through the runtime's frames (giving its token back)
+ * and then ends (thread-specific data destructors run as usual). */
+typedef struct {
+  void *(*Start)(void *);
+  void *Arg;
+  void *Result;
+} BodyCall;
+
+static void callBody(void *P) {
+  BodyCall *B = P;
+  B->Result = B->Start(B->Arg);
+}
+
 static void *bodyFrame(void *(*Start)(void *), void *Arg) {
-  __pthread_unwind_buf_t Buf;
   BodyExit BE;
   BE.HaveValue = false;
   BE.Value = NULL;
   CurrentBody = &BE;
-  if (__sigsetjmp_cancel(Buf.__cancel_jmp_buf, 0)) {
-    __pthread_unregister_cancel(&Buf);
-    CurrentBody = NULL;
-    return BE.HaveValue ? BE.Value : PTHREAD_CANCELED;
-  }
-  __pthread_register_cancel(&Buf);
-  void *R = Start(Arg);
-  __pthread_unregister_cancel(&Buf);
+  BodyCall B = {Start, Arg, NULL};
+  bool Returned = orc_rt_internal_callCatchingExit(callBody, &B);
   CurrentBody = NULL;
-  return R;
+  if (Returned)
+    return B.Result;
+  return BE.HaveValue ? BE.Value : PTHREAD_CANCELED;
 }
 
 /* Runs inside the new thread's managed-code frame. The entry was counted by the
@@ -115,6 +123,12 @@ static void *countedStart(void *P) {
   free(P);
   void *R = bodyFrame(CS.Start, CS.Arg);
   orc_rt_internal_ExecutorServices_endCodeUse(CS.ES);
+  /* The body has ended: a main waiting for the program's threads may be
+   * answered. Only after endCodeUse, so that the controller, once answered,
+   * finds this thread's use of JIT'd code over (a release it sends then is
+   * not deferred because of it). Still under this thread's token, so ES is
+   * alive. */
+  orc_rt_internal_ExecutorServices_threadEnded(CS.ES);
   return R;
 }
 
@@ -139,9 +153,11 @@ int orc_rt_ExecutorServices_pthread_create(pthread_t *Thread,
   Starts = CS;
   pthread_mutex_unlock(&StartsLock);
   orc_rt_internal_ExecutorServices_beginCodeUse(ES);
+  orc_rt_internal_ExecutorServices_threadStarted(ES);
   int EC = orc_rt_Session_createManagedThread(
       orc_rt_ExecutorServices_getSession(ES), Thread, Attr, countedStart, CS);
   if (EC) {
+    orc_rt_internal_ExecutorServices_threadEnded(ES);
     orc_rt_internal_ExecutorServices_endCodeUse(ES);
     unlinkStart(CS);
     free(CS);

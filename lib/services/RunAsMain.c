@@ -1,8 +1,10 @@
 /*===- lib/services/RunAsMain.c - run_as_main / run_as_void / run_as_int --===*/
 /* The bootstrap wrappers that call JIT'd entry points. They carry no instance:
  * they act on the current services (ExecutorServices.h). Each call enters JIT'd
- * code through orc_rt_ExecutorServices_callJITCode; a denied entry (shutdown
- * started) is an OOB error, which the controller sees as a failed call. */
+ * code through orc_rt_internal_ExecutorServices_enterJITCode; a denied entry
+ * (shutdown started) is an OOB error, which the controller sees as a failed
+ * call. An entry that ends its thread with pthread_exit is answered as a main
+ * that does natively (enter, below). */
 
 #include "services/RunAsMain.h"
 #include "services/ServiceWire.h"
@@ -42,16 +44,33 @@ static void callInt(void *Ctx) {
   C->Result = ((int (*)(int))(uintptr_t)C->Fn)(C->IntArg);
 }
 
-/* Enters Fn through the Session; on success returns NULL (C->Result set). */
+/* Enters Fn through the Session; on success returns NULL (C->Result set).
+ *
+ * A main that ends with pthread_exit (or thrd_exit) instead of returning: the
+ * exit is caught in the entry's managed frame, after the cleanup handlers and
+ * destructors of main's frames have run, so main's token is given back as for
+ * a return. Natively the process lives on until its last thread has ended and
+ * then exits with status 0, so the call waits (holding only the transport's
+ * token for this request) until every thread the program started has ended,
+ * then answers 0. If the Session detaches first (the controller has gone)
+ * the wait ends there and the answer, 0 too, goes nowhere. */
 static const char *enter(EntryCall *C, orc_rt_ManagedFn Fn) {
   orc_rt_ExecutorServicesRef ES = orc_rt_internal_ExecutorServices_current();
   if (!ES)
     return "no executor services";
   if (!orc_rt_ExecutorServices_isCallable(ES, C->Fn))
     return "entry point is not an address of code in this process";
-  if (!orc_rt_ExecutorServices_callJITCode(ES, Fn, C))
-    return "call into JIT'd code denied: the session is shutting down";
-  return NULL;
+  switch (orc_rt_internal_ExecutorServices_enterJITCode(ES, Fn, C)) {
+  case orc_rt_internal_Entry_Returned:
+    return NULL;
+  case orc_rt_internal_Entry_Denied:
+    break;
+  case orc_rt_internal_Entry_ExitedThread:
+    orc_rt_internal_ExecutorServices_waitForThreads(ES);
+    C->Result = 0;
+    return NULL;
+  }
+  return "call into JIT'd code denied: the session is shutting down";
 }
 
 static orc_rt_CWrapperFunctionBuffer intResult(uint64_t V, unsigned Bytes) {

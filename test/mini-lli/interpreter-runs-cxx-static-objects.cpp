@@ -6,7 +6,7 @@
 // destructors? (LLVM's interpreter alone cannot: __dso_handle is not in the
 // process, glibc's __cxa_atexit would get an interpreted function, and a bool
 // argument to an external function crashes it; lli-22 stops at __dso_handle.
-// mini-lli's rewrites: lib/jit/InterpreterEngine.c.)
+// mini-lli's rewrites: lib/jit/interpreter/InterpreterEngine.c.)
 //
 // RUN: %clangxx -O1 %s -o %t.native
 // RUN: %t.native > %t.expected

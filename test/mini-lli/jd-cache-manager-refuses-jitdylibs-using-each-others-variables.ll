@@ -2,7 +2,7 @@
 ; variables together), when modules of two JITDylibs use each other's
 ; variables both ways, which lli links, does mini-lli say in one line that it
 ; cannot (LLVM-C looks a symbol up only once everything it refers to is
-; linked: see lib/jit/JITDylibs.h) instead of waiting forever, under both
+; linked: see lib/jit/program/JITDylibs.h) instead of waiting forever, under both
 ; orc JIT kinds? Without the cache the variables are compiled apart and it
 ; links: jd-jitdylibs-use-each-others-code-and-data.ll. The timeout makes a
 ; hang fail.

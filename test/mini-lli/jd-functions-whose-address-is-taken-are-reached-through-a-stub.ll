@@ -1,5 +1,5 @@
 ; Question: under orc-lazy, a function whose address is taken has no lazy
-; stub of its own (lib/jit/LazySplit.h): is it reached from another JITDylib
+; stub of its own (lib/jit/compile/LazySplit.h): is it reached from another JITDylib
 ; through a stub all the same, so that its code and an object of the other
 ; JITDylib that use each other link (here main's @mainf reads the member's
 ; @memv, and the member's @member_f calls @mainf), as in lli? It used to

@@ -2,7 +2,7 @@
 ; variables (@pb = @pa here, @pa = @pb in JITDylib a), which lli links, does
 ; mini-lli say in one line, before anything links, that it cannot (each data
 ; object would wait for the other to be ready: LLVM-C looks a symbol up only
-; once everything it refers to is linked, see lib/jit/JITDylibs.h) instead of
+; once everything it refers to is linked, see lib/jit/program/JITDylibs.h) instead of
 ; waiting forever, under every JIT kind? The timeout makes a hang fail.
 ;
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 1 mini-lli -jd a -extra-module %inputs/mini-lli/jd-variable-points-at-main-variable.ll %s 2>&1 | FileCheck %s

@@ -2,7 +2,7 @@
 ; member of an -extra-archive (here @mainp points at the member's @memberp,
 ; which points at main's @counter), which lli links, does mini-lli say in one
 ; line, before anything links, that it cannot (LLVM-C looks a symbol up only
-; once everything it refers to is linked, see lib/jit/JITDylibs.h) instead of
+; once everything it refers to is linked, see lib/jit/program/JITDylibs.h) instead of
 ; waiting forever, under orc and orc-lazy? The check reads the archive's
 ; symbol table and the member's symbols; the timeouts make a hang fail.
 ;

@@ -3,7 +3,7 @@
 ; object's @objp, which points at a's @adata), which lli links, does mini-lli
 ; say in one line, before anything links, that it cannot (LLVM-C looks a
 ; symbol up only once everything it refers to is linked, see
-; lib/jit/JITDylibs.h) instead of waiting forever, under orc and orc-lazy?
+; lib/jit/program/JITDylibs.h) instead of waiting forever, under orc and orc-lazy?
 ; The wait comes once main calls a's @froma: under orc too this used to
 ; hang. The timeouts make a hang fail.
 ;

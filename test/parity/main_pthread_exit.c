@@ -9,18 +9,22 @@
 // XFAIL: parity-lli
 // mini-lli catches main's pthread_exit (as it catches a thread's), waits for the
 // program's threads, then ends the program as exit(0) would; in an executor process
-// (-remote-mcjit) its start module does the same (lib/jit/RemoteStart.h).
+// (-remote-mcjit) its start module does the same (lib/jit/controller/RemoteStart.h).
 // Under -force-interpreter: a thread's start routine is interpreted code, which native
 // pthread_create cannot call: SIGSEGV (lli-22 too).
 // XFAIL: parity-interpreter
 //
 // Through stock llvm-jitlink with an ORC runtime (test/parity/README.md), in process
-// the destructor never runs with either runtime: LLVM 22's ELFNixPlatform withholds
-// .fini_array (docs/Platform.md, Destructors):
+// or not, the destructor never runs with either runtime: LLVM 22's ELFNixPlatform
+// withholds .fini_array (docs/Platform.md, Destructors). With orc-executor and our
+// runtime the rest matches (run_program waits for the program's threads through
+// orc-executor: docs/CommandGuide/orc-executor.md); with orc-executor and
+// compiler-rt's runtime, whose run_program lets main's pthread_exit through, the
+// executor answers the call with an error once the last thread has ended (status 1):
 // XFAIL: parity-jitlink
-// with an executor the run never ends: the executor thread that ran main is gone, so
-// run_program never answers llvm-jitlink:
-// UNSUPPORTED: parity-jitlink-oop
+// with llvm-jitlink-executor the run never ends: the executor thread that ran main is
+// gone, so run_program never answers llvm-jitlink:
+// UNSUPPORTED: parity-jitlink-llvm-jitlink-executor
 // RUN: %python %inputs/parity/compare.py --cc %clang --tool %parity-jit --out %t --timeout 30 %s | FileCheck %s
 #include <pthread.h>
 #include <stdio.h>

@@ -1,7 +1,10 @@
 // Question: in an executor process, when main ends with pthread_exit, does the
 // program live on until its last thread ends and then exit with status 0,
 // running its atexit handlers and destructors, as natively (where lli-22 and
-// llvm-jitlink wait forever for run_as_main)? And does exit() from main, on
+// llvm-jitlink with the reference executors wait forever for run_as_main)? With
+// orc-executor the start module calls main through the executor's
+// orc_rt_ExecutorServices_callAsMainThread; with lli-child-target it counts the
+// program's threads itself. And does exit() from main, on
 // the same thread, still end it at once with its status?
 //
 // RUN: %clang -O0 %s -o %t.native

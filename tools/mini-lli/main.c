@@ -2,10 +2,10 @@
 /* Parse the options, build the program (Session + JIT + inputs), run it, print
  * the one error. Everything else lives in lib/jit. */
 
-#include "jit/Driver.h"
-#include "jit/Options.h"
-#include "jit/ProcessSetup.h"
-#include "jit/RemoteProgram.h"
+#include "jit/controller/RemoteProgram.h"
+#include "jit/lli/Options.h"
+#include "jit/lli/ProcessSetup.h"
+#include "jit/program/Driver.h"
 
 #include <stdio.h>
 

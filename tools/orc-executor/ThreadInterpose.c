@@ -5,7 +5,7 @@
  * C++'s std::thread is created by libstdc++, which calls pthread_create itself.
  * So the executable exports its own pthread_create, which takes precedence over
  * libc's for every library in the process (as mini-lli's does,
- * lib/jit/ThreadInterpose.c): a thread created by a library while the creating
+ * lib/jit/program/ThreadInterpose.c): a thread created by a library while the creating
  * thread is inside JIT'd code becomes a managed thread, counted as a thread of
  * the services, counted as JIT'd code in use, so the executor never releases
  * memory under it and a drain waits for it. Calls from the executable itself

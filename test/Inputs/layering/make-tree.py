@@ -19,22 +19,43 @@ FILES = {
     "lib/services/Service.h": [],
     "lib/services/Service.c": [
         ('#include "core/Core.h"', ""),
-        ('#include "jit/Jit.h"', "BAD"),
+        ('#include "jit/program/Jit.h"', "BAD"),
         ("#include <llvm-c/Core.h>", "BAD"),
     ],
     "lib/remote/Remote.h": [],
     "lib/remote/Remote.c": [
         ('#include "services/Service.h"', ""),
-        ('#include "jit/Jit.h"', "BAD"),
+        ('#include "jit/program/Jit.h"', "BAD"),
     ],
-    "lib/jit/Jit.h": [],
-    "lib/jit/Jit.c": [
+    "lib/jit/program/Jit.h": [],
+    "lib/jit/program/Jit.c": [
         ("#include <llvm-c/Core.h>", ""),
         ('#include "Jit.h"', ""),
         ('#include "remote/Remote.h"', "BAD"),
     ],
+    "lib/jit/support/Support.h": [],
+    "lib/jit/compile/Compile.h": [],
+    "lib/jit/ir/Ir.c": [
+        ('#include "jit/support/Support.h"', ""),
+        ('#include "jit/compile/Compile.h"', "BAD"),
+    ],
+    "lib/jit/modules/Stubs.c": [
+        ('#include "jit/support/Support.h"', ""),
+        ('#include "jit/program/Jit.h"', "BAD"),
+    ],
+    "lib/jit/interpreter/Interpreter.h": [],
+    "lib/jit/mcjit/MCJIT.c": [
+        ('#include "jit/compile/Compile.h"', ""),
+        ('#include "jit/interpreter/Interpreter.h"', "BAD"),
+    ],
+    "lib/jit/controller/Client.h": [],
+    "lib/jit/program/Driver.c": [
+        ('#include "jit/mcjit/MCJIT.h"', ""),
+        ('#include "jit/controller/Client.h"', "BAD"),
+    ],
+    "lib/jit/mcjit/MCJIT.h": [],
     "tools/mini-lli/main.c": [
-        ('#include "jit/Jit.h"', ""),
+        ('#include "jit/program/Jit.h"', ""),
         ("#include <llvm/IR/Module.h>", "BAD"),
     ],
     "tools/orc-executor/main.c": [

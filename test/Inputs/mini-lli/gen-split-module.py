@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes an LLVM IR module big enough for mini-lli to compile in several parts
-(lib/jit/CodeGen.c), using everything a cut must keep working across parts:
+(lib/jit/compile/CodeGen.c), using everything a cut must keep working across parts:
 internal functions calling each other (a chain through all of them, so every
 call crosses from one part to another), private strings, internal and external
 variables read and written from every part, constant-expression GEPs, a table

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Reads and edits mini-lli object cache entries (lib/jit/ObjectCache.c) for the
-object-cache tests; the checksum is lib/jit/ContentHash.c's, written again here.
+"""Reads and edits mini-lli object cache entries (lib/jit/cache/ObjectCache.c) for the
+object-cache tests; the checksum is lib/jit/support/ContentHash.c's, written again here.
 
   objcache.py count DIR            entries and leftover temporary files in DIR
   objcache.py objects DIR          objects in each entry (one line per entry)

@@ -1,0 +1,152 @@
+/*===- orc-rt-c/Jit.h - A JIT for C hosts -----------------------*- C -*-===*\
+|* Part of orc-rt-c (liborc-rt-c-jit). Loads LLVM IR modules into the host    *|
+|* process, calls into them and unloads them while threads run them.         *|
+\*===----------------------------------------------------------------------===*/
+/*
+ * A host makes a Session (orc-rt-c/Session.h), a Jit owned by it, and loads
+ * modules (IR text or bitcode, told apart by content). A module is compiled,
+ * linked and its constructors run before the load returns. Its functions are
+ * reached through entries (orc_rt_JitModule_lookup): every call through an
+ * entry holds the module's token for exactly the span it runs there, so:
+ *
+ *   unload    returns at once: the module's destructors and the atexit
+ *             handlers it registered run (on the unloading thread, as at
+ *             dlclose), new calls through its entries are refused, and its
+ *             code is freed once the last call already inside it returns.
+ *   stale     a call through an entry of an unloaded module goes to the stale
+ *             -call handler (default: one line on stderr naming the function
+ *             and the module, then abort), never into freed memory.
+ *   shutdown  the Session's shutdown finalizes the modules still loaded (as
+ *             at exit: destructors, handlers), refuses new calls, and frees
+ *             the Jit after the drain: after every call inside a module has
+ *             returned.
+ *
+ * Modules see the host's symbols given with orc_rt_Jit_addSymbol first, then
+ * the exported symbols of the modules loaded before them (functions through
+ * their entries), then the process's symbols (libc, libstdc++ if loaded, the
+ * host's exported symbols). A module whose symbols another loaded module
+ * bound stays loaded until that one is unloaded, as glibc's dlclose keeps a
+ * library another one bound symbols from (docs/Embedding.md).
+ *
+ * What is and is not guaranteed for pointers: an entry is valid for the life
+ * of the process and never reaches freed code. A data address
+ * (orc_rt_JitModule_lookup of a variable) and a function pointer the module
+ * hands out itself point into the module: they are valid until it is
+ * unloaded. Functions whose address escapes the module (stored, passed as a
+ * callback) are reached through entries too, so a stale callback is a stale
+ * call, not a jump into freed memory.
+ *
+ * Threads: every function may be called on any thread, except that a module
+ * must not be used after the call that unloads it has begun. Loading and
+ * unloading are serialised per Jit; calls through entries never wait for them.
+ * Several Jits, on one Session or several, know nothing of each other.
+ * Nothing here prints (except the default stale-call handler) or exits.
+ * x86-64 Linux only.
+ */
+
+#ifndef ORC_RT_C_JIT_H
+#define ORC_RT_C_JIT_H
+
+#include "orc-rt-c/Config.h"
+#include "orc-rt-c/Error.h"
+#include "orc-rt-c/Session.h"
+#include "orc-rt-c/TaskGroup.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+ORC_RT_C_EXTERN_C_BEGIN
+
+/** A JIT owned by a Session. */
+typedef struct orc_rt_OpaqueJit *orc_rt_JitRef;
+/** A module loaded into a Jit. */
+typedef struct orc_rt_OpaqueJitModule *orc_rt_JitModuleRef;
+
+/** What a Jit compiles with. */
+typedef struct {
+  /** Code generation and IR optimization level, 0-3 (default 2). */
+  unsigned OptLevel;
+  /** Compile each function on its first call. Not supported yet: create
+   * fails if it is set. */
+  bool Lazy;
+  /** A directory where compiled modules are kept by content, so a module
+   * loaded again (in this process or a later one) is not compiled again;
+   * NULL (the default) for none. Created if missing. */
+  const char *ObjectCacheDir;
+} orc_rt_JitOptions;
+
+/** Fills O with the defaults. */
+ORC_RT_C_API void orc_rt_JitOptions_init(orc_rt_JitOptions *O);
+
+/**
+ * Creates an in-process JIT owned by S (freed at S's shutdown, after the
+ * drain; the host never frees it). Opts may be NULL (the defaults). Fails if S
+ * is shutting down, the options are invalid, or LLVM cannot target the host.
+ */
+ORC_RT_C_API orc_rt_ErrorRef orc_rt_Jit_create(orc_rt_JitRef *Result,
+                                               orc_rt_SessionRef S,
+                                               const orc_rt_JitOptions *Opts);
+
+/**
+ * Defines Name (copied) for modules loaded from now on: a host function or
+ * variable at Addr. It takes precedence over the process's symbols of that
+ * name. Fails if Name is already defined by the host.
+ */
+ORC_RT_C_API orc_rt_ErrorRef orc_rt_Jit_addSymbol(orc_rt_JitRef J,
+                                                  const char *Name, void *Addr);
+
+/** Called for a call through an entry of a module that has been unloaded
+ * (or after the Session's shutdown began), with the function's and the
+ * module's names. It must not return (abort, exit, longjmp out); if it does,
+ * the process aborts. */
+typedef void (*orc_rt_JitStaleCallFn)(const char *Function, const char *Module,
+                                      void *Ctx);
+
+/** Sets J's stale-call handler for modules loaded from now on (NULL: the
+ * default, one line on stderr and abort). */
+ORC_RT_C_API void orc_rt_Jit_setStaleCallHandler(orc_rt_JitRef J,
+                                                 orc_rt_JitStaleCallFn Fn,
+                                                 void *Ctx);
+
+/**
+ * Loads the module in the file at Path: reads it (IR text or bitcode),
+ * verifies, optimizes, compiles and links it, and runs its constructors. On
+ * failure nothing is loaded and the error names the file and the cause
+ * (LLVM's diagnostic included: "file:line:col: ..." for IR text).
+ */
+ORC_RT_C_API orc_rt_ErrorRef orc_rt_Jit_loadFile(orc_rt_JitRef J,
+                                                 const char *Path,
+                                                 orc_rt_JitModuleRef *Result);
+
+/** As orc_rt_Jit_loadFile, from Size bytes at Data (copied); Name names the
+ * module in errors and in the stale-call handler. */
+ORC_RT_C_API orc_rt_ErrorRef orc_rt_Jit_loadMemory(orc_rt_JitRef J,
+                                                   const char *Name,
+                                                   const void *Data,
+                                                   size_t Size,
+                                                   orc_rt_JitModuleRef *Result);
+
+/**
+ * The entry of the function Name that M exports (valid for the life of the
+ * process; see above), or the address of its variable Name. Fails, naming the
+ * symbol and the module, if M exports no such symbol.
+ */
+ORC_RT_C_API orc_rt_ErrorRef orc_rt_JitModule_lookup(orc_rt_JitModuleRef M,
+                                                     const char *Name,
+                                                     void **Result);
+
+/**
+ * Unloads M and returns at once: its destructors and atexit handlers run on
+ * this thread first (as at dlclose), then new calls through its entries are
+ * refused. OnFreed (may be NULL) runs once M's code has been freed, on
+ * whichever thread frees it (the one whose call into M returned last, or a
+ * Session dispatcher thread). M must not be used after this call; a module
+ * another loaded module bound symbols from is kept until that one is
+ * unloaded, then unloaded with it.
+ */
+ORC_RT_C_API void orc_rt_JitModule_unload(orc_rt_JitModuleRef M,
+                                          orc_rt_CallbackFn OnFreed, void *Ctx);
+
+ORC_RT_C_EXTERN_C_END
+
+#endif /* ORC_RT_C_JIT_H */

@@ -1,0 +1,64 @@
+/*===- lib/jit/cache/ModuleCache.h - Loaded modules, compiled once --------===*/
+/* What compiling a module's bytes for loading (dlopen, a host's load) produced -- its object files and
+ * what the loader takes out of the IR (exports, escaping functions,
+ * constructors, destructors) -- kept by content, so that a module loaded
+ * again in the same run is linked from these objects without being parsed or
+ * compiled again. With -object-cache-dir the same is kept on disk
+ * (ObjectCache.h), so a module loaded in a later run is not compiled again
+ * either. The key is -object-cache-dir's (ObjectCache_key): a hash of the
+ * module's bytes, the JIT's codegen settings, the -passes pipeline and the
+ * versions of orc-rt-c and LLVM. Entries are never evicted from memory.
+ * Nothing here knows which JIT compiles: its user says how (ModuleCompiler). */
+
+#ifndef ORC_RT_C_LIB_JIT_CACHE_MODULECACHE_H
+#define ORC_RT_C_LIB_JIT_CACHE_MODULECACHE_H
+
+#include "jit/compile/CodeGen.h"
+#include "jit/ir/DlopenIR.h"
+#include "jit/ir/Module.h"
+#include "jit/support/ContentHash.h"
+
+typedef struct orc_rt_jit_CompiledModule {
+  orc_rt_jit_Digest Key;
+  char **Objs; /* object file bytes */
+  size_t *ObjSizes, NumObjs;
+  orc_rt_jit_ExportList Exports;
+  orc_rt_jit_EscapeList Escapes;
+  orc_rt_jit_InitList Ctors, Dtors;
+  struct orc_rt_jit_CompiledModule *Next;
+} orc_rt_jit_CompiledModule;
+
+typedef struct {
+  orc_rt_jit_CompiledModule *Head;
+} orc_rt_jit_ModuleCache;
+
+/* The compiled form of the file at Path, from C, from Opts' -object-cache-dir
+ * or compiled now with J's settings and Opts' -passes (and stored there); then
+ * added to C. One caller at a time (see orc_rt_jit_Jit_compileObjects). */
+/* How the cache's user compiles a module, and what besides its bytes decides
+ * the code. Compile and RunPasses are called with Ctx, on the caller's thread
+ * and under whatever the caller holds; Warn (may be NULL) is told why an entry
+ * could not be written to Dir (the module is loaded anyway) and consumes the
+ * error. */
+typedef struct {
+  const char *CodegenSettings; /* the JIT's triple, CPU, features, level */
+  const char *Passes;          /* an IR pass pipeline, or NULL for none */
+  const char *Dir;             /* the on-disk cache, or NULL */
+  orc_rt_ErrorRef (*RunPasses)(LLVMModuleRef M, const char *Passes, void *Ctx);
+  orc_rt_ErrorRef (*Compile)(LLVMModuleRef M, orc_rt_jit_ObjectList *Out,
+                             void *Ctx);
+  void (*Warn)(orc_rt_ErrorRef Err, void *Ctx);
+  void *Ctx;
+} orc_rt_jit_ModuleCompiler;
+
+/* The compiled form of Buf's bytes (consumed; Name names the module in
+ * errors): from C, from By->Dir, or compiled now by By (and stored there). */
+orc_rt_ErrorRef orc_rt_jit_ModuleCache_get(orc_rt_jit_ModuleCache *C,
+                                           const orc_rt_jit_ModuleCompiler *By,
+                                           const char *Name,
+                                           LLVMMemoryBufferRef Buf,
+                                           orc_rt_jit_CompiledModule **Out);
+
+void orc_rt_jit_ModuleCache_dispose(orc_rt_jit_ModuleCache *C);
+
+#endif

@@ -1,0 +1,286 @@
+/*===- lib/jit/host/HostJit.c - orc_rt_Jit: a JIT owned by a Session ------===*/
+
+#include "jit/host/HostJit.h"
+#include "jit/ir/EmuTLS.h"
+#include "jit/ir/Module.h"
+#include "jit/support/Diag.h"
+
+#include <llvm-c/Error.h>
+#include <llvm-c/Orc.h>
+#include <llvm-c/OrcEE.h>
+#include <llvm-c/Target.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void orc_rt_JitOptions_init(orc_rt_JitOptions *O) {
+  *O =
+      (orc_rt_JitOptions){.OptLevel = 2, .Lazy = false, .ObjectCacheDir = NULL};
+}
+
+/*---- What the ExecutionSession reports ----*/
+
+/* The cause of a failed link ("Symbols not found: [ f ]") reaches us here,
+ * not in the lookup's error: keep it for the load that is failing. */
+static void reportSessionError(void *Ctx, LLVMErrorRef E) {
+  orc_rt_JitRef J = Ctx;
+  char *Msg = LLVMGetErrorMessage(E);
+  orc_rt_jit_restoreUserNames(Msg);
+  pthread_mutex_lock(&J->SymLock);
+  size_t Old = J->SessionErrors ? strlen(J->SessionErrors) : 0;
+  char *Joined = realloc(J->SessionErrors, Old + strlen(Msg) + 3);
+  if (Joined) {
+    sprintf(Joined + Old, "%s%s", Old ? "; " : "", Msg);
+    J->SessionErrors = Joined;
+  }
+  pthread_mutex_unlock(&J->SymLock);
+  LLVMDisposeErrorMessage(Msg);
+}
+
+char *orc_rt_jit_Host_takeSessionErrors(orc_rt_JitRef J) {
+  pthread_mutex_lock(&J->SymLock);
+  char *Errs = J->SessionErrors;
+  J->SessionErrors = NULL;
+  pthread_mutex_unlock(&J->SymLock);
+  return Errs;
+}
+
+/*---- Compiling (cache/ModuleCache.h's callbacks) ----*/
+
+static orc_rt_ErrorRef runPasses(LLVMModuleRef M, const char *Passes,
+                                 void *Ctx) {
+  orc_rt_JitRef J = Ctx;
+  return orc_rt_jit_runPasses(M, Passes, J->TM);
+}
+
+static orc_rt_ErrorRef compile(LLVMModuleRef M, orc_rt_jit_ObjectList *Out,
+                               void *Ctx) {
+  orc_rt_JitRef J = Ctx;
+  LLVMSetDataLayout(M, J->DataLayout);
+  if (!*LLVMGetTarget(M))
+    LLVMSetTarget(M, J->Triple);
+  /* JITLink links no static TLS model without a platform runtime. */
+  orc_rt_ErrorRef Err = orc_rt_jit_lowerEmulatedTLS(M);
+  if (Err)
+    return Err;
+  return orc_rt_jit_compileModule(M, 0, 1, false, J->TM, NULL, NULL, Out);
+}
+
+/*---- Creating ----*/
+
+static LLVMCodeGenOptLevel levelOf(unsigned OptLevel) {
+  static const LLVMCodeGenOptLevel Levels[] = {
+      LLVMCodeGenLevelNone, LLVMCodeGenLevelLess, LLVMCodeGenLevelDefault,
+      LLVMCodeGenLevelAggressive};
+  return Levels[OptLevel];
+}
+
+static LLVMTargetMachineRef createTM(orc_rt_JitRef J, char **Msg) {
+  LLVMTargetRef T;
+  if (LLVMGetTargetFromTriple(J->Triple, &T, Msg))
+    return NULL;
+  return LLVMCreateTargetMachine(T, J->Triple, J->CPU, J->Features,
+                                 levelOf(J->Opts.OptLevel), LLVMRelocPIC,
+                                 LLVMCodeModelJITDefault);
+}
+
+static orc_rt_ErrorRef createLLJIT(orc_rt_JitRef J) {
+  char *Msg = NULL;
+  J->TM = createTM(J, &Msg);
+  LLVMTargetMachineRef ForJIT = J->TM ? createTM(J, &Msg) : NULL;
+  if (!ForJIT) {
+    orc_rt_ErrorRef Err =
+        orc_rt_Error_createf("orc_rt_Jit_create: cannot target %s: %s",
+                             J->Triple, Msg ? Msg : "no target machine");
+    LLVMDisposeMessage(Msg);
+    return Err;
+  }
+  LLVMTargetDataRef DL = LLVMCreateTargetDataLayout(J->TM);
+  J->DataLayout = LLVMCopyStringRepOfTargetData(DL);
+  LLVMDisposeTargetData(DL);
+  LLVMOrcLLJITBuilderRef B = LLVMOrcCreateLLJITBuilder();
+  LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(
+      B, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(ForJIT));
+  orc_rt_ErrorRef Err = orc_rt_jit_fromLLVMError(
+      LLVMOrcCreateLLJIT(&J->LLJIT, B), "orc_rt_Jit_create: ");
+  if (Err)
+    return Err;
+  LLVMOrcExecutionSessionSetErrorReporter(
+      LLVMOrcLLJITGetExecutionSession(J->LLJIT), reportSessionError, J);
+  /* The process's symbols, after the host's (which are defined in the main
+   * JITDylib, and so found before any generator runs). */
+  LLVMOrcDefinitionGeneratorRef G;
+  Err = orc_rt_jit_fromLLVMError(
+      LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(
+          &G, LLVMOrcLLJITGetGlobalPrefix(J->LLJIT), NULL, NULL),
+      "orc_rt_Jit_create: ");
+  if (!Err)
+    LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(J->LLJIT), G);
+  return Err;
+}
+
+static void disposeJit(orc_rt_JitRef J) {
+  for (orc_rt_JitModuleRef M = J->Loaded; M;) {
+    orc_rt_JitModuleRef Next = M->Next;
+    orc_rt_jit_Host_freeModule(M);
+    M = Next;
+  }
+  if (J->LLJIT) { /* frees every module's code and data */
+    LLVMErrorRef E = LLVMOrcDisposeLLJIT(J->LLJIT);
+    if (E)
+      LLVMConsumeError(E);
+  }
+  for (orc_rt_jit_HostSlot *S = J->AllSlots; S;) {
+    orc_rt_jit_HostSlot *Next = S->NextAll;
+    free(S);
+    S = Next;
+  }
+  if (J->TM)
+    LLVMDisposeTargetMachine(J->TM);
+  orc_rt_jit_ModuleCache_dispose(&J->Cache);
+  LLVMDisposeMessage(J->Triple);
+  LLVMDisposeMessage(J->CPU);
+  LLVMDisposeMessage(J->Features);
+  LLVMDisposeMessage(J->DataLayout);
+  free(J->Settings);
+  free(J->CacheDir);
+  free(J->SessionErrors);
+  pthread_mutex_destroy(&J->Lock);
+  pthread_mutex_destroy(&J->SymLock);
+  free(J);
+}
+
+/* Detach: the modules still loaded are finalized as at exit, their groups
+ * closed; the Session's drain then waits for the calls inside them. */
+static void onDetach(void *Ctx) {
+  orc_rt_JitRef J = Ctx;
+  pthread_mutex_lock(&J->Lock);
+  J->ShuttingDown = true;
+  orc_rt_jit_Host_finalizeAll(J);
+  pthread_mutex_unlock(&J->Lock);
+}
+
+/* After the drain: no frame is inside any module; the code goes. */
+static void onShutdown(void *Ctx) { disposeJit(Ctx); }
+
+static const orc_rt_ServiceVTable Service = {onDetach, onShutdown};
+
+orc_rt_ErrorRef orc_rt_Jit_create(orc_rt_JitRef *Result, orc_rt_SessionRef S,
+                                  const orc_rt_JitOptions *Opts) {
+  orc_rt_JitOptions Defaults;
+  orc_rt_JitOptions_init(&Defaults);
+  if (!Opts)
+    Opts = &Defaults;
+  if (Opts->OptLevel > 3)
+    return orc_rt_Error_createf("orc_rt_Jit_create: OptLevel %u is not 0-3",
+                                Opts->OptLevel);
+  if (Opts->Lazy)
+    return orc_rt_Error_create(
+        "orc_rt_Jit_create: Lazy compilation is not supported yet");
+  orc_rt_JitRef J = calloc(1, sizeof(*J));
+  if (!J)
+    return orc_rt_Error_create("orc_rt_Jit_create: out of memory");
+  pthread_mutexattr_t A;
+  pthread_mutexattr_init(&A);
+  pthread_mutexattr_settype(&A, PTHREAD_MUTEX_RECURSIVE);
+  pthread_mutex_init(&J->Lock, &A);
+  pthread_mutexattr_destroy(&A);
+  pthread_mutex_init(&J->SymLock, NULL);
+  J->S = S;
+  J->Opts = *Opts;
+  J->CacheDir = Opts->ObjectCacheDir ? strdup(Opts->ObjectCacheDir) : NULL;
+  J->Opts.ObjectCacheDir = J->CacheDir;
+  if (J->Opts.OptLevel)
+    snprintf(J->Passes, sizeof(J->Passes), "default<O%u>", J->Opts.OptLevel);
+  LLVMInitializeNativeTarget();
+  LLVMInitializeNativeAsmPrinter();
+  J->Triple = LLVMGetDefaultTargetTriple();
+  J->CPU = LLVMGetHostCPUName();
+  J->Features = LLVMGetHostCPUFeatures();
+  orc_rt_ErrorRef Err = NULL;
+  if (Opts->ObjectCacheDir && !J->CacheDir)
+    Err = orc_rt_Error_create("orc_rt_Jit_create: out of memory");
+  if (!Err)
+    Err = createLLJIT(J);
+  if (!Err) {
+    size_t N = strlen(J->Triple) + strlen(J->CPU) + strlen(J->Features) + 64;
+    J->Settings = malloc(N);
+    if (!J->Settings)
+      Err = orc_rt_Error_create("orc_rt_Jit_create: out of memory");
+    else
+      snprintf(J->Settings, N, "host jit triple=%s cpu=%s features=%s O%u",
+               J->Triple, J->CPU, J->Features, J->Opts.OptLevel);
+  }
+  if (Err) {
+    disposeJit(J);
+    return Err;
+  }
+  J->Compile = (orc_rt_jit_ModuleCompiler){J->Settings,
+                                           J->Opts.OptLevel ? J->Passes : NULL,
+                                           J->CacheDir,
+                                           runPasses,
+                                           compile,
+                                           NULL,
+                                           J};
+  /* Owned by S from here: freed at its shutdown, after the drain. */
+  Err = orc_rt_Session_addService(S, &Service, J);
+  if (Err) {
+    disposeJit(J);
+    return Err;
+  }
+  *Result = J;
+  return NULL;
+}
+
+/*---- The host's symbols ----*/
+
+orc_rt_ErrorRef orc_rt_Jit_addSymbol(orc_rt_JitRef J, const char *Name,
+                                     void *Addr) {
+  LLVMOrcCSymbolMapPair Pair;
+  Pair.Name = LLVMOrcLLJITMangleAndIntern(J->LLJIT, Name);
+  Pair.Sym = (LLVMJITEvaluatedSymbol){
+      (uintptr_t)Addr,
+      {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable,
+       0}};
+  LLVMOrcMaterializationUnitRef MU = LLVMOrcAbsoluteSymbols(&Pair, 1);
+  pthread_mutex_lock(&J->Lock);
+  LLVMErrorRef E =
+      LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(J->LLJIT), MU);
+  pthread_mutex_unlock(&J->Lock);
+  if (!E)
+    return NULL;
+  LLVMOrcDisposeMaterializationUnit(MU); /* the unit stays ours */
+  LLVMConsumeError(E);
+  return orc_rt_Error_createf("orc_rt_Jit_addSymbol: '%s' is already defined",
+                              Name);
+}
+
+void orc_rt_Jit_setStaleCallHandler(orc_rt_JitRef J, orc_rt_JitStaleCallFn Fn,
+                                    void *Ctx) {
+  pthread_mutex_lock(&J->Lock);
+  J->OnStale = Fn;
+  J->StaleCtx = Ctx;
+  pthread_mutex_unlock(&J->Lock);
+}
+
+/*---- Loading ----*/
+
+orc_rt_ErrorRef orc_rt_Jit_loadFile(orc_rt_JitRef J, const char *Path,
+                                    orc_rt_JitModuleRef *Result) {
+  LLVMMemoryBufferRef Buf;
+  orc_rt_ErrorRef Err = orc_rt_jit_readInput(Path, &Buf);
+  if (Err)
+    return Err;
+  return orc_rt_jit_Host_load(J, Path, Buf, Result);
+}
+
+orc_rt_ErrorRef orc_rt_Jit_loadMemory(orc_rt_JitRef J, const char *Name,
+                                      const void *Data, size_t Size,
+                                      orc_rt_JitModuleRef *Result) {
+  LLVMMemoryBufferRef Buf =
+      LLVMCreateMemoryBufferWithMemoryRangeCopy(Data, Size, Name);
+  if (!Buf)
+    return orc_rt_Error_createf("%s: out of memory", Name);
+  return orc_rt_jit_Host_load(J, Name, Buf, Result);
+}

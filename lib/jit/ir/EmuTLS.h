@@ -1,0 +1,19 @@
+/*===- lib/jit/ir/EmuTLS.h - thread_local variables without a TLS runtime -===*/
+/* JITLink cannot link the static TLS models (R_X86_64_TPOFF32 ...) without
+ * an ORC runtime, and the LLVM-C API cannot ask for emulated TLS in codegen.
+ * So the IR is rewritten the way codegen would for -femulated-tls: each
+ * thread_local @x becomes a control variable @__emutls_v.x (plus a template
+ * @__emutls_t.x) and every access becomes __emutls_get_address(@__emutls_v.x),
+ * which the process (libgcc_s) provides. */
+
+#ifndef ORC_RT_C_LIB_JIT_IR_EMUTLS_H
+#define ORC_RT_C_LIB_JIT_IR_EMUTLS_H
+
+#include "orc-rt-c/Error.h"
+
+#include <llvm-c/Core.h>
+
+/* Rewrites M in place. M must already carry the JIT's data layout. */
+orc_rt_ErrorRef orc_rt_jit_lowerEmulatedTLS(LLVMModuleRef M);
+
+#endif

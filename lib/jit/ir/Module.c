@@ -1,0 +1,216 @@
+/*===- lib/jit/ir/Module.c - Reading and preparing the program's IR -------===*/
+
+#include "jit/ir/Module.h"
+#include "jit/support/Diag.h"
+#include "jit/support/GrowArray.h"
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/IRReader.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+orc_rt_ErrorRef orc_rt_jit_readInput(const char *Path,
+                                     LLVMMemoryBufferRef *Buf) {
+  char *Msg = NULL;
+  bool Failed = !strcmp(Path, "-")
+                    ? LLVMCreateMemoryBufferWithSTDIN(Buf, &Msg)
+                    : LLVMCreateMemoryBufferWithContentsOfFile(Path, Buf, &Msg);
+  if (Failed) {
+    orc_rt_ErrorRef E = orc_rt_Error_createf(
+        "%s: Could not open input file: %s", Path, Msg ? Msg : "unknown");
+    LLVMDisposeMessage(Msg);
+    return E;
+  }
+  return NULL;
+}
+
+orc_rt_ErrorRef orc_rt_jit_parseModule(const char *Path,
+                                       LLVMMemoryBufferRef Buf,
+                                       LLVMContextRef *Ctx, LLVMModuleRef *M) {
+  char *Msg = NULL;
+  *Ctx = LLVMContextCreate();
+  if (LLVMParseIRInContext(*Ctx, Buf, M, &Msg)) {
+    LLVMContextDispose(*Ctx);
+    return orc_rt_jit_fromDiagnostic(Msg);
+  }
+  if (LLVMVerifyModule(*M, LLVMReturnStatusAction, &Msg)) {
+    orc_rt_ErrorRef E =
+        orc_rt_Error_createf("%s: invalid module: %s", Path, Msg ? Msg : "");
+    LLVMDisposeMessage(Msg);
+    LLVMDisposeModule(*M);
+    LLVMContextDispose(*Ctx);
+    return E;
+  }
+  LLVMDisposeMessage(Msg);
+  return NULL;
+}
+
+orc_rt_ErrorRef orc_rt_jit_runPasses(LLVMModuleRef M, const char *Pipeline,
+                                     LLVMTargetMachineRef TM) {
+  LLVMPassBuilderOptionsRef PBO = LLVMCreatePassBuilderOptions();
+  LLVMErrorRef E = LLVMRunPasses(M, Pipeline, TM, PBO);
+  LLVMDisposePassBuilderOptions(PBO);
+  char Prefix[256];
+  snprintf(Prefix, sizeof(Prefix), "for the --passes option: ");
+  return orc_rt_jit_fromLLVMError(E, Prefix);
+}
+
+orc_rt_ErrorRef orc_rt_jit_InitList_push(orc_rt_jit_InitList *L,
+                                         unsigned Priority,
+                                         const char *Symbol) {
+  static unsigned NextOrder;
+  if (!orc_rt_jit_growArray(&L->Items, &L->Capacity, L->Size + 1,
+                            sizeof(*L->Items)))
+    return orc_rt_Error_create("out of memory");
+  char *Copy = strdup(Symbol);
+  if (!Copy)
+    return orc_rt_Error_create("out of memory");
+  L->Items[L->Size++] = (orc_rt_jit_Init){Priority, NextOrder++, Copy, 0};
+  return NULL;
+}
+
+static bool isLocal(LLVMValueRef GV) {
+  LLVMLinkage L = LLVMGetLinkage(GV);
+  size_t Len;
+  LLVMGetValueName2(GV, &Len);
+  return L == LLVMInternalLinkage || L == LLVMPrivateLinkage || Len == 0;
+}
+
+/* Gives a local function a unique external name so it can be looked up. */
+static void exposeFunction(LLVMValueRef F, const char *Name) {
+  LLVMSetValueName2(F, Name, strlen(Name));
+  LLVMSetLinkage(F, LLVMExternalLinkage);
+  LLVMSetVisibility(F, LLVMDefaultVisibility);
+}
+
+static orc_rt_ErrorRef takeArray(LLVMModuleRef M, const char *ArrayName,
+                                 const char *Kind, unsigned ModuleIndex,
+                                 orc_rt_jit_InitList *Out) {
+  LLVMValueRef GV = LLVMGetNamedGlobal(M, ArrayName);
+  if (!GV)
+    return NULL;
+  LLVMValueRef Init = LLVMGetInitializer(GV);
+  unsigned N =
+      Init && LLVMIsAConstantArray(Init) ? LLVMGetNumOperands(Init) : 0;
+  for (unsigned I = 0; I < N; ++I) {
+    LLVMValueRef Entry = LLVMGetOperand(Init, I);
+    if (!LLVMIsAConstantStruct(Entry) || LLVMGetNumOperands(Entry) < 2)
+      continue;
+    LLVMValueRef Prio = LLVMGetOperand(Entry, 0);
+    LLVMValueRef Fn = LLVMGetOperand(Entry, 1);
+    if (!LLVMIsAFunction(Fn))
+      continue; /* null entries */
+    if (isLocal(Fn)) {
+      /* "<name>.__mini_lli.<module>.<index>": unique, and reported by its
+       * own name (orc_rt_jit_restoreUserNames). */
+      size_t OldLen;
+      const char *Old = LLVMGetValueName2(Fn, &OldLen);
+      char Name[192];
+      if (OldLen)
+        snprintf(Name, sizeof(Name), "%.*s.__mini_lli.%u.%u",
+                 (int)(OldLen < 96 ? OldLen : 96), Old, ModuleIndex, I);
+      else
+        snprintf(Name, sizeof(Name), "__mini_lli.%s.%u.%u", Kind, ModuleIndex,
+                 I);
+      exposeFunction(Fn, Name);
+    }
+    size_t Len;
+    const char *Name = LLVMGetValueName2(Fn, &Len);
+    orc_rt_ErrorRef Err = orc_rt_jit_InitList_push(
+        Out, (unsigned)LLVMConstIntGetZExtValue(Prio), Name);
+    if (Err)
+      return Err;
+  }
+  LLVMDeleteGlobal(GV);
+  return NULL;
+}
+
+orc_rt_ErrorRef orc_rt_jit_takeInitializers(LLVMModuleRef M,
+                                            unsigned ModuleIndex,
+                                            orc_rt_jit_InitList *Ctors,
+                                            orc_rt_jit_InitList *Dtors) {
+  orc_rt_ErrorRef Err =
+      takeArray(M, "llvm.global_ctors", "ctor", ModuleIndex, Ctors);
+  if (!Err)
+    Err = takeArray(M, "llvm.global_dtors", "dtor", ModuleIndex, Dtors);
+  return Err;
+}
+
+static int compareInit(const void *A, const void *B) {
+  const orc_rt_jit_Init *X = A, *Y = B;
+  if (X->Priority != Y->Priority)
+    return X->Priority < Y->Priority ? -1 : 1;
+  return X->Order < Y->Order ? -1 : X->Order > Y->Order;
+}
+
+void orc_rt_jit_InitList_sort(orc_rt_jit_InitList *L) {
+  if (L->Size)
+    qsort(L->Items, L->Size, sizeof(*L->Items), compareInit);
+}
+
+void orc_rt_jit_InitList_dispose(orc_rt_jit_InitList *L) {
+  for (size_t I = 0; I < L->Size; ++I)
+    free(L->Items[I].Symbol);
+  free(L->Items);
+  L->Items = NULL;
+  L->Size = L->Capacity = 0;
+}
+
+orc_rt_ErrorRef orc_rt_jit_NameList_push(orc_rt_jit_NameList *L,
+                                         const char *Lookup,
+                                         const char *Display) {
+  if (!orc_rt_jit_growArray(&L->Items, &L->Capacity, L->Size + 1,
+                            sizeof(*L->Items)))
+    return orc_rt_Error_create("out of memory");
+  char *A = strdup(Lookup), *B = strdup(Display);
+  if (!A || !B) {
+    free(A);
+    free(B);
+    return orc_rt_Error_create("out of memory");
+  }
+  L->Items[L->Size++] = (orc_rt_jit_Name){A, B, 0};
+  return NULL;
+}
+
+orc_rt_ErrorRef orc_rt_jit_collectFunctionNames(LLVMModuleRef M,
+                                                unsigned ModuleIndex,
+                                                bool AddAliases,
+                                                orc_rt_jit_NameList *Out) {
+  unsigned I = 0;
+  for (LLVMValueRef F = LLVMGetFirstFunction(M); F;
+       F = LLVMGetNextFunction(F), ++I) {
+    if (LLVMIsDeclaration(F))
+      continue;
+    size_t Len;
+    const char *Name = LLVMGetValueName2(F, &Len);
+    if (!Len)
+      continue;
+    orc_rt_ErrorRef Err;
+    if (!isLocal(F)) {
+      Err = orc_rt_jit_NameList_push(Out, Name, Name);
+    } else if (AddAliases) {
+      char Alias[96];
+      snprintf(Alias, sizeof(Alias), "__mini_lli.fn.%u.%u", ModuleIndex, I);
+      LLVMAddAlias2(M, LLVMGlobalGetValueType(F), 0, F, Alias);
+      Err = orc_rt_jit_NameList_push(Out, Alias, Name);
+    } else {
+      continue;
+    }
+    if (Err)
+      return Err;
+  }
+  return NULL;
+}
+
+void orc_rt_jit_NameList_dispose(orc_rt_jit_NameList *L) {
+  for (size_t I = 0; I < L->Size; ++I) {
+    free(L->Items[I].Lookup);
+    free(L->Items[I].Display);
+  }
+  free(L->Items);
+  L->Items = NULL;
+  L->Size = L->Capacity = 0;
+}

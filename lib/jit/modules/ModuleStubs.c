@@ -1,0 +1,834 @@
+/*===- lib/jit/modules/ModuleStubs.c - Token-taking entry stubs for loaded modules ===*/
+/* Layout of a stub page (4096 bytes, read+execute once filled):
+ *
+ *   [0, 8)      address of its stubs' entry: moduleStubCall (register-only
+ *               functions) or moduleStubEntry (any other), one kind a page
+ *   [8, 16)     unused
+ *   [16 + 16*i) slot i:  49 BB <imm64>     movabs $record_i, %r11
+ *                        FF 25 <rel32>     jmp *page[0](%rip)
+ *
+ * Every slot of a page is written (with its record's address) when the page is
+ * mapped, before it becomes executable; handing out a slot only fills its
+ * record (plain memory, written before the stub's address is published to
+ * anyone who could call it). %r11 is a scratch register in the SysV ABI,
+ * unused for arguments. The register-only entry (moduleStubCall) takes the
+ * token and calls the function inline (its C path for what its fast path does
+ * not take); the general entry saves the argument registers, calls
+ * ModuleStubs_enter (token, shadow stack, return-address swap), restores them
+ * and jumps to the function, which returns into moduleStubReturn: it saves
+ * the return registers, calls ModuleStubs_leave (token back, real return
+ * address) and returns there. */
+
+#include "jit/modules/ModuleStubs.h"
+
+#include "core/TaskGroup.h"
+#include "orc-rt-c/Session.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#if !defined(__x86_64__)
+#error "ModuleStubs.c: the stubs are written for x86-64"
+#endif
+
+#define PAGE 4096u
+#define SLOT 16u
+#define FIRST_SLOT 16u
+#define SLOTS_PER_PAGE ((PAGE - FIRST_SLOT) / SLOT)
+
+typedef struct {
+  uintptr_t Target; /* 0: read by the entries */
+  orc_rt_jit_StubModule *Module;
+  char *Name;
+  bool FloatArgs; /* 24: read by the register-only C path */
+  /* 28: the group's token slot index, UINT32_MAX in fallback mode */
+  uint32_t FastIndex;
+  orc_rt_TaskGroupRef Group; /* Module->Group, one load nearer */
+} Record;
+
+_Static_assert(offsetof(Record, Target) == 0 &&
+                   offsetof(Record, FloatArgs) == 24 &&
+                   offsetof(Record, FastIndex) == 28,
+               "the entries read Target, FloatArgs and FastIndex");
+
+typedef struct StubPage {
+  unsigned char *Code;
+  Record *Records;
+  unsigned Used;
+  struct StubPage *Next;
+} StubPage;
+
+static pthread_mutex_t Lock = PTHREAD_MUTEX_INITIALIZER;
+static StubPage *Pages;      /* newest first; never freed */
+static StubPage *Filling[2]; /* where the next stub goes, [RegsOnly] */
+
+void orc_rt_jit_moduleStubEntry(void);
+void orc_rt_jit_moduleStubCall(void);
+void orc_rt_jit_moduleStubReturn(void);
+
+static StubPage *newPage(uintptr_t Entry) {
+  StubPage *P = calloc(1, sizeof(*P));
+  Record *R = P ? calloc(SLOTS_PER_PAGE, sizeof(Record)) : NULL;
+  void *Mem = R ? mmap(NULL, PAGE, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+                : MAP_FAILED;
+  if (Mem == MAP_FAILED) {
+    free(R);
+    free(P);
+    return NULL;
+  }
+  unsigned char *C = Mem;
+  memcpy(C, &Entry, 8);
+  for (unsigned I = 0; I < SLOTS_PER_PAGE; ++I) {
+    unsigned char *S = C + FIRST_SLOT + I * SLOT;
+    uintptr_t Rec = (uintptr_t)&R[I];
+    S[0] = 0x49, S[1] = 0xBB;
+    memcpy(S + 2, &Rec, 8);
+    S[10] = 0xFF, S[11] = 0x25;
+    int32_t Rel = -(int32_t)(FIRST_SLOT + I * SLOT + SLOT); /* to page[0] */
+    memcpy(S + 12, &Rel, 4);
+  }
+  if (mprotect(Mem, PAGE, PROT_READ | PROT_EXEC)) {
+    munmap(Mem, PAGE);
+    free(R);
+    free(P);
+    return NULL;
+  }
+  P->Code = C;
+  P->Records = R;
+  return P;
+}
+
+uint64_t orc_rt_jit_ModuleStubs_create(orc_rt_jit_StubModule *M,
+                                       const char *Name, uint64_t Target,
+                                       bool RegsOnly, bool FloatArgs) {
+  char *Copy = strdup(Name);
+  if (!Copy)
+    return 0;
+  pthread_mutex_lock(&Lock);
+  StubPage *P = Filling[RegsOnly];
+  if (!P || P->Used == SLOTS_PER_PAGE) {
+    P = newPage(RegsOnly ? (uintptr_t)orc_rt_jit_moduleStubCall
+                         : (uintptr_t)orc_rt_jit_moduleStubEntry);
+    if (!P) {
+      pthread_mutex_unlock(&Lock);
+      free(Copy);
+      return 0;
+    }
+    P->Next = Pages;
+    Pages = P;
+    Filling[RegsOnly] = P;
+  }
+  unsigned I = P->Used++;
+  Record *R = &P->Records[I];
+  *R = (Record){.Target = (uintptr_t)Target,
+                .Module = M,
+                .Name = Copy,
+                .FloatArgs = FloatArgs,
+                .FastIndex = M->Group->Tokens.FastIndex,
+                .Group = M->Group};
+  uint64_t Addr = (uintptr_t)(P->Code + FIRST_SLOT + I * SLOT);
+  pthread_mutex_unlock(&Lock);
+  /* The record is published to callers with the stub's address (dlsym's
+   * result, a symbol definition), which happens after this unlock. */
+  return Addr;
+}
+
+static Record *findRecord(uint64_t Addr) {
+  Record *Found = NULL;
+  pthread_mutex_lock(&Lock);
+  for (StubPage *P = Pages; P; P = P->Next) {
+    uintptr_t Base = (uintptr_t)P->Code + FIRST_SLOT;
+    if (Addr >= Base && Addr < Base + P->Used * SLOT &&
+        (Addr - Base) % SLOT == 0) {
+      Found = &P->Records[(Addr - Base) / SLOT];
+      break;
+    }
+  }
+  pthread_mutex_unlock(&Lock);
+  return Found;
+}
+
+void orc_rt_jit_ModuleStubs_setTarget(uint64_t Stub, uint64_t Target) {
+  Record *R = findRecord(Stub);
+  if (R)
+    R->Target = (uintptr_t)Target;
+}
+
+bool orc_rt_jit_ModuleStubs_lookup(uint64_t Addr, const char **Name,
+                                   const orc_rt_jit_StubModule **M) {
+  Record *R = findRecord(Addr);
+  if (!R)
+    return false;
+  *Name = R->Name;
+  *M = R->Module;
+  return true;
+}
+
+/*---- The per-thread shadow stack ----*/
+
+/* One entry per live call through a stub on this thread. Sp is the caller's
+ * stack pointer after the call returns: outer calls have larger values, so an
+ * entry whose Sp is not above the current one belongs to a frame that is gone
+ * (left with longjmp or unwinding) and its token is given back. The entry
+ * paths' inline code (moduleStubCall, moduleStubEntry, moduleStubReturn)
+ * reads and writes entries too: the layout is theirs. */
+typedef struct {
+  uintptr_t Ret; /* 0: the general entry's caller's return address */
+  uintptr_t Sp;  /* 8 */
+  /* 16: the Record, tagged with NoToken if the call was entered during
+   * shutdown under the caller's token; written before Top is bumped, read
+   * by the report. */
+  uintptr_t Rec;
+  uintptr_t Unused; /* 24: keeps entries 32 bytes (a shift, not a multiply) */
+} Entry;
+
+#define NoToken ((uintptr_t)1)
+
+_Static_assert(sizeof(Entry) == 32 && offsetof(Entry, Sp) == 8 &&
+                   offsetof(Entry, Rec) == 16,
+               "the entry paths write entries");
+
+static Record *recordOf(const Entry *E) {
+  return (Record *)(__atomic_load_n(&E->Rec, __ATOMIC_RELAXED) & ~NoToken);
+}
+
+/* A thread's shadow stack: Entries[0] is a sentinel whose Sp is above every
+ * frame (so Top[-1] can always be read), live entries are [Entries + 1, Top).
+ * Top and Limit are read by the entry paths through one thread-local (0 and
+ * 0 until the thread's first entry, which the C path makes: Top < Limit then
+ * fails). Entries moves only in grow, under Lock, on its own thread: the
+ * entry paths keep no pointer into it across the call they guard. */
+typedef struct Shadow {
+  Entry *Top;   /* 0: written only by its thread; read by the report */
+  Entry *Limit; /* 8 */
+  Entry *Entries;
+  pid_t Tid;
+  struct Shadow *Prev, *Next; /* in Threads, under Lock */
+} Shadow;
+
+_Static_assert(offsetof(Shadow, Top) == 0 && offsetof(Shadow, Limit) == 8,
+               "the entry paths read Top and Limit");
+
+/* This thread's; the entry paths reach it at a fixed %fs offset (local-exec:
+ * ModuleStubs.c is linked into mini-lli, an executable). Another thread (the
+ * report) reads it through Threads, under Lock, while this thread is
+ * registered. */
+__attribute__((visibility(
+    "hidden"))) _Thread_local Shadow orc_rt_jit_ModuleStubs_thisThread;
+#define My (&orc_rt_jit_ModuleStubs_thisThread)
+
+static Shadow *Threads; /* guarded by Lock */
+static pthread_key_t ExitKey;
+static pthread_once_t KeyOnce = PTHREAD_ONCE_INIT;
+
+/* Top is published with a release store (the report's acquire load then sees
+ * the entries below it written); on x86 the entry paths' plain stores, in
+ * program order, are the same. */
+static void setTop(Shadow *S, Entry *T) {
+  __atomic_store_n(&S->Top, T, __ATOMIC_RELEASE);
+}
+
+static void releaseEntry(Entry *E) {
+  if (!(E->Rec & NoToken))
+    orc_rt_TaskGroup_releaseToken(recordOf(E)->Group);
+}
+
+/* At thread exit: tokens of frames never returned from (the thread ended
+ * inside a module, e.g. pthread_exit) go back; then the stack goes. */
+static void threadExit(void *Arg) {
+  Shadow *S = Arg;
+  for (Entry *T = S->Top; T - 1 > S->Entries;) {
+    releaseEntry(--T);
+    setTop(S, T);
+  }
+  pthread_mutex_lock(&Lock);
+  if (S->Prev)
+    S->Prev->Next = S->Next;
+  else
+    Threads = S->Next;
+  if (S->Next)
+    S->Next->Prev = S->Prev;
+  free(S->Entries);
+  *S = (Shadow){0};
+  pthread_mutex_unlock(&Lock);
+}
+
+static void makeKey(void) { pthread_key_create(&ExitKey, threadExit); }
+
+static _Noreturn void fatal(const char *Fmt, const char *A, const char *B) {
+  fflush(stdout);
+  fprintf(stderr, Fmt, A, B);
+  fflush(stderr);
+  _exit(1);
+}
+
+static __attribute__((noinline)) void newShadow(Shadow *S) {
+  pthread_once(&KeyOnce, makeKey);
+  size_t Cap = 16;
+  Entry *E = calloc(Cap, sizeof(Entry));
+  if (!E || pthread_setspecific(ExitKey, S))
+    fatal("mini-lli: error: %s%s\n",
+          "out of memory entering a dlopen'ed module", "");
+  E[0].Sp = UINTPTR_MAX;
+  pthread_mutex_lock(&Lock);
+  S->Entries = E;
+  S->Limit = E + Cap;
+  S->Tid = gettid();
+  S->Prev = NULL;
+  S->Next = Threads;
+  if (Threads)
+    Threads->Prev = S;
+  Threads = S;
+  setTop(S, E + 1);
+  pthread_mutex_unlock(&Lock);
+}
+
+static __attribute__((noinline)) void grow(Shadow *S) {
+  size_t Cap = 2 * (size_t)(S->Limit - S->Entries);
+  pthread_mutex_lock(&Lock); /* the report reads Entries under Lock */
+  size_t Used = (size_t)(S->Top - S->Entries);
+  Entry *N = realloc(S->Entries, Cap * sizeof(Entry));
+  if (N) {
+    S->Entries = N;
+    S->Limit = N + Cap;
+    setTop(S, N + Used);
+  }
+  pthread_mutex_unlock(&Lock);
+  if (!N)
+    fatal("mini-lli: error: %s%s\n",
+          "out of memory entering a dlopen'ed module", "");
+}
+
+/* Gives back the tokens of frames not above Sp: they are gone. The sentinel
+ * stops the walk. */
+static void dropDead(Shadow *S, uintptr_t Sp) {
+  Entry *T = S->Top;
+  while (T[-1].Sp <= Sp) {
+    releaseEntry(--T);
+    setTop(S, T);
+  }
+}
+
+void orc_rt_jit_ModuleStubs_dropDeadFrames(uintptr_t Sp) {
+  if (My->Entries)
+    dropDead(My, Sp);
+}
+
+/* R's token was denied. Closed by Session shutdown: the code is freed only
+ * after the Session's drain, which waits for the caller's token, so the call
+ * may go on under it. Closed by dlclose: the code is (or soon will be) gone. */
+static __attribute__((noinline, cold)) void denied(Record *R) {
+  bool ByShutdown =
+      __atomic_load_n(&R->Module->ClosedByShutdown, __ATOMIC_ACQUIRE);
+  /* A caller inside managed code or inside another module holds a token
+   * that the Session's drain waits for. */
+  if (ByShutdown &&
+      (orc_rt_Session_current() || (My->Entries && My->Top > My->Entries + 1)))
+    return;
+  if (R->Module->OnStale) {
+    R->Module->OnStale(R->Name, R->Module->Path, R->Module->StaleCtx);
+    abort(); /* the handler must not return */
+  }
+  if (!ByShutdown)
+    fatal("mini-lli: error: call to '%s' in module '%s', which has been "
+          "unloaded (dlclose)\n",
+          R->Name, R->Module->Path);
+  fatal("mini-lli: error: call to '%s' in module '%s' after shutdown was "
+        "requested, from outside JIT'd code\n",
+        R->Name, R->Module->Path);
+}
+
+/* The C path of an entry (the entry paths' fast path did not take it: the
+ * thread's first entry, a full stack, frames left by longjmp to give back,
+ * fallback token mode, a denied token): takes R's token (or ends the
+ * program, see denied) and pushes an entry for a call whose caller resumes
+ * with stack pointer Sp at Ret. */
+static void push(Record *R, uintptr_t Sp, uintptr_t Ret) {
+  bool Token = orc_rt_TaskGroup_acquireToken(R->Group);
+  if (__builtin_expect(!Token, 0))
+    denied(R);
+  Shadow *S = My;
+  if (!S->Entries)
+    newShadow(S);
+  dropDead(S, Sp);
+  if (S->Top == S->Limit)
+    grow(S);
+  Entry *E = S->Top;
+  E->Ret = Ret;
+  E->Sp = Sp;
+  __atomic_store_n(&E->Rec, (uintptr_t)R | (Token ? 0 : NoToken),
+                   __ATOMIC_RELAXED);
+  setTop(S, E + 1);
+}
+
+/* Pops the entry of the call whose caller resumes at Sp (giving back the
+ * tokens of dead frames above it first), gives its token back and returns
+ * it. */
+static Entry pop(uintptr_t Sp) {
+  Shadow *S = My;
+  Entry *T = S->Top;
+  while (T[-1].Sp < Sp) { /* frames left by longjmp above ours */
+    releaseEntry(--T);
+    setTop(S, T);
+  }
+  Entry E = *--T;
+  setTop(S, T);
+  /* May complete the module's group (and so schedule its unloading): the
+   * module's code is not on this stack any more. */
+  releaseEntry(&E);
+  return E;
+}
+
+/* The general entry: called with the stub's record and the address of the
+ * caller's return-address slot, which it swaps for the return path's;
+ * returns the function to jump to. */
+__attribute__((used, visibility("hidden"))) uintptr_t
+orc_rt_jit_ModuleStubs_enter(Record *R, uintptr_t *RetSlot) {
+  push(R, (uintptr_t)(RetSlot + 1), *RetSlot);
+  *RetSlot = (uintptr_t)orc_rt_jit_moduleStubReturn;
+  return R->Target;
+}
+
+/* The register-only entry's C path: the stub calls the function itself. */
+__attribute__((used, visibility("hidden"))) uintptr_t
+orc_rt_jit_ModuleStubs_enterCall(Record *R, uintptr_t Sp) {
+  push(R, Sp, 0);
+  return R->Target;
+}
+
+/* The register-only return's C path (the fast path found a frame left by
+ * longjmp above its own, or a count it did not expect). */
+__attribute__((used, visibility("hidden"))) void
+orc_rt_jit_ModuleStubs_leaveCall(uintptr_t Sp) {
+  pop(Sp);
+}
+
+/* Called by the general return path with the caller's stack pointer; gives
+ * the token back and returns the address to return to. */
+__attribute__((used, visibility("hidden"))) uintptr_t
+orc_rt_jit_ModuleStubs_leave(uintptr_t Sp) {
+  return pop(Sp).Ret;
+}
+
+size_t orc_rt_jit_ModuleStubs_reportLiveFrames(FILE *Out) {
+  size_t N = 0;
+  pthread_mutex_lock(&Lock);
+  for (Shadow *S = Threads; S; S = S->Next) {
+    /* Acquire: pairs with setTop's release (and, for the entry paths' plain
+     * stores, with x86's store order): the entries below Top are written. */
+    Entry *Top = __atomic_load_n(&S->Top, __ATOMIC_ACQUIRE);
+    for (Entry *E = S->Entries + 1; E < Top; ++E) {
+      Record *R = recordOf(E);
+      if (!R)
+        continue;
+      ++N;
+      fprintf(Out, "  thread %d: inside '%s' of module '%s' (dlopen)\n",
+              (int)S->Tid, R->Name, R->Module->Path);
+    }
+  }
+  pthread_mutex_unlock(&Lock);
+  return N;
+}
+
+/*---- The general entry and return path (x86-64 SysV) ----*/
+
+/* This thread's shadow stack's Top and Limit, for the entry paths. */
+#define TOP "%fs:orc_rt_jit_ModuleStubs_thisThread@tpoff"
+#define LIMIT "%fs:orc_rt_jit_ModuleStubs_thisThread@tpoff+8"
+
+/* The general entry, for any signature: %r11 = record; the stack is the
+ * caller's, [rsp] its return address; every argument register may be live,
+ * %rax (a variadic call's vector count) and %r10 (static chain) included.
+ * Fast path (the register-only entry's, below, with %rax and %r10 pushed
+ * for scratch and popped before the jump): the slot, the shadow entry (with
+ * the caller's return address in Ret), the token, Top += 1, the return
+ * address swapped for moduleStubReturn's, a jump to the function with the
+ * caller's registers and stack as they came. Anything the fast path does
+ * not take goes, untouched, to the C path: it saves what may carry arguments
+ * (rdi rsi rdx rcx r8 r9 rax r10, xmm0-7), calls ModuleStubs_enter (which
+ * does the same in C), restores, jumps.
+ * Return: the stack is the caller's again (the function popped its return
+ * address). Fast path: if the top entry is ours ((Top-1)->Sp == %rsp), holds
+ * a token and the group's slot exists on this thread, Top -= 1 and the
+ * release of orc_rt_TaskGroup_releaseToken on this thread's slot (as in the
+ * register-only return; scratch: %rcx %rsi %rdi %r11), then a jump to the
+ * entry's Ret. Else the C path: reserves a slot for the real return address,
+ * saves the return registers (rax rdx xmm0 xmm1; x87 results stay on the x87
+ * stack, which the C code here does not touch), calls ModuleStubs_leave,
+ * restores, returns. No CFI: an exception cannot unwind through a general
+ * stub (docs/Design.md). */
+__asm__(
+    ".text\n"
+    ".p2align 4\n"
+    ".globl orc_rt_jit_moduleStubEntry\n"
+    ".hidden orc_rt_jit_moduleStubEntry\n"
+    ".type orc_rt_jit_moduleStubEntry,@function\n"
+    "orc_rt_jit_moduleStubEntry:\n"
+    "  endbr64\n"
+    "  pushq %rax\n"
+    "  pushq %r10\n"
+    "  pushq %rcx\n"
+    /* 1. the slot: %rax */
+    "  movl 28(%r11), %eax\n"
+    "  movq orc_rt_abi_ThisThread@gottpoff(%rip), %r10\n"
+    "  cmpl %fs:8(%r10), %eax\n"
+    "  jae 3f\n"
+    "  shlq $4, %rax\n"
+    "  addq %fs:(%r10), %rax\n"
+    /* 2. the entry: %r10 */
+    "  movq " TOP ", %r10\n"
+    "  cmpq " LIMIT ", %r10\n"
+    "  jae 3f\n"
+    "  leaq 32(%rsp), %rcx\n"
+    "  cmpq %rcx, -24(%r10)\n"
+    "  jbe 3f\n"
+    "  movq %rcx, 8(%r10)\n"
+    "  movq %r11, 16(%r10)\n"
+    "  movq 24(%rsp), %rcx\n"
+    "  movq %rcx, (%r10)\n"
+    /* 3. the token */
+    "  addq $1, (%rax)\n"
+    "  cmpq $0, 8(%rax)\n"
+    "  jne 1f\n"
+    /* 4. live; the return address swapped; the jump */
+    "  addq $32, %r10\n"
+    "  movq %r10, " TOP "\n"
+    "  leaq orc_rt_jit_moduleStubReturn(%rip), %r10\n"
+    "  movq %r10, 24(%rsp)\n"
+    "  popq %rcx\n"
+    "  popq %r10\n"
+    "  popq %rax\n"
+    "  jmp *(%r11)\n"
+    /* the acquire saw Closed: undo, then the C path */
+    "1:\n"
+    "  subq $1, (%rax)\n"
+    "3:\n"
+    "  popq %rcx\n"
+    "  popq %r10\n"
+    "  popq %rax\n"
+    /* the C path */
+    "  pushq %rbp\n"
+    "  movq %rsp, %rbp\n"
+    "  subq $192, %rsp\n"
+    "  movq %rdi, 0(%rsp)\n"
+    "  movq %rsi, 8(%rsp)\n"
+    "  movq %rdx, 16(%rsp)\n"
+    "  movq %rcx, 24(%rsp)\n"
+    "  movq %r8, 32(%rsp)\n"
+    "  movq %r9, 40(%rsp)\n"
+    "  movq %rax, 48(%rsp)\n"
+    "  movq %r10, 56(%rsp)\n"
+    "  movaps %xmm0, 64(%rsp)\n"
+    "  movaps %xmm1, 80(%rsp)\n"
+    "  movaps %xmm2, 96(%rsp)\n"
+    "  movaps %xmm3, 112(%rsp)\n"
+    "  movaps %xmm4, 128(%rsp)\n"
+    "  movaps %xmm5, 144(%rsp)\n"
+    "  movaps %xmm6, 160(%rsp)\n"
+    "  movaps %xmm7, 176(%rsp)\n"
+    "  movq %r11, %rdi\n"
+    "  leaq 8(%rbp), %rsi\n"
+    "  call orc_rt_jit_ModuleStubs_enter\n"
+    "  movq %rax, %r11\n"
+    "  movq 0(%rsp), %rdi\n"
+    "  movq 8(%rsp), %rsi\n"
+    "  movq 16(%rsp), %rdx\n"
+    "  movq 24(%rsp), %rcx\n"
+    "  movq 32(%rsp), %r8\n"
+    "  movq 40(%rsp), %r9\n"
+    "  movq 48(%rsp), %rax\n"
+    "  movq 56(%rsp), %r10\n"
+    "  movaps 64(%rsp), %xmm0\n"
+    "  movaps 80(%rsp), %xmm1\n"
+    "  movaps 96(%rsp), %xmm2\n"
+    "  movaps 112(%rsp), %xmm3\n"
+    "  movaps 128(%rsp), %xmm4\n"
+    "  movaps 144(%rsp), %xmm5\n"
+    "  movaps 160(%rsp), %xmm6\n"
+    "  movaps 176(%rsp), %xmm7\n"
+    "  movq %rbp, %rsp\n"
+    "  popq %rbp\n"
+    "  jmp *%r11\n"
+    ".size orc_rt_jit_moduleStubEntry, .-orc_rt_jit_moduleStubEntry\n"
+    "\n"
+    ".p2align 4\n"
+    ".globl orc_rt_jit_moduleStubReturn\n"
+    ".hidden orc_rt_jit_moduleStubReturn\n"
+    ".type orc_rt_jit_moduleStubReturn,@function\n"
+    "orc_rt_jit_moduleStubReturn:\n"
+    "  endbr64\n"
+    "  movq " TOP ", %r11\n"
+    "  cmpq %rsp, -24(%r11)\n"
+    "  jne 1f\n"
+    "  movq -16(%r11), %rsi\n"
+    "  testq $1, %rsi\n"
+    "  jnz 1f\n"
+    "  movl 28(%rsi), %esi\n"
+    "  movq orc_rt_abi_ThisThread@gottpoff(%rip), %rdi\n"
+    "  cmpl %fs:8(%rdi), %esi\n"
+    "  jae 1f\n"
+    "  shlq $4, %rsi\n"
+    "  addq %fs:(%rdi), %rsi\n"
+    "  movq -32(%r11), %rcx\n"
+    "  subq $32, %r11\n"
+    "  movq %r11, " TOP "\n"
+    "  subq $1, (%rsi)\n"
+    "  cmpq $0, 8(%rsi)\n"
+    "  jne 2f\n"
+    "  jmp *%rcx\n"
+    /* the release saw Closed: re-count */
+    "2:\n"
+    "  subq $64, %rsp\n"
+    "  movq %rax, 0(%rsp)\n"
+    "  movq %rdx, 8(%rsp)\n"
+    "  movq %rcx, 16(%rsp)\n"
+    "  movups %xmm0, 32(%rsp)\n"
+    "  movups %xmm1, 48(%rsp)\n"
+    "  movq %rsi, %rdi\n"
+    "  call *orc_rt_abi_TokenSlot_releaserSawClosed@GOTPCREL(%rip)\n"
+    "  movq 0(%rsp), %rax\n"
+    "  movq 8(%rsp), %rdx\n"
+    "  movq 16(%rsp), %rcx\n"
+    "  movups 32(%rsp), %xmm0\n"
+    "  movups 48(%rsp), %xmm1\n"
+    "  addq $64, %rsp\n"
+    "  jmp *%rcx\n"
+    /* the C path */
+    "1:\n"
+    "  pushq $0\n"
+    "  subq $56, %rsp\n"
+    "  movq %rax, 0(%rsp)\n"
+    "  movq %rdx, 8(%rsp)\n"
+    "  movups %xmm0, 16(%rsp)\n"
+    "  movups %xmm1, 32(%rsp)\n"
+    "  leaq 64(%rsp), %rdi\n"
+    "  call orc_rt_jit_ModuleStubs_leave\n"
+    "  movq %rax, 56(%rsp)\n"
+    "  movq 0(%rsp), %rax\n"
+    "  movq 8(%rsp), %rdx\n"
+    "  movups 16(%rsp), %xmm0\n"
+    "  movups 32(%rsp), %xmm1\n"
+    "  addq $56, %rsp\n"
+    "  ret\n"
+    ".size orc_rt_jit_moduleStubReturn, .-orc_rt_jit_moduleStubReturn\n"
+    "\n"
+    ".p2align 4\n"
+    ".type orc_rt_jit_moduleStubCallSlow,@function\n"
+    "orc_rt_jit_moduleStubCallSlow:\n"
+    "  .cfi_startproc\n"
+    "  pushq %rbp\n"
+    "  .cfi_def_cfa_offset 16\n"
+    "  .cfi_offset %rbp, -16\n"
+    "  movq %rsp, %rbp\n"
+    "  .cfi_def_cfa_register %rbp\n"
+    "  subq $208, %rsp\n"
+    "  movq %r11, 192(%rsp)\n"
+    "  movq %rdi, 0(%rsp)\n"
+    "  movq %rsi, 8(%rsp)\n"
+    "  movq %rdx, 16(%rsp)\n"
+    "  movq %rcx, 24(%rsp)\n"
+    "  movq %r8, 32(%rsp)\n"
+    "  movq %r9, 40(%rsp)\n"
+    "  movq %rax, 48(%rsp)\n"
+    "  movq %r10, 56(%rsp)\n"
+    "  testb $1, 24(%r11)\n" /* FloatArgs */
+    "  jz 1f\n"
+    "  movaps %xmm0, 64(%rsp)\n"
+    "  movaps %xmm1, 80(%rsp)\n"
+    "  movaps %xmm2, 96(%rsp)\n"
+    "  movaps %xmm3, 112(%rsp)\n"
+    "  movaps %xmm4, 128(%rsp)\n"
+    "  movaps %xmm5, 144(%rsp)\n"
+    "  movaps %xmm6, 160(%rsp)\n"
+    "  movaps %xmm7, 176(%rsp)\n"
+    "1:\n"
+    "  movq %r11, %rdi\n"
+    "  leaq 16(%rbp), %rsi\n"
+    "  call orc_rt_jit_ModuleStubs_enterCall\n"
+    "  movq %rax, 200(%rsp)\n"
+    "  movq 192(%rsp), %r11\n"
+    "  testb $1, 24(%r11)\n"
+    "  jz 2f\n"
+    "  movaps 64(%rsp), %xmm0\n"
+    "  movaps 80(%rsp), %xmm1\n"
+    "  movaps 96(%rsp), %xmm2\n"
+    "  movaps 112(%rsp), %xmm3\n"
+    "  movaps 128(%rsp), %xmm4\n"
+    "  movaps 144(%rsp), %xmm5\n"
+    "  movaps 160(%rsp), %xmm6\n"
+    "  movaps 176(%rsp), %xmm7\n"
+    "2:\n"
+    "  movq 0(%rsp), %rdi\n"
+    "  movq 8(%rsp), %rsi\n"
+    "  movq 16(%rsp), %rdx\n"
+    "  movq 24(%rsp), %rcx\n"
+    "  movq 32(%rsp), %r8\n"
+    "  movq 40(%rsp), %r9\n"
+    "  movq 48(%rsp), %rax\n"
+    "  movq 56(%rsp), %r10\n"
+    "  call *200(%rsp)\n"
+    "  movq %rax, 0(%rsp)\n"
+    "  movq %rdx, 8(%rsp)\n"
+    "  movaps %xmm0, 64(%rsp)\n"
+    "  movaps %xmm1, 80(%rsp)\n"
+    "  leaq 16(%rbp), %rdi\n"
+    "  call orc_rt_jit_ModuleStubs_leaveCall\n"
+    "  movq 0(%rsp), %rax\n"
+    "  movq 8(%rsp), %rdx\n"
+    "  movaps 64(%rsp), %xmm0\n"
+    "  movaps 80(%rsp), %xmm1\n"
+    "  leave\n"
+    "  .cfi_def_cfa %rsp, 8\n"
+    "  ret\n"
+    "  .cfi_endproc\n"
+    ".size orc_rt_jit_moduleStubCallSlow, .-orc_rt_jit_moduleStubCallSlow\n");
+
+/*---- The register-only entry's fast path ----*/
+
+/* What the fast path reads of the runtime's token ABI
+ * (orc-rt-c/EntryFastPath.h): this thread's slot array and its length, and
+ * a slot's Count and Closed. */
+_Static_assert(offsetof(orc_rt_abi_ThreadState, Slots) == 0 &&
+                   offsetof(orc_rt_abi_ThreadState, Cap) == 8 &&
+                   sizeof(orc_rt_abi_TokenSlot) == 16 &&
+                   offsetof(orc_rt_abi_TokenSlot, Count) == 0 &&
+                   offsetof(orc_rt_abi_TokenSlot, Closed) == 8,
+               "the register-only entry inlines the token fast path");
+
+/* %r11 = record, kept to the call; the caller's registers carry the
+ * arguments (at most six integer and eight SSE ones, no static chain, not
+ * variadic: %rax and %r10 are free). The entry, with every check before the
+ * first irrevocable step, so that any miss hands the untouched call to the C
+ * path (moduleStubCallSlow):
+ *
+ *   1. the group's slot on this thread: FastIndex < ThisThread.Cap (fails in
+ *      fallback token mode, where FastIndex is UINT32_MAX, and on a thread
+ *      without slots yet); kept in the frame;
+ *   2. a free shadow entry (Top < Limit: fails on the thread's first entry)
+ *      and no frame left by longjmp on top ((Top-1)->Sp > Sp); the entry's
+ *      Sp and record, written above Top (not yet live);
+ *   3. the token, the protocol of orc_rt_abi_acquireFast: Count += 1 (one
+ *      add to memory, not locked: only this thread writes its Count), then
+ *      load Closed. Here the instruction order is the program order the
+ *      protocol needs (no compiler to reorder it); it pairs with the
+ *      membarrier in TokenCounter_close (docs/TokenFastPath.md, "Why a token
+ *      cannot be granted after close"). Closed set: Count is put back and
+ *      the C path takes the call; its acquire sees the same mark (set while
+ *      the group holds its index, and the record keeps the group) and
+ *      re-counts after the undo, as a denied acquire must;
+ *   4. Top += 1: the frame is live (and in the report); the call.
+ *
+ * The return: if the top entry is ours ((Top-1)->Sp == Sp; else frames left
+ * by longjmp are above it and the C path, leaveCall, pops and releases),
+ * Top -= 1, then the release of orc_rt_TaskGroup_releaseToken on this
+ * thread's slot (kept in the frame: the slot array never moves): Count -= 1
+ * (its store is a release store on x86: the module's work is ordered before
+ * the token's return), then load Closed; set, the runtime re-counts
+ * (orc_rt_abi_TokenSlot_releaserSawClosed; pairs with the membarrier in
+ * close, "Why close cannot miss a live token"). After the Count store
+ * nothing of the module is touched: the release may complete its group. The
+ * return registers (%rax %rdx %xmm0 %xmm1) are saved around the C calls.
+ *
+ * Per call: 8 stores (the slot in the frame, the entry's two, Count twice,
+ * Top twice, the return address), no locked instruction, no call out of
+ * line. The 8-byte frame (the slot) aligns the call; the CFI describes it,
+ * so an exception unwinds through (leaving the frame's token to be given
+ * back as for longjmp). Like the C path, the stubs are not async-signal-safe:
+ * a signal handler that calls through a stub between steps 2 and 4 reuses
+ * the entry above Top. */
+__asm__(".text\n"
+        ".p2align 4\n"
+        ".globl orc_rt_jit_moduleStubCall\n"
+        ".hidden orc_rt_jit_moduleStubCall\n"
+        ".type orc_rt_jit_moduleStubCall,@function\n"
+        "orc_rt_jit_moduleStubCall:\n"
+        "  .cfi_startproc\n"
+        "  endbr64\n"
+        "  subq $8, %rsp\n"
+        "  .cfi_adjust_cfa_offset 8\n"
+        /* 1. the slot: %rax */
+        "  movl 28(%r11), %eax\n"
+        "  movq orc_rt_abi_ThisThread@gottpoff(%rip), %r10\n"
+        "  cmpl %fs:8(%r10), %eax\n"
+        "  jae 8f\n"
+        "  shlq $4, %rax\n"
+        "  addq %fs:(%r10), %rax\n"
+        "  movq %rax, (%rsp)\n"
+        /* 2. the entry: %r10 */
+        "  movq " TOP ", %r10\n"
+        "  cmpq " LIMIT ", %r10\n"
+        "  jae 8f\n"
+        "  leaq 16(%rsp), %rax\n"
+        "  cmpq %rax, -24(%r10)\n"
+        "  jbe 8f\n"
+        "  movq %rax, 8(%r10)\n"
+        "  movq %r11, 16(%r10)\n"
+        /* 3. the token */
+        "  movq (%rsp), %rax\n"
+        "  addq $1, (%rax)\n"
+        "  cmpq $0, 8(%rax)\n"
+        "  jne 7f\n"
+        /* 4. live; the call */
+        "  addq $32, %r10\n"
+        "  movq %r10, " TOP "\n"
+        "  call *(%r11)\n"
+        /* the return */
+        "  movq " TOP ", %r11\n"
+        "  leaq 16(%rsp), %rcx\n"
+        "  cmpq %rcx, -24(%r11)\n"
+        "  jne 5f\n"
+        "  movq (%rsp), %rsi\n"
+        "  subq $32, %r11\n"
+        "  movq %r11, " TOP "\n"
+        "  subq $1, (%rsi)\n"
+        "  cmpq $0, 8(%rsi)\n"
+        "  jne 4f\n"
+        "  addq $8, %rsp\n"
+        "  .cfi_remember_state\n"
+        "  .cfi_adjust_cfa_offset -8\n"
+        "  ret\n"
+        "  .cfi_restore_state\n"
+        /* the return's C path: pop (and dead frames above) and release */
+        "5:\n"
+        "  leaq 16(%rsp), %rdi\n"
+        "  leaq orc_rt_jit_ModuleStubs_leaveCall(%rip), %r11\n"
+        "  jmp 3f\n"
+        /* the release saw Closed: re-count */
+        "4:\n"
+        "  movq %rsi, %rdi\n"
+        "  movq orc_rt_abi_TokenSlot_releaserSawClosed@GOTPCREL(%rip), %r11\n"
+        "3:\n"
+        "  subq $48, %rsp\n"
+        "  .cfi_adjust_cfa_offset 48\n"
+        "  movq %rax, 0(%rsp)\n"
+        "  movq %rdx, 8(%rsp)\n"
+        "  movups %xmm0, 16(%rsp)\n"
+        "  movups %xmm1, 32(%rsp)\n"
+        "  call *%r11\n"
+        "  movq 0(%rsp), %rax\n"
+        "  movq 8(%rsp), %rdx\n"
+        "  movups 16(%rsp), %xmm0\n"
+        "  movups 32(%rsp), %xmm1\n"
+        "  addq $56, %rsp\n"
+        "  .cfi_adjust_cfa_offset -56\n"
+        "  ret\n"
+        "  .cfi_adjust_cfa_offset 8\n"
+        /* the acquire saw Closed: undo, then the C path */
+        "7:\n"
+        "  subq $1, (%rax)\n"
+        /* the C path, with the caller's stack and arguments untouched */
+        "8:\n"
+        "  addq $8, %rsp\n"
+        "  .cfi_adjust_cfa_offset -8\n"
+        "  jmp orc_rt_jit_moduleStubCallSlow\n"
+        "  .cfi_endproc\n"
+        ".size orc_rt_jit_moduleStubCall, .-orc_rt_jit_moduleStubCall\n");
+
+#undef TOP
+#undef LIMIT

@@ -1,0 +1,88 @@
+/*===- lib/jit/modules/ModuleStubs.h - Token-taking entry stubs for loaded modules ===*/
+/* Every function a dlopen'ed module exports is reached from outside the
+ * module through a stub: a 16-byte slot of driver-owned executable memory
+ * that never moves and is never freed. A call through a stub
+ *
+ *   1. takes a token of the module's task group (a nested group, see
+ *      orc-rt-c/NestedGroup.h) -- if that is denied the call never reaches
+ *      the module: the program ends with one line naming the function and the
+ *      module (it was unloaded), or, during shutdown, the call goes on under
+ *      the caller's Session token;
+ *   2. records the call on a per-thread shadow stack (the live-frame report,
+ *      frames left by longjmp) and calls the function (a function whose
+ *      arguments and result travel in registers) or jumps to it with the
+ *      caller's return address swapped for the stub's return path (any other
+ *      signature: stack arguments, variadic calls, large structs), the
+ *      caller's registers and stack untouched;
+ *   3. when the function returns (to the stub's code, not the caller), gives
+ *      the token back and returns to the caller.
+ *
+ * Steps 1-3 are inline machine code on the calling thread's own token slot
+ * and shadow stack (the runtime's token fast path, orc-rt-c/EntryFastPath.h:
+ * no locked instruction, no call out); the thread's first call, fallback token
+ * mode, a denied token and frames left by longjmp take the C path.
+ *
+ * Stubs outlive their module so that a stale pointer ends the program with a
+ * clear message instead of jumping into freed memory. x86-64 only (the JIT is
+ * the host's). Exceptions must not propagate out of a module function through
+ * a general stub (its return path has no unwind info): they end the program,
+ * as std::terminate; through a register-only stub they unwind. A frame left
+ * with longjmp or unwinding gives its token back at the next stub entry or
+ * return on that thread, or when the thread ends. */
+
+#ifndef ORC_RT_C_LIB_JIT_MODULES_MODULESTUBS_H
+#define ORC_RT_C_LIB_JIT_MODULES_MODULESTUBS_H
+
+#include "orc-rt-c/TaskGroup.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* What a stub knows of its module; never freed (stubs are permanent). */
+typedef struct orc_rt_jit_StubModule {
+  /* Keeps Group alive, and so its token slot index (the stubs take tokens
+   * by index): never reused by another group, its Closed mark stays set. */
+  orc_rt_TokenSourceRef Tokens;
+  orc_rt_TaskGroupRef Group; /* the module's (nested) task group */
+  char *Path;                /* as given to dlopen */
+  /* Set before the group is closed by Session shutdown (not by dlclose):
+   * a denied entry then runs under the caller's Session token instead. */
+  bool ClosedByShutdown;
+  /* A denied entry that cannot go on (a stale call): told the function's
+   * and the module's names; must not return (the process aborts if it
+   * does). NULL: mini-lli's line ("mini-lli: error: call to ...") and
+   * _exit(1). */
+  void (*OnStale)(const char *Function, const char *Module, void *Ctx);
+  void *StaleCtx;
+} orc_rt_jit_StubModule;
+
+/* Creates a stub for the function Name (copied) at Target in module M.
+ * RegsOnly: the function takes no argument on the stack and returns in
+ * registers (see DlopenIR.h); its stub then calls it instead of swapping the
+ * return address, which keeps the CPU's return prediction (and leaves unwind
+ * info in place). FloatArgs: it may take float/double arguments (else the
+ * stub does not save the vector registers). Returns its address, or 0 if memory is exhausted. */
+uint64_t orc_rt_jit_ModuleStubs_create(orc_rt_jit_StubModule *M,
+                                       const char *Name, uint64_t Target,
+                                       bool RegsOnly, bool FloatArgs);
+
+/* Sets the function a stub created with Target 0 calls (before anything can
+ * call the stub). */
+void orc_rt_jit_ModuleStubs_setTarget(uint64_t Stub, uint64_t Target);
+
+/* If Addr is a stub's address, its function name and module; else false. */
+bool orc_rt_jit_ModuleStubs_lookup(uint64_t Addr, const char **Name,
+                                   const orc_rt_jit_StubModule **M);
+
+/* Gives back the tokens of this thread's module frames that are gone (left
+ * with longjmp or an exception): every frame whose caller resumes at or below
+ * Sp. Pass the stack pointer the calling code resumes with (a call made from
+ * there now would reuse those frames' stack), or anything deeper. */
+void orc_rt_jit_ModuleStubs_dropDeadFrames(uintptr_t Sp);
+
+/* Prints one line per frame live in a module on any thread, innermost last
+ * per thread; returns how many. Best effort: threads run on meanwhile. */
+size_t orc_rt_jit_ModuleStubs_reportLiveFrames(FILE *Out);
+
+#endif

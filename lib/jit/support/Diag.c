@@ -1,0 +1,85 @@
+/*===- lib/jit/support/Diag.c - LLVM errors and diagnostics as runtime errors ===*/
+
+#include "jit/support/Diag.h"
+
+#include <stdbool.h>
+
+#include <llvm-c/Core.h>
+
+#include <ctype.h>
+#include <string.h>
+
+static bool isNameChar(char C) {
+  return isalnum((unsigned char)C) || C == '_' || C == '.' || C == '$';
+}
+
+/* Length of ".__mini_lli.<digits>.<digits>" at S, or 0. */
+static size_t uniqueSuffixAt(const char *S) {
+  static const char Tag[] = ".__mini_lli.";
+  if (strncmp(S, Tag, sizeof(Tag) - 1))
+    return 0;
+  const char *P = S + sizeof(Tag) - 1;
+  size_t Digits = strspn(P, "0123456789");
+  if (!Digits || P[Digits] != '.')
+    return 0;
+  P += Digits + 1;
+  Digits = strspn(P, "0123456789");
+  return Digits && !isNameChar(P[Digits]) ? (size_t)(P + Digits - S) : 0;
+}
+
+void orc_rt_jit_restoreUserNames(char *Msg) {
+  /* ORC names the program's JITDylib as lli's is named (see JITDylibs.h). */
+  static const char Program[] = "(<program>, ", Main[] = "(main, ";
+  char *Out = Msg;
+  for (const char *In = Msg; *In;) {
+    if (!strncmp(In, Program, sizeof(Program) - 1)) {
+      memcpy(Out, Main, sizeof(Main) - 1);
+      Out += sizeof(Main) - 1;
+      In += sizeof(Program) - 1;
+      continue;
+    }
+    size_t Skip = 0;
+    if (In != Msg && isNameChar(In[-1]) && In[-1] != '.') {
+      if (!strncmp(In, "$body", 5) && !isNameChar(In[5]))
+        Skip = 5;
+      else
+        Skip = uniqueSuffixAt(In);
+    }
+    if (Skip) {
+      In += Skip;
+      continue;
+    }
+    *Out++ = *In++;
+  }
+  *Out = '\0';
+}
+
+orc_rt_ErrorRef orc_rt_jit_fromLLVMError(LLVMErrorRef E, const char *Prefix) {
+  if (!E)
+    return NULL;
+  char *Msg = LLVMGetErrorMessage(E);
+  orc_rt_jit_restoreUserNames(Msg);
+  orc_rt_ErrorRef R = Prefix ? orc_rt_Error_createf("%s%s", Prefix, Msg)
+                             : orc_rt_Error_create(Msg);
+  LLVMDisposeErrorMessage(Msg);
+  return R;
+}
+
+orc_rt_ErrorRef orc_rt_jit_fromDiagnostic(char *Msg) {
+  if (!Msg)
+    return orc_rt_Error_create("unknown error");
+  /* Drop trailing newlines; cut " error:" out of the first line. */
+  size_t Len = strlen(Msg);
+  while (Len && Msg[Len - 1] == '\n')
+    Msg[--Len] = '\0';
+  char *NL = strchr(Msg, '\n');
+  char *Tag = strstr(Msg, ": error: ");
+  orc_rt_ErrorRef R;
+  if (Tag && (!NL || Tag < NL))
+    R = orc_rt_Error_createf("%.*s: %s", (int)(Tag - Msg), Msg,
+                             Tag + strlen(": error: "));
+  else
+    R = orc_rt_Error_create(Msg);
+  LLVMDisposeMessage(Msg);
+  return R;
+}

@@ -1,0 +1,421 @@
+/*===- unittests/JitTest.c - orc-rt-c/Jit.h -------------------------------===*/
+/* The host JIT's rules, each case failing if its rule breaks: load, look up
+ * and call; host symbols; errors that name the module and the cause; the
+ * constructor / destructor / atexit order of a load and an unload; unload
+ * with a frame live on another thread (the code is freed only after it
+ * returns); a stale call goes to the handler; a module another one uses stays
+ * until that one goes; shutdown finalizes what is loaded; two JITs know
+ * nothing of each other. */
+
+#include "TestUtil.h"
+
+#include "orc-rt-c/Dispatch.h"
+#include "orc-rt-c/Jit.h"
+#include "orc-rt-c/Session.h"
+
+#include <dirent.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  orc_rt_SessionRef S;
+  orc_rt_TaskQueueRef Q;
+  orc_rt_JitRef J;
+} Fixture;
+
+static int setUp(void **State) {
+  Fixture *F = calloc(1, sizeof(*F));
+  F->Q = orc_rt_TaskQueue_create();
+  assert_null(orc_rt_Session_create(&F->S, orc_rt_TaskQueue_dispatch, F->Q,
+                                    NULL, NULL));
+  assert_null(orc_rt_Jit_create(&F->J, F->S, NULL));
+  *State = F;
+  return 0;
+}
+
+static int tearDown(void **State) {
+  Fixture *F = *State;
+  orc_rt_Session_destroy(F->S);
+  orc_rt_TaskQueue_destroy(F->Q);
+  free(F);
+  return 0;
+}
+
+static orc_rt_JitModuleRef load(Fixture *F, const char *Name, const char *IR) {
+  orc_rt_JitModuleRef M = NULL;
+  orc_rt_ErrorRef Err = orc_rt_Jit_loadMemory(F->J, Name, IR, strlen(IR), &M);
+  if (Err)
+    fail_msg("%s", orc_rt_Error_getMessage(Err));
+  return M;
+}
+
+/* What the modules' code told the host, in order. */
+static char Log[1024];
+static void record(const char *What) {
+  strncat(Log, What, sizeof(Log) - strlen(Log) - 1);
+  strncat(Log, " ", sizeof(Log) - strlen(Log) - 1);
+}
+
+/*---- Load, look up, call ----*/
+
+static const char *Answer = "@counter = global i32 41\n"
+                            "define i32 @answer() {\n"
+                            "  %v = load i32, ptr @counter\n"
+                            "  %n = add i32 %v, 1\n"
+                            "  store i32 %n, ptr @counter\n"
+                            "  ret i32 %n\n"
+                            "}\n";
+
+static void loadedFunctionIsCalledThroughItsEntry(void **State) {
+  Fixture *F = *State;
+  orc_rt_JitModuleRef M = load(F, "answer.ll", Answer);
+  void *Fn, *Var;
+  assert_null(orc_rt_JitModule_lookup(M, "answer", &Fn));
+  assert_null(orc_rt_JitModule_lookup(M, "counter", &Var));
+  assert_int_equal(((int (*)(void))(uintptr_t)Fn)(), 42);
+  assert_int_equal(*(int *)Var, 42);
+  assert_int_equal(((int (*)(void))(uintptr_t)Fn)(), 43);
+  orc_rt_JitModule_unload(M, NULL, NULL);
+}
+
+static int hostTimesTwo(int X) { return 2 * X; }
+
+static void moduleCallsHostSymbolsAndTheProcesss(void **State) {
+  Fixture *F = *State;
+  assert_null(orc_rt_Jit_addSymbol(F->J, "host_twice",
+                                   (void *)(uintptr_t)hostTimesTwo));
+  orc_rt_ErrorRef Err = orc_rt_Jit_addSymbol(F->J, "host_twice", NULL);
+  assert_non_null(Err); /* defined once */
+  assert_non_null(strstr(orc_rt_Error_getMessage(Err), "host_twice"));
+  orc_rt_Error_consume(Err);
+  orc_rt_JitModuleRef M = load(F, "host.ll",
+                               "declare i32 @host_twice(i32)\n"
+                               "declare i64 @strlen(ptr)\n"
+                               "@s = private constant [6 x i8] c\"hello\\00\"\n"
+                               "define i32 @f(i32 %x) {\n"
+                               "  %a = call i32 @host_twice(i32 %x)\n"
+                               "  %l = call i64 @strlen(ptr @s)\n"
+                               "  %t = trunc i64 %l to i32\n"
+                               "  %r = add i32 %a, %t\n"
+                               "  ret i32 %r\n"
+                               "}\n");
+  void *Fn;
+  assert_null(orc_rt_JitModule_lookup(M, "f", &Fn));
+  assert_int_equal(((int (*)(int))(uintptr_t)Fn)(10), 25);
+  orc_rt_JitModule_unload(M, NULL, NULL);
+}
+
+/*---- Errors ----*/
+
+static void expectError(Fixture *F, const char *Name, const char *IR,
+                        const char *Want1, const char *Want2) {
+  orc_rt_JitModuleRef M = NULL;
+  orc_rt_ErrorRef Err = orc_rt_Jit_loadMemory(F->J, Name, IR, strlen(IR), &M);
+  assert_non_null(Err);
+  const char *Msg = orc_rt_Error_getMessage(Err);
+  if (!strstr(Msg, Want1) || !strstr(Msg, Want2))
+    fail_msg("error '%s' lacks '%s' or '%s'", Msg, Want1, Want2);
+  orc_rt_Error_consume(Err);
+  assert_null(M);
+}
+
+static void badModulesAreErrorsNamingTheModuleAndTheCause(void **State) {
+  Fixture *F = *State;
+  expectError(F, "syntax.ll", "define i32 @f( {\n", "syntax.ll", "expected");
+  expectError(F, "binary.bc", "BC\xc0\xde garbage", "binary.bc", "");
+  expectError(F, "verify.ll", "define i32 @f() {\n  ret void\n}\n", "verify.ll",
+              "");
+  expectError(F, "missing.ll",
+              "declare i32 @no_such_function_anywhere()\n"
+              "define i32 @f() {\n"
+              "  %r = call i32 @no_such_function_anywhere()\n"
+              "  ret i32 %r\n"
+              "}\n",
+              "missing.ll", "no_such_function_anywhere");
+  orc_rt_JitModuleRef M = load(F, "answer.ll", Answer);
+  void *P;
+  orc_rt_ErrorRef Err = orc_rt_JitModule_lookup(M, "nope", &P);
+  assert_non_null(Err);
+  assert_non_null(strstr(orc_rt_Error_getMessage(Err), "nope"));
+  assert_non_null(strstr(orc_rt_Error_getMessage(Err), "answer.ll"));
+  orc_rt_Error_consume(Err);
+  orc_rt_JitModule_unload(M, NULL, NULL);
+  Err = orc_rt_Jit_loadFile(F->J, "/nonexistent/dir/m.ll", &M);
+  assert_non_null(Err);
+  assert_non_null(
+      strstr(orc_rt_Error_getMessage(Err), "/nonexistent/dir/m.ll"));
+  orc_rt_Error_consume(Err);
+}
+
+static void badOptionsAreRefused(void **State) {
+  Fixture *F = *State;
+  orc_rt_JitOptions O;
+  orc_rt_JitOptions_init(&O);
+  assert_int_equal(O.OptLevel, 2);
+  assert_false(O.Lazy);
+  assert_null(O.ObjectCacheDir);
+  O.OptLevel = 4;
+  orc_rt_JitRef J2 = NULL;
+  orc_rt_ErrorRef Err = orc_rt_Jit_create(&J2, F->S, &O);
+  assert_non_null(Err);
+  assert_non_null(strstr(orc_rt_Error_getMessage(Err), "OptLevel"));
+  orc_rt_Error_consume(Err);
+  assert_null(J2);
+}
+
+/*---- Constructors, destructors, atexit ----*/
+
+static const char *Lifecycle =
+    "declare void @record(ptr)\n"
+    "declare i32 @atexit(ptr)\n"
+    "@c = private constant [5 x i8] c\"ctor\\00\"\n"
+    "@d = private constant [5 x i8] c\"dtor\\00\"\n"
+    "@h = private constant [7 x i8] c\"atexit\\00\"\n"
+    "@w = private constant [5 x i8] c\"work\\00\"\n"
+    "define internal void @handler() {\n"
+    "  call void @record(ptr @h)\n"
+    "  ret void\n"
+    "}\n"
+    "define internal void @ctor() {\n"
+    "  call void @record(ptr @c)\n"
+    "  %r = call i32 @atexit(ptr @handler)\n"
+    "  ret void\n"
+    "}\n"
+    "define internal void @dtor() {\n"
+    "  call void @record(ptr @d)\n"
+    "  ret void\n"
+    "}\n"
+    "define void @work() {\n"
+    "  call void @record(ptr @w)\n"
+    "  ret void\n"
+    "}\n"
+    "@llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] "
+    "[{ i32, ptr, ptr } { i32 65535, ptr @ctor, ptr null }]\n"
+    "@llvm.global_dtors = appending global [1 x { i32, ptr, ptr }] "
+    "[{ i32, ptr, ptr } { i32 65535, ptr @dtor, ptr null }]\n";
+
+static void freed(void *Ctx) { atomic_fetch_add((atomic_int *)Ctx, 1); }
+
+static void unloadRunsDestructorsAndHandlersAsDlclose(void **State) {
+  Fixture *F = *State;
+  Log[0] = 0;
+  assert_null(orc_rt_Jit_addSymbol(F->J, "record", (void *)(uintptr_t)record));
+  orc_rt_JitModuleRef M = load(F, "lifecycle.ll", Lifecycle);
+  assert_string_equal(Log, "ctor ");
+  void *Work;
+  assert_null(orc_rt_JitModule_lookup(M, "work", &Work));
+  ((void (*)(void))(uintptr_t)Work)();
+  atomic_int Freed = 0;
+  orc_rt_JitModule_unload(M, freed, &Freed);
+  assert_string_equal(Log, "ctor work dtor atexit ");
+  assert_int_equal(atomic_load(&Freed), 1); /* no call was inside it */
+}
+
+static void shutdownFinalizesModulesStillLoaded(void **State) {
+  Fixture *F = *State;
+  Log[0] = 0;
+  assert_null(orc_rt_Jit_addSymbol(F->J, "record", (void *)(uintptr_t)record));
+  load(F, "lifecycle.ll", Lifecycle);
+  assert_string_equal(Log, "ctor ");
+  orc_rt_Session_shutdown(F->S, NULL, NULL);
+  assert_string_equal(Log, "ctor dtor atexit ");
+}
+
+/*---- Unloading under a live frame; stale calls ----*/
+
+static Latch Inside, Release;
+static void hostBlock(void) {
+  latch_set(&Inside);
+  latch_wait(&Release);
+}
+
+static const char *Blocking = "declare void @host_block()\n"
+                              "define i32 @blocks() {\n"
+                              "  call void @host_block()\n"
+                              "  ret i32 7\n"
+                              "}\n";
+
+static void *callBlocks(void *Fn) {
+  return (void *)(intptr_t)((int (*)(void))(uintptr_t)Fn)();
+}
+
+static void codeIsFreedOnlyAfterTheLastFrameReturns(void **State) {
+  Fixture *F = *State;
+  latch_init(&Inside);
+  latch_init(&Release);
+  assert_null(
+      orc_rt_Jit_addSymbol(F->J, "host_block", (void *)(uintptr_t)hostBlock));
+  orc_rt_JitModuleRef M = load(F, "blocking.ll", Blocking);
+  void *Fn;
+  assert_null(orc_rt_JitModule_lookup(M, "blocks", &Fn));
+  pthread_t T;
+  assert_int_equal(pthread_create(&T, NULL, callBlocks, Fn), 0);
+  latch_wait(&Inside);
+  atomic_int Freed = 0;
+  orc_rt_JitModule_unload(M, freed, &Freed); /* returns at once */
+  assert_int_equal(atomic_load(&Freed), 0);  /* a frame is inside */
+  latch_set(&Release);
+  void *Ret;
+  pthread_join(T, &Ret);
+  assert_int_equal((int)(intptr_t)Ret, 7); /* it finished in its code */
+  assert_int_equal(atomic_load(&Freed), 1);
+  latch_destroy(&Inside);
+  latch_destroy(&Release);
+}
+
+static jmp_buf StaleJump;
+static char StaleWhat[256];
+static void onStale(const char *Function, const char *Module, void *Ctx) {
+  (void)Ctx;
+  snprintf(StaleWhat, sizeof(StaleWhat), "%s in %s", Function, Module);
+  longjmp(StaleJump, 1);
+}
+
+static void staleCallGoesToTheHandler(void **State) {
+  Fixture *F = *State;
+  orc_rt_Jit_setStaleCallHandler(F->J, onStale, NULL);
+  orc_rt_JitModuleRef M = load(F, "answer.ll", Answer);
+  void *Fn;
+  assert_null(orc_rt_JitModule_lookup(M, "answer", &Fn));
+  assert_int_equal(((int (*)(void))(uintptr_t)Fn)(), 42);
+  orc_rt_JitModule_unload(M, NULL, NULL);
+  StaleWhat[0] = 0;
+  if (!setjmp(StaleJump)) {
+    ((int (*)(void))(uintptr_t)Fn)();
+    fail_msg("a call into an unloaded module returned");
+  }
+  assert_string_equal(StaleWhat, "answer in answer.ll");
+}
+
+/*---- Modules using each other ----*/
+
+static const char *User = "declare i32 @answer()\n"
+                          "define i32 @twice_answer() {\n"
+                          "  %a = call i32 @answer()\n"
+                          "  %r = mul i32 %a, 2\n"
+                          "  ret i32 %r\n"
+                          "}\n";
+
+static void moduleUsedByAnotherStaysUntilThatOneGoes(void **State) {
+  Fixture *F = *State;
+  orc_rt_JitModuleRef A = load(F, "answer.ll", Answer);
+  orc_rt_JitModuleRef B = load(F, "user.ll", User);
+  void *Fn;
+  assert_null(orc_rt_JitModule_lookup(B, "twice_answer", &Fn));
+  assert_int_equal(((int (*)(void))(uintptr_t)Fn)(), 84);
+  atomic_int FreedA = 0, FreedB = 0;
+  orc_rt_JitModule_unload(A, freed, &FreedA);
+  assert_int_equal(atomic_load(&FreedA), 0); /* B bound its symbols */
+  assert_int_equal(((int (*)(void))(uintptr_t)Fn)(), 86);
+  orc_rt_JitModule_unload(B, freed, &FreedB);
+  assert_int_equal(atomic_load(&FreedB), 1);
+  assert_int_equal(atomic_load(&FreedA), 1); /* then A goes with it */
+}
+
+/*---- The object cache ----*/
+
+static size_t countEntries(const char *Dir) {
+  size_t N = 0;
+  DIR *D = opendir(Dir);
+  assert_non_null(D);
+  for (struct dirent *E; (E = readdir(D));)
+    N += strstr(E->d_name, ".orcobj") != NULL;
+  closedir(D);
+  return N;
+}
+
+/* A module compiled by one Jit is stored by content and linked from the store
+ * by another (a later process would be the same); different bytes are another
+ * entry. That a hit compiles nothing is shown for the same cache under
+ * mini-lli's dlopen (test/dlopen/module-loaded-in-a-later-run-...). */
+static void objectCacheKeepsModulesByContent(void **State) {
+  Fixture *F = *State;
+  char Dir[] = "/tmp/orc-rt-c-jittest-XXXXXX";
+  assert_non_null(mkdtemp(Dir));
+  orc_rt_JitOptions O;
+  orc_rt_JitOptions_init(&O);
+  O.ObjectCacheDir = Dir;
+  for (int Round = 0; Round < 2; ++Round) {
+    orc_rt_JitRef J;
+    assert_null(orc_rt_Jit_create(&J, F->S, &O));
+    orc_rt_JitModuleRef M;
+    assert_null(
+        orc_rt_Jit_loadMemory(J, "answer.ll", Answer, strlen(Answer), &M));
+    void *Fn;
+    assert_null(orc_rt_JitModule_lookup(M, "answer", &Fn));
+    assert_int_equal(((int (*)(void))(uintptr_t)Fn)(), 42);
+    assert_int_equal(countEntries(Dir), 1);
+    orc_rt_JitModule_unload(M, NULL, NULL);
+  }
+  char Edited[512];
+  snprintf(Edited, sizeof(Edited), "; edited\n%s", Answer);
+  orc_rt_JitModuleRef M;
+  orc_rt_JitRef J;
+  assert_null(orc_rt_Jit_create(&J, F->S, &O));
+  assert_null(
+      orc_rt_Jit_loadMemory(J, "edited.ll", Edited, strlen(Edited), &M));
+  assert_int_equal(countEntries(Dir), 2);
+  char Cmd[64];
+  snprintf(Cmd, sizeof(Cmd), "rm -rf %s", Dir);
+  assert_int_equal(system(Cmd), 0);
+}
+
+/*---- Two JITs ----*/
+
+static void twoJitsKnowNothingOfEachOther(void **State) {
+  Fixture *F = *State;
+  orc_rt_JitRef J2;
+  assert_null(orc_rt_Jit_create(&J2, F->S, NULL));
+  orc_rt_JitModuleRef A = load(F, "answer.ll", Answer);
+  orc_rt_JitModuleRef B;
+  const char *Other = "@counter = global i32 99\n"
+                      "define i32 @answer() {\n"
+                      "  %v = load i32, ptr @counter\n"
+                      "  ret i32 %v\n"
+                      "}\n";
+  assert_null(orc_rt_Jit_loadMemory(J2, "other.ll", Other, strlen(Other), &B));
+  void *FA, *FB;
+  assert_null(orc_rt_JitModule_lookup(A, "answer", &FA));
+  assert_null(orc_rt_JitModule_lookup(B, "answer", &FB));
+  assert_int_equal(((int (*)(void))(uintptr_t)FA)(), 42);
+  assert_int_equal(((int (*)(void))(uintptr_t)FB)(), 99);
+  /* A module of one JIT does not see the other's exports. */
+  orc_rt_JitModuleRef U;
+  orc_rt_ErrorRef Err =
+      orc_rt_Jit_loadMemory(J2, "user.ll", User, strlen(User), &U);
+  assert_null(Err); /* it binds J2's own answer */
+  void *Twice;
+  assert_null(orc_rt_JitModule_lookup(U, "twice_answer", &Twice));
+  assert_int_equal(((int (*)(void))(uintptr_t)Twice)(), 198);
+  orc_rt_JitModule_unload(A, NULL, NULL);
+  assert_int_equal(((int (*)(void))(uintptr_t)FB)(), 99);
+}
+
+int main(void) {
+  const struct CMUnitTest Tests[] = {
+      cmocka_unit_test_setup_teardown(loadedFunctionIsCalledThroughItsEntry,
+                                      setUp, tearDown),
+      cmocka_unit_test_setup_teardown(moduleCallsHostSymbolsAndTheProcesss,
+                                      setUp, tearDown),
+      cmocka_unit_test_setup_teardown(
+          badModulesAreErrorsNamingTheModuleAndTheCause, setUp, tearDown),
+      cmocka_unit_test_setup_teardown(badOptionsAreRefused, setUp, tearDown),
+      cmocka_unit_test_setup_teardown(unloadRunsDestructorsAndHandlersAsDlclose,
+                                      setUp, tearDown),
+      cmocka_unit_test_setup_teardown(shutdownFinalizesModulesStillLoaded,
+                                      setUp, tearDown),
+      cmocka_unit_test_setup_teardown(codeIsFreedOnlyAfterTheLastFrameReturns,
+                                      setUp, tearDown),
+      cmocka_unit_test_setup_teardown(staleCallGoesToTheHandler, setUp,
+                                      tearDown),
+      cmocka_unit_test_setup_teardown(moduleUsedByAnotherStaysUntilThatOneGoes,
+                                      setUp, tearDown),
+      cmocka_unit_test_setup_teardown(objectCacheKeepsModulesByContent, setUp,
+                                      tearDown),
+      cmocka_unit_test_setup_teardown(twoJitsKnowNothingOfEachOther, setUp,
+                                      tearDown),
+  };
+  return cmocka_run_group_tests(Tests, NULL, NULL);
+}
