@@ -29,6 +29,19 @@
 ; RUN: not %lli -jd a -extra-archive %t.bad.a %t.main.ll 2>&1 | FileCheck %s --check-prefix=MISSING
 ; MISSING: Symbols not found: [ nosuch ]
 ;
+; A named JITDylib's archive comes before the modules of one named after it
+; (main's link order takes each named JITDylib whole, in order): main's val
+; is a's member's (1), not b's module's (20).
+; RUN: echo 'define i32 @val() { ret i32 1 }' > %t.val1.ll
+; RUN: %clang -c %t.val1.ll -o %t.val1.o
+; RUN: rm -f %t.val1.a && llvm-ar rcs %t.val1.a %t.val1.o
+; RUN: echo 'declare i32 @val()' > %t.callval.ll
+; RUN: echo 'define i32 @main() { %%v = call i32 @val() ret i32 %%v }' >> %t.callval.ll
+; RUN: %python %inputs/mini-lli/expect-status.py 1 mini-lli -jd a -extra-archive %t.val1.a -jd b -extra-module %inputs/mini-lli/jd-val-20.ll %t.callval.ll
+; RUN: %python %inputs/mini-lli/expect-status.py 1 mini-lli -jit-kind=orc-lazy -jd a -extra-archive %t.val1.a -jd b -extra-module %inputs/mini-lli/jd-val-20.ll %t.callval.ll
+; RUN: %python %inputs/mini-lli/expect-status.py 1 %lli -jd a -extra-archive %t.val1.a -jd b -extra-module %inputs/mini-lli/jd-val-20.ll %t.callval.ll
+; RUN: %python %inputs/mini-lli/expect-status.py 1 %lli -jit-kind=orc-lazy -jd a -extra-archive %t.val1.a -jd b -extra-module %inputs/mini-lli/jd-val-20.ll %t.callval.ll
+;
 ; Before -jd the archive is the main JITDylib's, whose own getv comes first,
 ; for a too: 9 * 10 + 9.
 ; RUN: %python %inputs/mini-lli/expect-status.py 99 mini-lli -extra-archive %t.getv.a -jd a -extra-module %inputs/mini-lli/jd-calls-getv.ll %s

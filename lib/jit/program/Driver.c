@@ -34,6 +34,7 @@ struct orc_rt_jit_Program {
   orc_rt_jit_InitList Ctors, Dtors;
   orc_rt_jit_NameList Names;
   orc_rt_jit_JITDylibs *JDs; /* -jd; NULL without */
+  unsigned Adding;           /* the module being added (for noteStubs) */
   uint64_t *DtorAddrs;
   /* lli's cache files still to be written: -jit-kind=mcjit compiles the
    * modules on the first lookup (see orc_rt_jit_Jit_addModule). */
@@ -220,6 +221,7 @@ static orc_rt_ErrorRef noteExports(orc_rt_jit_Program *P, const char *Path,
 
 static orc_rt_ErrorRef addModuleFile(orc_rt_jit_Program *P, const char *Path,
                                      unsigned Index) {
+  P->Adding = Index;
   LLVMMemoryBufferRef Buf;
   orc_rt_ErrorRef Err = orc_rt_jit_readInput(Path, &Buf);
   if (Err)
@@ -282,9 +284,20 @@ static orc_rt_ErrorRef addModuleFile(orc_rt_jit_Program *P, const char *Path,
                                   &Store);
 }
 
+/* -jd: which functions of the module being added got a lazy stub. */
+static void noteStubs(const char *const *Names, size_t N, bool BodiesApart,
+                      void *Ctx) {
+  orc_rt_jit_Program *P = Ctx;
+  orc_rt_Error_consume(/* out of memory: no stubs counted, as if none */
+                       orc_rt_jit_JITDylibs_noteStubs(P->JDs, P->Adding, Names,
+                                                      N, BodiesApart));
+}
+
 static orc_rt_ErrorRef loadInputs(orc_rt_jit_Program *P) {
   const orc_rt_jit_Options *O = P->Opts;
   orc_rt_ErrorRef Err = orc_rt_jit_JITDylibs_create(&P->JDs, P->Jit, O);
+  if (P->JDs)
+    orc_rt_jit_Jit_setStubsCallback(P->Jit, noteStubs, P);
   if (!Err)
     Err = addModuleFile(P, O->Input, 0);
   for (size_t I = 0; !Err && I < O->ExtraModules.Size; ++I) {
@@ -292,6 +305,7 @@ static orc_rt_ErrorRef loadInputs(orc_rt_jit_Program *P) {
         P->Jit, orc_rt_jit_JITDylibs_ofModule(P->JDs, (unsigned)I + 1));
     Err = addModuleFile(P, O->ExtraModules.Items[I], (unsigned)I + 1);
   }
+  orc_rt_jit_Jit_setStubsCallback(P->Jit, NULL, NULL);
   orc_rt_jit_Jit_placeIn(P->Jit, NULL); /* lli: -extra-objects go to main */
   for (size_t I = 0; !Err && I < O->ExtraObjects.Size; ++I)
     Err = orc_rt_jit_Jit_addObjectFile(P->Jit, O->ExtraObjects.Items[I]);

@@ -49,6 +49,8 @@ struct orc_rt_jit_Jit {
   LLVMRelocMode Reloc;
   LLVMCodeModel CodeModel;
   unsigned NextModule;
+  orc_rt_jit_StubsCallback OnStubs; /* see orc_rt_jit_Jit_setStubsCallback */
+  void *StubsCtx;
   /* Lazy mode, and -jd (reexports between JITDylibs). */
   LLVMOrcLazyCallThroughManagerRef LCTM;
   LLVMOrcIndirectStubsManagerRef ISM;
@@ -102,7 +104,8 @@ static void reportSessionError(void *Ctx, LLVMErrorRef Err) {
 
 /* -jit-kind=orc with -jd, before JIT'd code runs: ORC links on the calling
  * thread (LLVM-C gives it no other), so a lookup that returned unfinished
- * waits for objects that wait for it (see JITDylibs.h): said, not hung. */
+ * waits for objects that wait for it (see JITDylibs.h): said, not hung. A
+ * backstop: JITDylibs.c refuses such layouts before anything links. */
 static _Noreturn void waitsForItself(void) {
   fflush(stdout);
   fputs("mini-lli: error: the -jd JITDylibs cannot be linked: their objects "
@@ -373,6 +376,18 @@ static orc_rt_ErrorRef addCompiled(orc_rt_jit_Jit *J, LLVMModuleRef M,
                                    orc_rt_jit_ObjectsCallback OnObjects,
                                    void *CallbackCtx);
 
+/* Tells J->OnStubs which functions of P got a stub. */
+static void tellStubs(orc_rt_jit_Jit *J, const orc_rt_jit_LazyParts *P,
+                      bool BodiesApart) {
+  const char **Names = malloc((P->NumStubs ? P->NumStubs : 1) * sizeof(*Names));
+  if (!Names)
+    return; /* (the callback's user then counts on no stubs) */
+  for (size_t I = 0; I < P->NumStubs; ++I)
+    Names[I] = P->Stubs[I].Name;
+  J->OnStubs(Names, P->NumStubs, BodiesApart, J->StubsCtx);
+  free(Names);
+}
+
 /* May take the caller's reference to the context (*TSC becomes NULL), which
  * the function bodies compiled on first lookup need. */
 #define STUB_CHUNK 64
@@ -397,6 +412,7 @@ addLazy(orc_rt_jit_Jit *J, LLVMOrcThreadSafeContextRef *TSC, LLVMModuleRef M) {
     }
     P.Modules[I] = NULL;
   }
+  bool BodiesApart = P.Bodies != NULL; /* (defining them takes them) */
   if (!Err)
     Err = orc_rt_jit_defineLazyBodies(&P, J->J, target(J), TSC);
   if (!Err && P.NumStubs) {
@@ -436,8 +452,17 @@ addLazy(orc_rt_jit_Jit *J, LLVMOrcThreadSafeContextRef *TSC, LLVMModuleRef M) {
       free(Pairs);
     }
   }
+  if (!Err && J->OnStubs)
+    tellStubs(J, &P, BodiesApart);
   orc_rt_jit_LazyParts_dispose(&P);
   return Err;
+}
+
+void orc_rt_jit_Jit_setStubsCallback(orc_rt_jit_Jit *J,
+                                     orc_rt_jit_StubsCallback OnStubs,
+                                     void *Ctx) {
+  J->OnStubs = OnStubs;
+  J->StubsCtx = Ctx;
 }
 
 const char *orc_rt_jit_Jit_codegenSettings(orc_rt_jit_Jit *J) {

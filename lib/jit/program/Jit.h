@@ -52,6 +52,16 @@ orc_rt_ErrorRef orc_rt_jit_Jit_addModule(orc_rt_jit_Jit *J, LLVMContextRef Ctx,
                                          LLVMModuleRef M,
                                          orc_rt_jit_ObjectsCallback OnObjects,
                                          void *CallbackCtx);
+/* Told, for a module added for lazy compilation (orc-lazy), the functions
+ * that got a stub of their own (LazySplit.h; the others are compiled when the
+ * code using them is linked), and whether each function body is compiled in
+ * a module of its own (else the module's code is one object). Set with
+ * orc_rt_jit_Jit_setStubsCallback; not called if out of memory. */
+typedef void (*orc_rt_jit_StubsCallback)(const char *const *Names, size_t N,
+                                         bool BodiesApart, void *Ctx);
+void orc_rt_jit_Jit_setStubsCallback(orc_rt_jit_Jit *J,
+                                     orc_rt_jit_StubsCallback OnStubs,
+                                     void *Ctx);
 /* Adds compiled objects (takes ownership of the buffers, not the array). */
 orc_rt_ErrorRef orc_rt_jit_Jit_addObjects(orc_rt_jit_Jit *J,
                                           const LLVMMemoryBufferRef *Objects,

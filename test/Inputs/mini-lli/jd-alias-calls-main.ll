@@ -1,4 +1,4 @@
-; For jd-orc-lazy-refuses-whole-modules-calling-each-other.ll: a module of
+; For jd-whole-modules-calling-each-other-link.ll: a module of
 ; JITDylib a that orc-lazy keeps whole (it has an alias) and calls main's
 ; @mainf, which calls back through @froma_alias.
 declare i32 @mainf(i32)
