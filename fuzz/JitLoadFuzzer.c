@@ -39,8 +39,8 @@ int LLVMFuzzerInitialize(int *Argc, char ***Argv) {
   orc_rt_JitOptions O;
   orc_rt_JitOptions_init(&O);
   O.OptLevel = 0;
-  CHECK(Q && !orc_rt_Session_create(&S, orc_rt_TaskQueue_dispatch, Q, NULL,
-                                    NULL) &&
+  CHECK(Q &&
+        !orc_rt_Session_create(&S, orc_rt_TaskQueue_dispatch, Q, NULL, NULL) &&
         !orc_rt_Jit_create(&J, S, &O));
   atexit(shutdown);
   return 0;
