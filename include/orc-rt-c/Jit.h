@@ -9,6 +9,16 @@
  * reached through entries (orc_rt_JitModule_lookup): every call through an
  * entry holds the module's token for exactly the span it runs there, so:
  *
+ *   reload    replaces the module's code with a new version (from a file
+ *             or memory) while threads call it: when it returns, every new
+ *             call through any of its entries goes to the new code; calls
+ *             already running finish in the old code, which is freed once
+ *             the last of them returns. Variables of the same name, type
+ *             and alignment keep their storage (and so their values); the
+ *             others start from the new version's initializers. The old
+ *             version's destructors and atexit handlers run, then the new
+ *             version's constructors, on the reloading thread, before the
+ *             switch. A reload that fails changes nothing.
  *   unload    returns at once: the module's destructors and the atexit
  *             handlers it registered run (on the unloading thread, as at
  *             dlclose), new calls through its entries are refused, and its
@@ -29,16 +39,21 @@
  * library another one bound symbols from (docs/Embedding.md).
  *
  * What is and is not guaranteed for pointers: an entry is valid for the life
- * of the process and never reaches freed code. A data address
- * (orc_rt_JitModule_lookup of a variable) and a function pointer the module
- * hands out itself point into the module: they are valid until it is
- * unloaded. Functions whose address escapes the module (stored, passed as a
- * callback) are reached through entries too, so a stale callback is a stale
- * call, not a jump into freed memory.
+ * of the process, calls the module's current version and never reaches freed
+ * code. A data address (orc_rt_JitModule_lookup of a variable) points into
+ * the module: it is valid until the module is unloaded if a reload keeps the
+ * variable, else until the version it came from is replaced. Functions whose
+ * address escapes the module (stored, passed as a callback) are reached
+ * through stubs too: after a reload such a pointer calls the current
+ * version's function of the same name (a stale call if there is none), and
+ * after unload it is a stale call, not a jump into freed memory. Other
+ * pointers into the code (a jump table, a return address saved by a thread
+ * the module started) are the host's to keep away from a replaced version.
  *
  * Threads: every function may be called on any thread, except that a module
- * must not be used after the call that unloads it has begun. Loading and
- * unloading are serialised per Jit; calls through entries never wait for them.
+ * must not be used after the call that unloads it has begun. Loading,
+ * reloading and unloading are serialised per Jit; calls through entries
+ * never wait for them.
  * Several Jits, on one Session or several, know nothing of each other.
  * Nothing here prints (except the default stale-call handler) or exits.
  * x86-64 Linux only.
@@ -134,6 +149,23 @@ ORC_RT_C_API orc_rt_ErrorRef orc_rt_Jit_loadMemory(orc_rt_JitRef J,
 ORC_RT_C_API orc_rt_ErrorRef orc_rt_JitModule_lookup(orc_rt_JitModuleRef M,
                                                      const char *Name,
                                                      void **Result);
+
+/**
+ * Replaces M's code with the module in the file at Path (IR text or bitcode),
+ * as described above: compiled, linked, the old version's destructors and
+ * handlers run, the new one's constructors, then every entry of M (looked up
+ * before or after) calls the new code. Functions the new version no longer
+ * has become stale calls; new ones can be looked up. On failure (the file
+ * unreadable or malformed, fails to verify or link, a symbol missing, M
+ * being unloaded or the Session shutting down) the error names the file and
+ * the cause, and the current version keeps serving, untouched.
+ */
+ORC_RT_C_API orc_rt_ErrorRef orc_rt_JitModule_reloadFile(orc_rt_JitModuleRef M,
+                                                         const char *Path);
+
+/** As orc_rt_JitModule_reloadFile, from Size bytes at Data (copied). */
+ORC_RT_C_API orc_rt_ErrorRef orc_rt_JitModule_reloadMemory(
+    orc_rt_JitModuleRef M, const void *Data, size_t Size);
 
 /**
  * Unloads M and returns at once: its destructors and atexit handlers run on

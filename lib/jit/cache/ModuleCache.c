@@ -81,7 +81,9 @@ static orc_rt_ErrorRef compile(const orc_rt_jit_ModuleCompiler *By,
   orc_rt_ErrorRef Err = orc_rt_jit_parseModule(Name, Buf, &Ctx, &M);
   if (Err)
     return Err;
-  if (By->Passes)
+  if (By->Prepare)
+    Err = By->Prepare(M, By->Ctx);
+  if (!Err && By->Passes)
     Err = By->RunPasses(M, By->Passes, By->Ctx);
   if (!Err)
     Err = orc_rt_jit_takeInitializers(M, 0, &E->Ctors, &E->Dtors);

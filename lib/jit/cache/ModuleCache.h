@@ -41,9 +41,13 @@ typedef struct {
  * could not be written to Dir (the module is loaded anyway) and consumes the
  * error. */
 typedef struct {
-  const char *CodegenSettings; /* the JIT's triple, CPU, features, level */
-  const char *Passes;          /* an IR pass pipeline, or NULL for none */
-  const char *Dir;             /* the on-disk cache, or NULL */
+  /* The JIT's triple, CPU, features, level, and whatever else Prepare's
+   * result depends on besides the module's bytes. */
+  const char *CodegenSettings;
+  const char *Passes; /* an IR pass pipeline, or NULL for none */
+  const char *Dir;    /* the on-disk cache, or NULL */
+  /* May be NULL: changes the module just read, before the passes. */
+  orc_rt_ErrorRef (*Prepare)(LLVMModuleRef M, void *Ctx);
   orc_rt_ErrorRef (*RunPasses)(LLVMModuleRef M, const char *Passes, void *Ctx);
   orc_rt_ErrorRef (*Compile)(LLVMModuleRef M, orc_rt_jit_ObjectList *Out,
                              void *Ctx);

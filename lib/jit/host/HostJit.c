@@ -216,13 +216,13 @@ orc_rt_ErrorRef orc_rt_Jit_create(orc_rt_JitRef *Result, orc_rt_SessionRef S,
     disposeJit(J);
     return Err;
   }
-  J->Compile = (orc_rt_jit_ModuleCompiler){J->Settings,
-                                           J->Opts.OptLevel ? J->Passes : NULL,
-                                           J->CacheDir,
-                                           runPasses,
-                                           compile,
-                                           NULL,
-                                           J};
+  J->Compile =
+      (orc_rt_jit_ModuleCompiler){.CodegenSettings = J->Settings,
+                                  .Passes = J->Opts.OptLevel ? J->Passes : NULL,
+                                  .Dir = J->CacheDir,
+                                  .RunPasses = runPasses,
+                                  .Compile = compile,
+                                  .Ctx = J};
   /* Owned by S from here: freed at its shutdown, after the drain. */
   Err = orc_rt_Session_addService(S, &Service, J);
   if (Err) {
@@ -283,4 +283,24 @@ orc_rt_ErrorRef orc_rt_Jit_loadMemory(orc_rt_JitRef J, const char *Name,
   if (!Buf)
     return orc_rt_Error_createf("%s: out of memory", Name);
   return orc_rt_jit_Host_load(J, Name, Buf, Result);
+}
+
+/*---- Reloading ----*/
+
+orc_rt_ErrorRef orc_rt_JitModule_reloadFile(orc_rt_JitModuleRef M,
+                                            const char *Path) {
+  LLVMMemoryBufferRef Buf;
+  orc_rt_ErrorRef Err = orc_rt_jit_readInput(Path, &Buf);
+  if (Err)
+    return Err;
+  return orc_rt_jit_Host_reload(M, Buf);
+}
+
+orc_rt_ErrorRef orc_rt_JitModule_reloadMemory(orc_rt_JitModuleRef M,
+                                              const void *Data, size_t Size) {
+  LLVMMemoryBufferRef Buf =
+      LLVMCreateMemoryBufferWithMemoryRangeCopy(Data, Size, M->Name);
+  if (!Buf)
+    return orc_rt_Error_createf("%s: out of memory", M->Name);
+  return orc_rt_jit_Host_reload(M, Buf);
 }

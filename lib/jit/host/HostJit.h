@@ -19,6 +19,7 @@
 
 #include "jit/cache/ModuleCache.h"
 #include "jit/host/ModuleLink.h"
+#include "jit/ir/KeptVariables.h"
 #include "jit/modules/ModuleExitOrder.h"
 #include "jit/modules/ModuleStubs.h"
 
@@ -29,8 +30,9 @@
 
 #include <pthread.h>
 
-/* A JITDylib for one module at a time; cleared and reused after unloading
- * (ORC keeps a JITDylib's name and generator until the session ends). */
+/* A JITDylib for one module version at a time; cleared and reused after
+ * that version is freed (ORC keeps a JITDylib's name and generator until the
+ * session ends). */
 typedef struct orc_rt_jit_HostSlot {
   struct orc_rt_OpaqueJit *J;
   LLVMOrcJITDylibRef JD;
@@ -38,19 +40,57 @@ typedef struct orc_rt_jit_HostSlot {
   struct orc_rt_jit_HostSlot *NextFree, *NextAll;
 } orc_rt_jit_HostSlot;
 
-struct orc_rt_OpaqueJitModule {
-  struct orc_rt_OpaqueJit *J;
+/* A variable of a module: one storage that the versions which keep it
+ * share (ir/KeptVariables.h). */
+typedef struct {
+  orc_rt_jit_KeptVar Key;
+  uint64_t Addr;
+  struct orc_rt_jit_HostVersion *Owner; /* whose data holds it */
+} orc_rt_jit_HostVar;
+
+/* One compiled and linked version of a module (a load makes the first, each
+ * reload the next): its code, data, stubs and task group. Freed once its
+ * group completes after it was replaced or unloaded, except that a version
+ * whose data holds a variable the current version keeps stays mapped
+ * (Pinned) until the module goes. */
+typedef struct orc_rt_jit_HostVersion {
+  struct orc_rt_OpaqueJitModule *M;
   orc_rt_jit_StubModule *Id; /* permanent once a stub points at it */
   orc_rt_TaskGroupRef Group;
   orc_rt_jit_HostSlot *Slot;
   orc_rt_jit_CompiledModule *Code; /* owned by J->Cache */
-  orc_rt_jit_LinkedModule Link;    /* entries, constructors, destructors */
-  orc_rt_jit_ExitOrderNode Order;  /* the modules it bound symbols from */
+  orc_rt_jit_LinkedModule Link;    /* stubs, constructors, destructors */
+  orc_rt_jit_HostVar *Vars;        /* its variables, by storage */
+  size_t NumVars;
+  bool Pinned;     /* under SymLock */
+  bool Bound;      /* another module bound its symbols: pinned for good */
+  bool ByShutdown; /* finalized by the Session's shutdown */
+  char Dso;        /* its __dso_handle: its atexit handlers carry it */
+  struct orc_rt_jit_HostVersion *NextPinned;
+} orc_rt_jit_HostVersion;
+
+/* A function's permanent entry (modules/ModuleStubs.h's front), by key: an
+ * exported function's name, or "\1" and an escaping function's symbol. */
+typedef struct {
+  char *Key;
+  uint64_t Front;
+} orc_rt_jit_HostFront;
+
+struct orc_rt_OpaqueJitModule {
+  struct orc_rt_OpaqueJit *J;
+  char *Name;
+  orc_rt_jit_HostVersion *Cur;  /* under SymLock (written under Lock too) */
+  orc_rt_jit_HostFront *Fronts; /* under SymLock (written under Lock too) */
+  size_t NumFronts, CapFronts;
+  orc_rt_jit_ExitOrderNode Order; /* the modules it bound symbols from */
+  /* Versions not freed yet, and the freed-but-pinned ones; under SymLock. */
+  unsigned LiveVersions;
+  orc_rt_jit_HostVersion *Pinned;
   bool Unloading;  /* unload was called; kept while a module uses it */
+  bool Gone;       /* its last version's group is closed; under SymLock */
   bool ByShutdown; /* finalized by the Session's shutdown */
   orc_rt_CallbackFn OnFreed;
   void *OnFreedCtx;
-  char Dso; /* its __dso_handle: its atexit handlers carry it */
   struct orc_rt_OpaqueJitModule *Next;
 };
 
@@ -83,7 +123,46 @@ orc_rt_ErrorRef orc_rt_jit_Host_load(struct orc_rt_OpaqueJit *J,
                                      const char *Name, LLVMMemoryBufferRef Buf,
                                      orc_rt_JitModuleRef *Result);
 
-/* Frees M's bookkeeping (not its code: that is its JITDylib's). */
+/* Replaces M's code with the module in Buf (consumed), under J->Lock. */
+orc_rt_ErrorRef orc_rt_jit_Host_reload(orc_rt_JitModuleRef M,
+                                       LLVMMemoryBufferRef Buf);
+
+/* Compiles and links a version of M from Buf (consumed), keeping the
+ * current version's variables; its JITDylib (new ones get Gen's generator),
+ * group and stubs. On failure the version is gone and the error names M.
+ * Under Lock. */
+orc_rt_ErrorRef orc_rt_jit_HostVersion_build(
+    orc_rt_JitModuleRef M, LLVMMemoryBufferRef Buf,
+    LLVMOrcDefinitionGeneratorRef (*Gen)(orc_rt_jit_HostSlot *),
+    orc_rt_jit_HostVersion **Out);
+/* Its constructors; its destructors and atexit handlers; under its token. */
+void orc_rt_jit_HostVersion_construct(orc_rt_jit_HostVersion *V);
+void orc_rt_jit_HostVersion_finalize(orc_rt_jit_HostVersion *V);
+/* Frees its code and data (its JITDylib cleared for reuse) and
+ * bookkeeping; or only the bookkeeping. */
+void orc_rt_jit_HostVersion_release(orc_rt_jit_HostVersion *V);
+void orc_rt_jit_HostVersion_free(orc_rt_jit_HostVersion *V);
+
+/* Fronts (HostModule.c): makes those V's functions need that M lacks
+ * (jumping to V's stubs; fails only for memory); points them all at V's
+ * stubs; names them in V's stubs for when V is superseded. Under Lock. */
+orc_rt_ErrorRef orc_rt_jit_Host_makeFronts(orc_rt_JitModuleRef M,
+                                           orc_rt_jit_HostVersion *V);
+void orc_rt_jit_Host_retargetFronts(orc_rt_JitModuleRef M,
+                                    orc_rt_jit_HostVersion *V);
+void orc_rt_jit_Host_linkStubsToFronts(orc_rt_JitModuleRef M,
+                                       orc_rt_jit_HostVersion *V);
+
+/* Under SymLock: another loaded module bound symbols from M. */
+bool orc_rt_jit_Host_isNeeded(struct orc_rt_OpaqueJit *J,
+                              orc_rt_JitModuleRef M);
+
+/* The generator of a module version's JITDylib. */
+LLVMOrcDefinitionGeneratorRef
+orc_rt_jit_Host_generatorFor(orc_rt_jit_HostSlot *S);
+
+/* Frees M's bookkeeping and its versions' (not their code: that is their
+ * JITDylibs'), after the Session's drain. */
 void orc_rt_jit_Host_freeModule(orc_rt_JitModuleRef M);
 
 /* At the Session's detach: every module still loaded is finalized (newest

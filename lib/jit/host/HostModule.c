@@ -1,12 +1,13 @@
 /*===- lib/jit/host/HostModule.c - orc_rt_JitModule: load, look up, unload ===*/
-/* A module's life (HostJit.h has the locks):
+/* A module is its current version (HostVersion.c) and the fronts through
+ * which its functions are called: permanent entries that a reload points at
+ * the next version's stubs (HostReload.c). Its life (HostJit.h has the
+ * locks):
  *
- *   load:   compile (or take from the cache: cache/ModuleCache.h) -> link
- *           into a JITDylib of its own -> nested group under the Session's
- *           -> stubs -> constructors, under its token
- *   unload: destructors + its atexit handlers (__cxa_finalize of its
- *           __dso_handle), under its token -> close its group -> (last token
- *           back, on that thread) -> JITDylib removed, code freed, OnFreed
+ *   load:   build its first version -> fronts -> constructors
+ *   unload: the current version's destructors and atexit handlers -> close
+ *           its group -> (last token back) its code freed; the module's
+ *           bookkeeping goes with its last version, then OnFreed
  *   detach: each module still loaded is finalized the same way and its group
  *           closed "by shutdown": its code goes with the whole JIT after the
  *           Session's drain. */
@@ -15,6 +16,7 @@
 #include "jit/host/HostJit.h"
 #include "jit/host/ModuleLink.h"
 #include "jit/support/Diag.h"
+#include "jit/support/GrowArray.h"
 
 #include "orc-rt-c/NestedGroup.h"
 
@@ -25,39 +27,50 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* glibc's: runs (and forgets) the handlers registered with Dso, newest
- * first, as dlclose does for a library's. */
-extern void __cxa_finalize(void *Dso);
-
-/* The default stale-call handler (orc-rt-c/Jit.h). */
-static void defaultStale(const char *Function, const char *Module, void *Ctx) {
-  (void)Ctx;
-  fflush(stdout);
-  fprintf(stderr,
-          "orc-rt-c: error: call to '%s' in module '%s', which has been "
-          "unloaded\n",
-          Function, Module);
-  abort();
-}
-
 /*---- Resolving a module's undefined symbols ----*/
 
+/* Under SymLock: M's front for Key, or 0. */
+static uint64_t frontOf(orc_rt_JitModuleRef M, const char *Key) {
+  for (size_t I = 0; I < M->NumFronts; ++I)
+    if (!strcmp(M->Fronts[I].Key, Key))
+      return M->Fronts[I].Front;
+  return 0;
+}
+
+/* Under SymLock: what M exports as Name now: a function's front, a
+ * variable's storage (kept variables included, which the current version
+ * only declares). */
+static bool exportOf(orc_rt_JitModuleRef M, const char *Name, uint64_t *Addr) {
+  const orc_rt_jit_HostVersion *V = M->Cur;
+  const orc_rt_jit_ExportList *X = &V->Code->Exports;
+  for (size_t I = 0; I < X->Size; ++I)
+    if (!strcmp(X->Items[I].Name, Name)) {
+      *Addr =
+          X->Items[I].IsFunction ? frontOf(M, Name) : V->Link.ExportAddrs[I];
+      return *Addr != 0;
+    }
+  for (size_t I = 0; I < V->NumVars; ++I)
+    if (V->Vars[I].Key.External && !strcmp(V->Vars[I].Key.Name, Name)) {
+      *Addr = V->Vars[I].Addr;
+      return true;
+    }
+  return false;
+}
+
 /* Under SymLock: the exports of the loaded modules, oldest first wins (as
- * RTLD_GLOBAL libraries). */
+ * RTLD_GLOBAL libraries). The variables' companions are the loader's. */
 static bool findExport(orc_rt_JitRef J, const char *Name, uint64_t *Addr,
                        orc_rt_JitModuleRef *From) {
+  if (!strncmp(Name, "__orc_rt_var:", 13))
+    return false;
   bool Found = false;
   for (orc_rt_JitModuleRef M = J->Loaded; M; M = M->Next) {
-    if (M->Unloading || M->ByShutdown)
+    uint64_t A;
+    if (M->Unloading || M->ByShutdown || !exportOf(M, Name, &A))
       continue;
-    const orc_rt_jit_ExportList *X = &M->Code->Exports;
-    for (size_t I = 0; I < X->Size; ++I)
-      if (!strcmp(X->Items[I].Name, Name)) {
-        *Addr = M->Link.ExportAddrs[I];
-        *From = M;
-        Found = true; /* keep going: the oldest wins */
-        break;
-      }
+    *Addr = A;
+    *From = M;
+    Found = true; /* keep going: the oldest wins */
   }
   return Found;
 }
@@ -90,174 +103,131 @@ static LLVMErrorRef generate(LLVMOrcDefinitionGeneratorRef G, void *Ctx,
       findForSlot, Slot, LLVMOrcLLJITGetMainJITDylib(J->LLJIT));
 }
 
-/*---- Linking (host/ModuleLink.h) ----*/
+LLVMOrcDefinitionGeneratorRef
+orc_rt_jit_Host_generatorFor(orc_rt_jit_HostSlot *S) {
+  return LLVMOrcCreateCustomCAPIDefinitionGenerator(generate, S, NULL);
+}
 
-static orc_rt_ErrorRef addObjects(LLVMOrcJITDylibRef JD,
-                                  const LLVMMemoryBufferRef *Objects, size_t N,
-                                  void *Ctx) {
-  orc_rt_JitRef J = Ctx;
+/*---- Fronts ----*/
+
+/* Makes the fronts V's functions need and M does not have yet, jumping to
+ * V's stubs: one per exported function, and one per escaping function (not
+ * handed out: a function pointer an older version gave out is called
+ * through it). Under Lock. */
+static orc_rt_ErrorRef frontFor(orc_rt_JitModuleRef M, char *Key,
+                                orc_rt_jit_HostVersion *V, uint64_t Stub) {
+  orc_rt_JitRef J = M->J;
+  pthread_mutex_lock(&J->SymLock);
+  uint64_t F = frontOf(M, Key);
+  pthread_mutex_unlock(&J->SymLock);
+  if (F) {
+    free(Key);
+    return NULL;
+  }
+  F = orc_rt_jit_ModuleStubs_createFront(V->Id, Key[0] == 1 ? Key + 1 : Key,
+                                         Stub);
+  pthread_mutex_lock(&J->SymLock);
+  bool Room = F && orc_rt_jit_growArray(&M->Fronts, &M->CapFronts,
+                                        M->NumFronts + 1, sizeof(*M->Fronts));
+  if (Room)
+    M->Fronts[M->NumFronts++] = (orc_rt_jit_HostFront){Key, F};
+  pthread_mutex_unlock(&J->SymLock);
+  if (Room)
+    return NULL;
+  free(Key);
+  return orc_rt_Error_createf("%s: out of memory", M->Name);
+}
+
+static char *escapeKey(const char *Target) {
+  size_t N = strlen(Target);
+  char *K = malloc(N + 2);
+  if (K) {
+    K[0] = 1;
+    memcpy(K + 1, Target, N + 1);
+  }
+  return K;
+}
+
+orc_rt_ErrorRef orc_rt_jit_Host_makeFronts(orc_rt_JitModuleRef M,
+                                           orc_rt_jit_HostVersion *V) {
   orc_rt_ErrorRef Err = NULL;
-  for (size_t I = 0; I < N; ++I) {
-    if (Err)
-      LLVMDisposeMemoryBuffer(Objects[I]);
-    else
-      Err = orc_rt_jit_fromLLVMError(
-          LLVMOrcLLJITAddObjectFile(J->LLJIT, JD, Objects[I]), NULL);
+  const orc_rt_jit_ExportList *X = &V->Code->Exports;
+  for (size_t I = 0; !Err && I < X->Size; ++I) {
+    if (!X->Items[I].IsFunction)
+      continue;
+    char *Key = strdup(X->Items[I].Name);
+    Err = Key ? frontFor(M, Key, V, V->Link.ExportAddrs[I])
+              : orc_rt_Error_createf("%s: out of memory", M->Name);
+  }
+  const orc_rt_jit_EscapeList *E = &V->Code->Escapes;
+  for (size_t I = 0; !Err && I < E->Size; ++I) {
+    char *Key = escapeKey(E->Items[I].Target);
+    Err = Key ? frontFor(M, Key, V, V->Link.EscapeStubs[I])
+              : orc_rt_Error_createf("%s: out of memory", M->Name);
   }
   return Err;
 }
 
-static orc_rt_ErrorRef lookup(LLVMOrcJITDylibRef JD, const char *const *Names,
-                              size_t N, uint64_t *Addrs, void *Ctx) {
-  orc_rt_JitRef J = Ctx;
-  LLVMOrcSymbolStringPoolEntryRef *Interned = calloc(N, sizeof(*Interned));
-  if (!Interned)
-    return orc_rt_Error_create("out of memory");
-  for (size_t I = 0; I < N; ++I)
-    Interned[I] = LLVMOrcLLJITMangleAndIntern(J->LLJIT, Names[I]);
-  LLVMErrorRef E =
-      orc_rt_jit_lookupAndWait(LLVMOrcLLJITGetExecutionSession(J->LLJIT), JD,
-                               Interned, N, Addrs, NULL, NULL);
-  for (size_t I = 0; I < N; ++I)
-    LLVMOrcReleaseSymbolStringPoolEntry(Interned[I]);
-  free(Interned);
-  return orc_rt_jit_fromLLVMError(E, NULL);
-}
-
-/*---- Running code in a module, and freeing it ----*/
-
-/* Under the module's token; false if it is refused (the module is going). */
-static bool runInModule(orc_rt_JitModuleRef M, void (*Fn)(void)) {
-  if (!orc_rt_TaskGroup_acquireToken(M->Group))
-    return false;
-  Fn();
-  orc_rt_TaskGroup_releaseToken(M->Group);
-  return true;
-}
-
-static void runInits(orc_rt_JitModuleRef M, const orc_rt_jit_InitList *L,
-                     const uint64_t *Addrs, bool Reverse, int Prioritized) {
-  for (size_t K = 0; K < L->Size; ++K) {
-    size_t I = Reverse ? L->Size - 1 - K : K;
-    if (Prioritized >= 0 && (L->Items[I].Priority != 65535) != Prioritized)
-      continue;
-    runInModule(M, (void (*)(void))(uintptr_t)Addrs[I]);
-  }
-}
-
-/* As glibc's dlclose: the .fini_array backwards, and in it (crtbegin's
- * __do_global_dtors_aux, between the prioritized and the other entries)
- * __cxa_finalize of the module's handle: the atexit handlers it registered,
- * newest first. Under the module's token throughout. */
-static void finalize(orc_rt_JitModuleRef M) {
-  if (!orc_rt_TaskGroup_acquireToken(M->Group))
-    return;
-  runInits(M, &M->Code->Dtors, M->Link.DtorAddrs, true, 0);
-  __cxa_finalize(&M->Dso);
-  runInits(M, &M->Code->Dtors, M->Link.DtorAddrs, true, 1);
-  orc_rt_TaskGroup_releaseToken(M->Group);
-}
-
-void orc_rt_jit_Host_freeModule(orc_rt_JitModuleRef M) {
-  if (M->Id && !M->Link.StubsMade) { /* no stub points at it */
-    orc_rt_TokenSource_dispose(M->Id->Tokens);
-    free(M->Id->Path);
-    free(M->Id);
-  }
-  orc_rt_TaskGroup_destroy(M->Group);
-  orc_rt_jit_LinkedModule_dispose(&M->Link);
-  orc_rt_jit_ExitOrderNode_dispose(&M->Order);
-  free(M);
-}
-
-/* Empties the slot's JITDylib (freeing the module's code and data) and keeps
- * it for the next load. */
-static void releaseSlot(orc_rt_JitRef J, orc_rt_jit_HostSlot *S) {
+/* Under Lock, after makeFronts(M, V): every front of V's functions jumps to
+ * V's stub from here on. */
+void orc_rt_jit_Host_retargetFronts(orc_rt_JitModuleRef M,
+                                    orc_rt_jit_HostVersion *V) {
+  orc_rt_JitRef J = M->J;
   pthread_mutex_lock(&J->SymLock);
-  S->Owner = NULL;
-  pthread_mutex_unlock(&J->SymLock);
-  LLVMErrorRef E = LLVMOrcJITDylibClear(S->JD);
-  if (E)
-    LLVMConsumeError(E); /* nothing to tell: the module is gone either way */
-  pthread_mutex_lock(&J->SymLock);
-  S->NextFree = J->FreeSlots;
-  J->FreeSlots = S;
+  const orc_rt_jit_ExportList *X = &V->Code->Exports;
+  for (size_t I = 0; I < X->Size; ++I) {
+    uint64_t F = X->Items[I].IsFunction ? frontOf(M, X->Items[I].Name) : 0;
+    if (F)
+      orc_rt_jit_ModuleStubs_retarget(F, V->Link.ExportAddrs[I]);
+  }
+  const orc_rt_jit_EscapeList *E = &V->Code->Escapes;
+  for (size_t I = 0; I < E->Size; ++I) {
+    char *Key = escapeKey(E->Items[I].Target);
+    uint64_t F = Key ? frontOf(M, Key) : 0;
+    free(Key);
+    if (F)
+      orc_rt_jit_ModuleStubs_retarget(F, V->Link.EscapeStubs[I]);
+  }
   pthread_mutex_unlock(&J->SymLock);
 }
 
-/* The module's group completed: no frame is inside its code any more. Runs on
- * the thread that gave the last token back (in a stub's return path, which
- * holds no lock), or on the unloading thread if none was out. Closed by
- * shutdown: the code goes with the whole JIT, after the drain. */
-static void onComplete(void *Ctx) {
-  orc_rt_JitModuleRef M = Ctx;
-  if (M->ByShutdown)
-    return;
-  orc_rt_CallbackFn OnFreed = M->OnFreed;
-  void *OnFreedCtx = M->OnFreedCtx;
-  if (M->Slot)
-    releaseSlot(M->J, M->Slot);
-  orc_rt_jit_Host_freeModule(M);
-  if (OnFreed)
-    OnFreed(OnFreedCtx);
+/* Names, for each of V's stubs, the front a call denied there goes on
+ * through once V is superseded. Under Lock. */
+void orc_rt_jit_Host_linkStubsToFronts(orc_rt_JitModuleRef M,
+                                       orc_rt_jit_HostVersion *V) {
+  orc_rt_JitRef J = M->J;
+  pthread_mutex_lock(&J->SymLock);
+  const orc_rt_jit_ExportList *X = &V->Code->Exports;
+  for (size_t I = 0; I < X->Size; ++I)
+    if (X->Items[I].IsFunction)
+      orc_rt_jit_ModuleStubs_setFront(V->Link.ExportAddrs[I],
+                                      frontOf(M, X->Items[I].Name));
+  const orc_rt_jit_EscapeList *E = &V->Code->Escapes;
+  for (size_t I = 0; I < E->Size; ++I) {
+    char *Key = escapeKey(E->Items[I].Target);
+    if (Key)
+      orc_rt_jit_ModuleStubs_setFront(V->Link.EscapeStubs[I], frontOf(M, Key));
+    free(Key);
+  }
+  pthread_mutex_unlock(&J->SymLock);
 }
 
 /*---- Loading ----*/
 
-/* A cleared JITDylib from an unloaded module, or a new one. Under Lock. */
-static orc_rt_jit_HostSlot *takeSlot(orc_rt_JitRef J) {
-  pthread_mutex_lock(&J->SymLock);
-  orc_rt_jit_HostSlot *S = J->FreeSlots;
-  if (S)
-    J->FreeSlots = S->NextFree;
-  pthread_mutex_unlock(&J->SymLock);
-  if (S)
-    return S;
-  S = calloc(1, sizeof(*S));
-  if (!S)
-    return NULL;
-  char Name[64];
-  snprintf(Name, sizeof(Name), "<module %u>", J->NumSlots++);
-  S->J = J;
-  S->JD = LLVMOrcExecutionSessionCreateBareJITDylib(
-      LLVMOrcLLJITGetExecutionSession(J->LLJIT), Name);
-  LLVMOrcJITDylibAddGenerator(
-      S->JD, LLVMOrcCreateCustomCAPIDefinitionGenerator(generate, S, NULL));
-  S->NextAll = J->AllSlots;
-  J->AllSlots = S;
-  return S;
-}
-
-static orc_rt_ErrorRef makeId(orc_rt_JitModuleRef M, const char *Name) {
-  orc_rt_jit_StubModule *Id = calloc(1, sizeof(*Id));
-  char *P = strdup(Name);
-  orc_rt_TokenSourceRef TS =
-      Id && P ? orc_rt_TaskGroup_getTokenSource(M->Group) : NULL;
-  if (!TS) {
-    free(Id);
-    free(P);
-    return orc_rt_Error_create("out of memory");
+void orc_rt_jit_Host_freeModule(orc_rt_JitModuleRef M) {
+  if (M->Cur)
+    orc_rt_jit_HostVersion_free(M->Cur);
+  while (M->Pinned) {
+    orc_rt_jit_HostVersion *Next = M->Pinned->NextPinned;
+    orc_rt_jit_HostVersion_free(M->Pinned);
+    M->Pinned = Next;
   }
-  *Id = (orc_rt_jit_StubModule){.Tokens = TS,
-                                .Group = M->Group,
-                                .Path = P,
-                                .OnStale = M->J->OnStale ? M->J->OnStale
-                                                         : defaultStale,
-                                .StaleCtx = M->J->StaleCtx};
-  M->Id = Id; /* permanent from here: stubs point at it */
-  return NULL;
-}
-
-/* The load failed: what LLVM's session reported meanwhile is its cause. */
-static orc_rt_ErrorRef withSessionErrors(orc_rt_JitRef J, const char *Name,
-                                         orc_rt_ErrorRef Err) {
-  char *Session = orc_rt_jit_Host_takeSessionErrors(J);
-  orc_rt_ErrorRef Out =
-      orc_rt_Error_createf("%s: %s%s%s", Name, orc_rt_Error_getMessage(Err),
-                           Session ? ": " : "", Session ? Session : "");
-  orc_rt_Error_consume(Err);
-  free(Session);
-  return Out;
+  for (size_t I = 0; I < M->NumFronts; ++I)
+    free(M->Fronts[I].Key);
+  free(M->Fronts);
+  orc_rt_jit_ExitOrderNode_dispose(&M->Order);
+  free(M->Name);
+  free(M);
 }
 
 orc_rt_ErrorRef orc_rt_jit_Host_load(orc_rt_JitRef J, const char *Name,
@@ -270,58 +240,34 @@ orc_rt_ErrorRef orc_rt_jit_Host_load(orc_rt_JitRef J, const char *Name,
     return orc_rt_Error_createf("%s: cannot load: the Session is shutting down",
                                 Name);
   }
-  free(orc_rt_jit_Host_takeSessionErrors(J)); /* an earlier load's */
   orc_rt_JitModuleRef M = calloc(1, sizeof(*M));
-  orc_rt_ErrorRef Err =
-      M ? orc_rt_jit_ModuleCache_get(&J->Cache, &J->Compile, Name, Buf,
-                                     &M->Code)
-        : (LLVMDisposeMemoryBuffer(Buf), orc_rt_Error_create("out of memory"));
-  if (Err) { /* the cache's errors name the module (parse, verify) */
+  char *Copy = M ? strdup(Name) : NULL;
+  if (!Copy) {
     free(M);
     pthread_mutex_unlock(&J->Lock);
-    return Err;
+    LLVMDisposeMemoryBuffer(Buf);
+    return orc_rt_Error_createf("%s: out of memory", Name);
   }
   M->J = J;
+  M->Name = Copy;
   M->Order.Serial = ++J->NextSerial;
-  if (!(M->Slot = takeSlot(J)))
-    Err = orc_rt_Error_create("out of memory");
-  if (!Err) {
-    pthread_mutex_lock(&J->SymLock);
-    M->Slot->Owner = M;
-    pthread_mutex_unlock(&J->SymLock);
-    Err = orc_rt_TaskGroup_createNested(
-        &M->Group, orc_rt_Session_managedCodeTokenSource(J->S), onComplete, M);
+  orc_rt_jit_HostVersion *V;
+  orc_rt_ErrorRef Err =
+      orc_rt_jit_HostVersion_build(M, Buf, orc_rt_jit_Host_generatorFor, &V);
+  if (!Err && (Err = orc_rt_jit_Host_makeFronts(M, V))) {
+    orc_rt_TaskGroup_close(V->Group); /* completes: frees the version */
   }
-  if (!Err)
-    Err = makeId(M, Name);
-  if (!Err) {
-    M->Link = (orc_rt_jit_LinkedModule){.LLJIT = J->LLJIT,
-                                        .JD = M->Slot->JD,
-                                        .Code = M->Code,
-                                        .Id = M->Id,
-                                        .DsoHandle = &M->Dso,
-                                        .AddObjects = addObjects,
-                                        .Lookup = lookup,
-                                        .Ctx = J};
-    Err = orc_rt_jit_LinkedModule_link(&M->Link);
-  }
-  if (Err) {
-    Err = withSessionErrors(J, Name, Err);
-    if (M->Group) /* completes at once: onComplete frees the module */
-      orc_rt_TaskGroup_close(M->Group);
-    else {
-      if (M->Slot)
-        releaseSlot(J, M->Slot);
-      orc_rt_jit_Host_freeModule(M);
-    }
+  if (Err) { /* no version is left */
+    orc_rt_jit_Host_freeModule(M);
     pthread_mutex_unlock(&J->Lock);
     return Err;
   }
   pthread_mutex_lock(&J->SymLock);
+  M->Cur = V;
   M->Next = J->Loaded;
   J->Loaded = M;
   pthread_mutex_unlock(&J->SymLock);
-  runInits(M, &M->Code->Ctors, M->Link.CtorAddrs, false, -1);
+  orc_rt_jit_HostVersion_construct(V);
   pthread_mutex_unlock(&J->Lock);
   *Result = M;
   return NULL;
@@ -331,19 +277,21 @@ orc_rt_ErrorRef orc_rt_jit_Host_load(orc_rt_JitRef J, const char *Name,
 
 orc_rt_ErrorRef orc_rt_JitModule_lookup(orc_rt_JitModuleRef M, const char *Name,
                                         void **Result) {
-  const orc_rt_jit_ExportList *X = &M->Code->Exports;
-  for (size_t I = 0; I < X->Size; ++I)
-    if (!strcmp(X->Items[I].Name, Name)) {
-      *Result = (void *)(uintptr_t)M->Link.ExportAddrs[I];
-      return NULL;
-    }
-  return orc_rt_Error_createf("%s: no exported symbol '%s'", M->Id->Path, Name);
+  orc_rt_JitRef J = M->J;
+  uint64_t Addr = 0;
+  pthread_mutex_lock(&J->SymLock);
+  bool Found = strncmp(Name, "__orc_rt_var:", 13) && exportOf(M, Name, &Addr);
+  pthread_mutex_unlock(&J->SymLock);
+  if (!Found)
+    return orc_rt_Error_createf("%s: no exported symbol '%s'", M->Name, Name);
+  *Result = (void *)(uintptr_t)Addr;
+  return NULL;
 }
 
 /*---- Unloading ----*/
 
 /* Under SymLock: another loaded module bound symbols from M. */
-static bool isNeeded(orc_rt_JitRef J, orc_rt_JitModuleRef M) {
+bool orc_rt_jit_Host_isNeeded(orc_rt_JitRef J, orc_rt_JitModuleRef M) {
   for (orc_rt_JitModuleRef N = J->Loaded; N; N = N->Next)
     if (N != M && !N->ByShutdown &&
         orc_rt_jit_ExitOrderNode_uses(&N->Order, &M->Order))
@@ -364,9 +312,13 @@ static void unlist(orc_rt_JitRef J, orc_rt_JitModuleRef M) {
 /* Under Lock: M's destructors and handlers run, new entries are denied, and
  * its code goes once the last token is back. */
 static void unloadNow(orc_rt_JitRef J, orc_rt_JitModuleRef M) {
-  finalize(M);
+  orc_rt_jit_HostVersion *V = M->Cur;
+  orc_rt_jit_HostVersion_finalize(V);
   unlist(J, M);
-  orc_rt_TaskGroup_close(M->Group); /* may free M (onComplete) */
+  pthread_mutex_lock(&J->SymLock);
+  M->Gone = true;
+  pthread_mutex_unlock(&J->SymLock);
+  orc_rt_TaskGroup_close(V->Group); /* may free M (its last version) */
 }
 
 void orc_rt_JitModule_unload(orc_rt_JitModuleRef M, orc_rt_CallbackFn OnFreed,
@@ -381,7 +333,7 @@ void orc_rt_JitModule_unload(orc_rt_JitModuleRef M, orc_rt_CallbackFn OnFreed,
   }
   pthread_mutex_lock(&J->SymLock);
   M->Unloading = true;
-  bool Needed = isNeeded(J, M);
+  bool Needed = orc_rt_jit_Host_isNeeded(J, M);
   pthread_mutex_unlock(&J->SymLock);
   if (!Needed)
     unloadNow(J, M);
@@ -392,7 +344,7 @@ void orc_rt_JitModule_unload(orc_rt_JitModuleRef M, orc_rt_CallbackFn OnFreed,
     orc_rt_JitModuleRef Next = NULL;
     pthread_mutex_lock(&J->SymLock);
     for (orc_rt_JitModuleRef N = J->Loaded; N && !Next; N = N->Next)
-      if (N->Unloading && !isNeeded(J, N))
+      if (N->Unloading && !orc_rt_jit_Host_isNeeded(J, N))
         Next = N;
     pthread_mutex_unlock(&J->SymLock);
     if (Next) {
@@ -408,9 +360,12 @@ void orc_rt_jit_Host_finalizeAll(orc_rt_JitRef J) {
   for (orc_rt_JitModuleRef M = J->Loaded; M; M = M->Next) {
     if (M->ByShutdown)
       continue;
-    finalize(M);
-    M->ByShutdown = true;
-    __atomic_store_n(&M->Id->ClosedByShutdown, true, __ATOMIC_RELEASE);
-    orc_rt_TaskGroup_close(M->Group);
+    orc_rt_jit_HostVersion *V = M->Cur;
+    orc_rt_jit_HostVersion_finalize(V);
+    M->ByShutdown = V->ByShutdown = true;
+    /* Release: pairs with the acquire load in ModuleStubs.c's denied, which
+     * reads it after its token was denied by this close. */
+    __atomic_store_n(&V->Id->ClosedByShutdown, true, __ATOMIC_RELEASE);
+    orc_rt_TaskGroup_close(V->Group);
   }
 }

@@ -17,7 +17,12 @@
  * ModuleStubs_enter (token, shadow stack, return-address swap), restores them
  * and jumps to the function, which returns into moduleStubReturn: it saves
  * the return registers, calls ModuleStubs_leave (token back, real return
- * address) and returns there. */
+ * address) and returns there.
+ *
+ * A front page's slots are  49 BB <imm64>  movabs $record_i, %r11
+ *                           41 FF 23       jmp *(%r11)
+ * (the record's Target: the current version's stub, which loads its own
+ * record into %r11); page[0] is unused. */
 
 #include "jit/modules/ModuleStubs.h"
 
@@ -41,7 +46,7 @@
 #define FIRST_SLOT 16u
 #define SLOTS_PER_PAGE ((PAGE - FIRST_SLOT) / SLOT)
 
-typedef struct {
+typedef struct Record {
   uintptr_t Target; /* 0: read by the entries */
   orc_rt_jit_StubModule *Module;
   char *Name;
@@ -49,6 +54,10 @@ typedef struct {
   /* 28: the group's token slot index, UINT32_MAX in fallback mode */
   uint32_t FastIndex;
   orc_rt_TaskGroupRef Group; /* Module->Group, one load nearer */
+  uintptr_t Self;            /* the stub's address */
+  /* The front (its Record) a call denied here goes on through once Module
+   * is Superseded; NULL: none (a front's own, or mini-lli's modules). */
+  struct Record *Front;
 } Record;
 
 _Static_assert(offsetof(Record, Target) == 0 &&
@@ -64,14 +73,20 @@ typedef struct StubPage {
 } StubPage;
 
 static pthread_mutex_t Lock = PTHREAD_MUTEX_INITIALIZER;
-static StubPage *Pages;      /* newest first; never freed */
-static StubPage *Filling[2]; /* where the next stub goes, [RegsOnly] */
+static StubPage *Pages; /* newest first; never freed */
+/* Where the next stub goes, by kind: general, register-only, front. */
+enum { GeneralKind, RegsOnlyKind, FrontKind, NumKinds };
+static StubPage *Filling[NumKinds];
 
 void orc_rt_jit_moduleStubEntry(void);
 void orc_rt_jit_moduleStubCall(void);
 void orc_rt_jit_moduleStubReturn(void);
 
-static StubPage *newPage(uintptr_t Entry) {
+static StubPage *newPage(unsigned Kind) {
+  uintptr_t Entry = Kind == GeneralKind ? (uintptr_t)orc_rt_jit_moduleStubEntry
+                    : Kind == RegsOnlyKind
+                        ? (uintptr_t)orc_rt_jit_moduleStubCall
+                        : 0;
   StubPage *P = calloc(1, sizeof(*P));
   Record *R = P ? calloc(SLOTS_PER_PAGE, sizeof(Record)) : NULL;
   void *Mem = R ? mmap(NULL, PAGE, PROT_READ | PROT_WRITE,
@@ -89,6 +104,10 @@ static StubPage *newPage(uintptr_t Entry) {
     uintptr_t Rec = (uintptr_t)&R[I];
     S[0] = 0x49, S[1] = 0xBB;
     memcpy(S + 2, &Rec, 8);
+    if (Kind == FrontKind) {
+      S[10] = 0x41, S[11] = 0xFF, S[12] = 0x23; /* jmp *(%r11) */
+      continue;
+    }
     S[10] = 0xFF, S[11] = 0x25;
     int32_t Rel = -(int32_t)(FIRST_SLOT + I * SLOT + SLOT); /* to page[0] */
     memcpy(S + 12, &Rel, 4);
@@ -104,39 +123,52 @@ static StubPage *newPage(uintptr_t Entry) {
   return P;
 }
 
-uint64_t orc_rt_jit_ModuleStubs_create(orc_rt_jit_StubModule *M,
-                                       const char *Name, uint64_t Target,
-                                       bool RegsOnly, bool FloatArgs) {
-  char *Copy = strdup(Name);
-  if (!Copy)
+/* A slot of Kind with its record filled from R (the name copied); its
+ * address, or 0 if memory is exhausted. */
+static uint64_t allocate(unsigned Kind, Record R) {
+  if (!(R.Name = strdup(R.Name)))
     return 0;
   pthread_mutex_lock(&Lock);
-  StubPage *P = Filling[RegsOnly];
+  StubPage *P = Filling[Kind];
   if (!P || P->Used == SLOTS_PER_PAGE) {
-    P = newPage(RegsOnly ? (uintptr_t)orc_rt_jit_moduleStubCall
-                         : (uintptr_t)orc_rt_jit_moduleStubEntry);
+    P = newPage(Kind);
     if (!P) {
       pthread_mutex_unlock(&Lock);
-      free(Copy);
+      free(R.Name);
       return 0;
     }
     P->Next = Pages;
     Pages = P;
-    Filling[RegsOnly] = P;
+    Filling[Kind] = P;
   }
   unsigned I = P->Used++;
-  Record *R = &P->Records[I];
-  *R = (Record){.Target = (uintptr_t)Target,
-                .Module = M,
-                .Name = Copy,
-                .FloatArgs = FloatArgs,
-                .FastIndex = M->Group->Tokens.FastIndex,
-                .Group = M->Group};
   uint64_t Addr = (uintptr_t)(P->Code + FIRST_SLOT + I * SLOT);
+  R.Self = Addr;
+  P->Records[I] = R;
   pthread_mutex_unlock(&Lock);
   /* The record is published to callers with the stub's address (dlsym's
    * result, a symbol definition), which happens after this unlock. */
   return Addr;
+}
+
+uint64_t orc_rt_jit_ModuleStubs_create(orc_rt_jit_StubModule *M,
+                                       const char *Name, uint64_t Target,
+                                       bool RegsOnly, bool FloatArgs) {
+  return allocate(RegsOnly ? RegsOnlyKind : GeneralKind,
+                  (Record){.Target = (uintptr_t)Target,
+                           .Module = M,
+                           .Name = (char *)Name,
+                           .FloatArgs = FloatArgs,
+                           .FastIndex = M->Group->Tokens.FastIndex,
+                           .Group = M->Group});
+}
+
+uint64_t orc_rt_jit_ModuleStubs_createFront(orc_rt_jit_StubModule *M,
+                                            const char *Name, uint64_t Target) {
+  return allocate(FrontKind, (Record){.Target = (uintptr_t)Target,
+                                      .Module = M,
+                                      .Name = (char *)Name,
+                                      .FastIndex = UINT32_MAX});
 }
 
 static Record *findRecord(uint64_t Addr) {
@@ -158,6 +190,28 @@ void orc_rt_jit_ModuleStubs_setTarget(uint64_t Stub, uint64_t Target) {
   Record *R = findRecord(Stub);
   if (R)
     R->Target = (uintptr_t)Target;
+}
+
+/* A front's Target is read by its slot's jmp (any thread, no lock) and by
+ * denied below: the release store orders everything the new target's
+ * version set up (its stubs' records, its code) before it. */
+void orc_rt_jit_ModuleStubs_retarget(uint64_t Front, uint64_t Target) {
+  Record *R = findRecord(Front);
+  if (R)
+    __atomic_store_n(&R->Target, (uintptr_t)Target, __ATOMIC_RELEASE);
+}
+
+uint64_t orc_rt_jit_ModuleStubs_frontTarget(uint64_t Front) {
+  Record *R = findRecord(Front);
+  return R ? __atomic_load_n(&R->Target, __ATOMIC_ACQUIRE) : 0;
+}
+
+/* Written before the module's Superseded mark (release), which denied reads
+ * first (acquire). */
+void orc_rt_jit_ModuleStubs_setFront(uint64_t Stub, uint64_t Front) {
+  Record *R = findRecord(Stub), *F = findRecord(Front);
+  if (R)
+    __atomic_store_n(&R->Front, F, __ATOMIC_RELAXED);
 }
 
 bool orc_rt_jit_ModuleStubs_lookup(uint64_t Addr, const char **Name,
@@ -320,17 +374,29 @@ void orc_rt_jit_ModuleStubs_dropDeadFrames(uintptr_t Sp) {
     dropDead(My, Sp);
 }
 
-/* R's token was denied. Closed by Session shutdown: the code is freed only
- * after the Session's drain, which waits for the caller's token, so the call
- * may go on under it. Closed by dlclose: the code is (or soon will be) gone. */
-static __attribute__((noinline, cold)) void denied(Record *R) {
+/* R's token was denied. Superseded by a reload: the call goes on to the
+ * front's current target (returned), unless the reload removed the function
+ * (the front still names this stub): a stale call. Closed by Session
+ * shutdown: the code is freed only after the Session's drain, which waits
+ * for the caller's token, so the call may go on under it (0 returned).
+ * Closed by dlclose or unload: the code is (or soon will be) gone. */
+static __attribute__((noinline, cold)) uintptr_t denied(Record *R) {
+  /* Acquire: pairs with the release store of the mark, made before the
+   * group was closed (which is what denied us), after R->Front and the
+   * front's new Target were stored. */
+  if (__atomic_load_n(&R->Module->Superseded, __ATOMIC_ACQUIRE)) {
+    Record *F = __atomic_load_n(&R->Front, __ATOMIC_RELAXED);
+    uintptr_t To = F ? __atomic_load_n(&F->Target, __ATOMIC_ACQUIRE) : 0;
+    if (To && To != R->Self)
+      return To;
+  }
   bool ByShutdown =
       __atomic_load_n(&R->Module->ClosedByShutdown, __ATOMIC_ACQUIRE);
   /* A caller inside managed code or inside another module holds a token
    * that the Session's drain waits for. */
   if (ByShutdown &&
       (orc_rt_Session_current() || (My->Entries && My->Top > My->Entries + 1)))
-    return;
+    return 0;
   if (R->Module->OnStale) {
     R->Module->OnStale(R->Name, R->Module->Path, R->Module->StaleCtx);
     abort(); /* the handler must not return */
@@ -346,13 +412,19 @@ static __attribute__((noinline, cold)) void denied(Record *R) {
 
 /* The C path of an entry (the entry paths' fast path did not take it: the
  * thread's first entry, a full stack, frames left by longjmp to give back,
- * fallback token mode, a denied token): takes R's token (or ends the
- * program, see denied) and pushes an entry for a call whose caller resumes
- * with stack pointer Sp at Ret. */
-static void push(Record *R, uintptr_t Sp, uintptr_t Ret) {
+ * fallback token mode, a denied token): takes R's token (see denied) and
+ * pushes an entry for a call whose caller resumes with stack pointer Sp at
+ * Ret. Returns 0, or where a call denied at a superseded version goes
+ * instead: then, if Always, an entry without a token is pushed (the
+ * register-only path pops one at its return), else none. */
+static uintptr_t push(Record *R, uintptr_t Sp, uintptr_t Ret, bool Always) {
   bool Token = orc_rt_TaskGroup_acquireToken(R->Group);
-  if (__builtin_expect(!Token, 0))
-    denied(R);
+  uintptr_t To = 0;
+  if (__builtin_expect(!Token, 0)) {
+    To = denied(R);
+    if (To && !Always)
+      return To;
+  }
   Shadow *S = My;
   if (!S->Entries)
     newShadow(S);
@@ -365,6 +437,7 @@ static void push(Record *R, uintptr_t Sp, uintptr_t Ret) {
   __atomic_store_n(&E->Rec, (uintptr_t)R | (Token ? 0 : NoToken),
                    __ATOMIC_RELAXED);
   setTop(S, E + 1);
+  return To;
 }
 
 /* Pops the entry of the call whose caller resumes at Sp (giving back the
@@ -390,7 +463,9 @@ static Entry pop(uintptr_t Sp) {
  * returns the function to jump to. */
 __attribute__((used, visibility("hidden"))) uintptr_t
 orc_rt_jit_ModuleStubs_enter(Record *R, uintptr_t *RetSlot) {
-  push(R, (uintptr_t)(RetSlot + 1), *RetSlot);
+  uintptr_t To = push(R, (uintptr_t)(RetSlot + 1), *RetSlot, false);
+  if (To) /* to the current version's stub, with the caller's frame as is */
+    return To;
   *RetSlot = (uintptr_t)orc_rt_jit_moduleStubReturn;
   return R->Target;
 }
@@ -398,8 +473,8 @@ orc_rt_jit_ModuleStubs_enter(Record *R, uintptr_t *RetSlot) {
 /* The register-only entry's C path: the stub calls the function itself. */
 __attribute__((used, visibility("hidden"))) uintptr_t
 orc_rt_jit_ModuleStubs_enterCall(Record *R, uintptr_t Sp) {
-  push(R, Sp, 0);
-  return R->Target;
+  uintptr_t To = push(R, Sp, 0, true);
+  return To ? To : R->Target;
 }
 
 /* The register-only return's C path (the fast path found a frame left by

@@ -23,7 +23,16 @@
  * mode, a denied token and frames left by longjmp take the C path.
  *
  * Stubs outlive their module so that a stale pointer ends the program with a
- * clear message instead of jumping into freed memory. x86-64 only (the JIT is
+ * clear message instead of jumping into freed memory.
+ *
+ * A module that can be replaced by a newer version of itself (a host's hot
+ * reload) is reached through fronts: a front is a permanent entry with no
+ * token of its own that jumps to the stub of the function's current version
+ * (one 8-byte store retargets it). A version's stubs are as above, with its
+ * own group; a version superseded by a reload is marked so before its group
+ * is closed, and a call denied at one of its stubs (the caller read the
+ * front's old target, or kept a function pointer the old version handed out)
+ * goes on through the front to the current version instead. x86-64 only (the JIT is
  * the host's). Exceptions must not propagate out of a module function through
  * a general stub (its return path has no unwind info): they end the program,
  * as std::terminate; through a register-only stub they unwind. A frame left
@@ -49,6 +58,9 @@ typedef struct orc_rt_jit_StubModule {
   /* Set before the group is closed by Session shutdown (not by dlclose):
    * a denied entry then runs under the caller's Session token instead. */
   bool ClosedByShutdown;
+  /* Set before the group is closed by a reload that replaced this version:
+   * a denied entry goes on to its front's current target (see above). */
+  bool Superseded;
   /* A denied entry that cannot go on (a stale call): told the function's
    * and the module's names; must not return (the process aborts if it
    * does). NULL: mini-lli's line ("mini-lli: error: call to ...") and
@@ -70,6 +82,24 @@ uint64_t orc_rt_jit_ModuleStubs_create(orc_rt_jit_StubModule *M,
 /* Sets the function a stub created with Target 0 calls (before anything can
  * call the stub). */
 void orc_rt_jit_ModuleStubs_setTarget(uint64_t Stub, uint64_t Target);
+
+/* Creates a front for the function Name (copied) of the module whose
+ * current version is M, jumping to Target (a stub of M's). Returns its
+ * address, or 0 if memory is exhausted. */
+uint64_t orc_rt_jit_ModuleStubs_createFront(orc_rt_jit_StubModule *M,
+                                            const char *Name, uint64_t Target);
+
+/* Points a front at another stub (a newer version's): calls that read the
+ * front after this store go there. Any thread; the caller serialises
+ * retargets of one front. */
+void orc_rt_jit_ModuleStubs_retarget(uint64_t Front, uint64_t Target);
+
+/* The stub a front jumps to now. */
+uint64_t orc_rt_jit_ModuleStubs_frontTarget(uint64_t Front);
+
+/* Names the front through which a call denied at Stub goes on once Stub's
+ * module is Superseded (before that is set). */
+void orc_rt_jit_ModuleStubs_setFront(uint64_t Stub, uint64_t Front);
 
 /* If Addr is a stub's address, its function name and module; else false. */
 bool orc_rt_jit_ModuleStubs_lookup(uint64_t Addr, const char **Name,

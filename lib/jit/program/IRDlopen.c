@@ -554,13 +554,12 @@ static orc_rt_ErrorRef compileModule(const char *Path,
   /* -enable-cache-manager makes the directory lli's cache, whose files hold
    * one object and nothing else (LLICache.h): modules are not stored there. */
   orc_rt_jit_ModuleCompiler By = {
-      orc_rt_jit_Jit_codegenSettings(Jit),
-      Opts->Passes,
-      Opts->EnableCacheManager ? NULL : Opts->ObjectCacheDir,
-      runPasses,
-      compileObjects,
-      warnCache,
-      NULL};
+      .CodegenSettings = orc_rt_jit_Jit_codegenSettings(Jit),
+      .Passes = Opts->Passes,
+      .Dir = Opts->EnableCacheManager ? NULL : Opts->ObjectCacheDir,
+      .RunPasses = runPasses,
+      .Compile = compileObjects,
+      .Warn = warnCache};
   return orc_rt_jit_ModuleCache_get(&Cache, &By, Path, Buf, Out);
 }
 

@@ -1,0 +1,440 @@
+/*===- lib/jit/host/HostVersion.c - One compiled version of a host's module ===*/
+/* A version's life (HostJit.h has the structures and the locks):
+ *
+ *   build:    compile (or take from the cache: cache/ModuleCache.h; the
+ *             variables the previous version had are made declarations of
+ *             its storage first, ir/KeptVariables.h) -> a JITDylib of its own
+ *             with the kept variables defined at their addresses -> nested
+ *             group under the Session's -> link and stubs (host/ModuleLink.h)
+ *             -> its variables' storage read from the companions
+ *   run:      constructors, then calls through its stubs, under its token
+ *   finalize: destructors + its atexit handlers (__cxa_finalize of its
+ *             __dso_handle), under its token
+ *   close:    by a reload that replaced it, by unload, by the Session's
+ *             shutdown; once its last token is back its JITDylib is cleared
+ *             (code and data freed) -- unless it is pinned: its data holds a
+ *             variable a later version kept, or another module bound its
+ *             symbols. */
+
+#include "jit/compile/SymbolImport.h"
+#include "jit/host/HostJit.h"
+#include "jit/support/Diag.h"
+
+#include "orc-rt-c/NestedGroup.h"
+
+#include <llvm-c/Error.h>
+#include <llvm-c/Orc.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* glibc's: runs (and forgets) the handlers registered with Dso, newest
+ * first, as dlclose does for a library's. */
+extern void __cxa_finalize(void *Dso);
+
+/* The default stale-call handler (orc-rt-c/Jit.h). */
+static void defaultStale(const char *Function, const char *Module, void *Ctx) {
+  (void)Ctx;
+  fflush(stdout);
+  fprintf(stderr,
+          "orc-rt-c: error: call to '%s' in module '%s', which has been "
+          "unloaded\n",
+          Function, Module);
+  abort();
+}
+
+/*---- Running code in a version ----*/
+
+/* Under the version's token; false if it is refused (the version is going). */
+static bool runIn(orc_rt_jit_HostVersion *V, void (*Fn)(void)) {
+  if (!orc_rt_TaskGroup_acquireToken(V->Group))
+    return false;
+  Fn();
+  orc_rt_TaskGroup_releaseToken(V->Group);
+  return true;
+}
+
+static void runInits(orc_rt_jit_HostVersion *V, const orc_rt_jit_InitList *L,
+                     const uint64_t *Addrs, bool Reverse, int Prioritized) {
+  for (size_t K = 0; K < L->Size; ++K) {
+    size_t I = Reverse ? L->Size - 1 - K : K;
+    if (Prioritized >= 0 && (L->Items[I].Priority != 65535) != Prioritized)
+      continue;
+    runIn(V, (void (*)(void))(uintptr_t)Addrs[I]);
+  }
+}
+
+void orc_rt_jit_HostVersion_construct(orc_rt_jit_HostVersion *V) {
+  runInits(V, &V->Code->Ctors, V->Link.CtorAddrs, false, -1);
+}
+
+/* As glibc's dlclose: the .fini_array backwards, and in it (crtbegin's
+ * __do_global_dtors_aux, between the prioritized and the other entries)
+ * __cxa_finalize of the version's handle: the atexit handlers it
+ * registered, newest first. Under the version's token throughout. */
+void orc_rt_jit_HostVersion_finalize(orc_rt_jit_HostVersion *V) {
+  if (!orc_rt_TaskGroup_acquireToken(V->Group))
+    return;
+  runInits(V, &V->Code->Dtors, V->Link.DtorAddrs, true, 0);
+  __cxa_finalize(&V->Dso);
+  runInits(V, &V->Code->Dtors, V->Link.DtorAddrs, true, 1);
+  orc_rt_TaskGroup_releaseToken(V->Group);
+}
+
+/*---- Freeing ----*/
+
+void orc_rt_jit_HostVersion_free(orc_rt_jit_HostVersion *V) {
+  if (V->Id && !V->Link.StubsMade) { /* no stub points at it */
+    orc_rt_TokenSource_dispose(V->Id->Tokens);
+    free(V->Id->Path);
+    free(V->Id);
+  }
+  if (V->Group)
+    orc_rt_TaskGroup_destroy(V->Group);
+  orc_rt_jit_LinkedModule_dispose(&V->Link);
+  for (size_t I = 0; I < V->NumVars; ++I)
+    orc_rt_jit_KeptVar_dispose(&V->Vars[I].Key);
+  free(V->Vars);
+  free(V);
+}
+
+/* Empties the slot's JITDylib (freeing the version's code and data) and
+ * keeps it for the next version. */
+static void releaseSlot(orc_rt_JitRef J, orc_rt_jit_HostSlot *S) {
+  pthread_mutex_lock(&J->SymLock);
+  S->Owner = NULL;
+  pthread_mutex_unlock(&J->SymLock);
+  LLVMErrorRef E = LLVMOrcJITDylibClear(S->JD);
+  if (E)
+    LLVMConsumeError(E); /* nothing to tell: the version is gone either way */
+  pthread_mutex_lock(&J->SymLock);
+  S->NextFree = J->FreeSlots;
+  J->FreeSlots = S;
+  pthread_mutex_unlock(&J->SymLock);
+}
+
+/* Its code and data go, and its bookkeeping. */
+void orc_rt_jit_HostVersion_release(orc_rt_jit_HostVersion *V) {
+  if (V->Slot)
+    releaseSlot(V->M->J, V->Slot);
+  orc_rt_jit_HostVersion_free(V);
+}
+
+/* The version's group completed: no frame is inside its code any more. Runs
+ * on the thread that gave the last token back (in a stub's return path,
+ * which holds no lock), or on the closing thread if none was out. Closed by
+ * shutdown: the code goes with the whole JIT, after the drain. The module
+ * goes with its last version, once it is unloaded (Gone). */
+static void onComplete(void *Ctx) {
+  orc_rt_jit_HostVersion *V = Ctx;
+  orc_rt_JitModuleRef M = V->M;
+  orc_rt_JitRef J = M->J;
+  if (V->ByShutdown)
+    return;
+  pthread_mutex_lock(&J->SymLock);
+  if (M->Cur == V) /* unloaded */
+    M->Cur = NULL;
+  bool Keep = V->Pinned && !M->Gone;
+  if (Keep) {
+    V->NextPinned = M->Pinned;
+    M->Pinned = V;
+  }
+  bool Last = --M->LiveVersions == 0 && M->Gone;
+  orc_rt_jit_HostVersion *Pinned = Last ? M->Pinned : NULL;
+  if (Last)
+    M->Pinned = NULL;
+  pthread_mutex_unlock(&J->SymLock);
+  if (!Keep)
+    orc_rt_jit_HostVersion_release(V);
+  if (!Last)
+    return;
+  while (Pinned) {
+    orc_rt_jit_HostVersion *Next = Pinned->NextPinned;
+    orc_rt_jit_HostVersion_release(Pinned);
+    Pinned = Next;
+  }
+  orc_rt_CallbackFn OnFreed = M->OnFreed;
+  void *OnFreedCtx = M->OnFreedCtx;
+  orc_rt_jit_Host_freeModule(M);
+  if (OnFreed)
+    OnFreed(OnFreedCtx);
+}
+
+/*---- Building ----*/
+
+/* A cleared JITDylib of a freed version, or a new one. Under Lock. */
+static orc_rt_jit_HostSlot *
+takeSlot(orc_rt_JitRef J,
+         LLVMOrcDefinitionGeneratorRef (*Gen)(orc_rt_jit_HostSlot *)) {
+  pthread_mutex_lock(&J->SymLock);
+  orc_rt_jit_HostSlot *S = J->FreeSlots;
+  if (S)
+    J->FreeSlots = S->NextFree;
+  pthread_mutex_unlock(&J->SymLock);
+  if (S)
+    return S;
+  S = calloc(1, sizeof(*S));
+  if (!S)
+    return NULL;
+  char Name[64];
+  snprintf(Name, sizeof(Name), "<module %u>", J->NumSlots++);
+  S->J = J;
+  S->JD = LLVMOrcExecutionSessionCreateBareJITDylib(
+      LLVMOrcLLJITGetExecutionSession(J->LLJIT), Name);
+  LLVMOrcJITDylibAddGenerator(S->JD, Gen(S));
+  S->NextAll = J->AllSlots;
+  J->AllSlots = S;
+  return S;
+}
+
+static orc_rt_ErrorRef makeId(orc_rt_jit_HostVersion *V) {
+  orc_rt_JitRef J = V->M->J;
+  orc_rt_jit_StubModule *Id = calloc(1, sizeof(*Id));
+  char *P = strdup(V->M->Name);
+  orc_rt_TokenSourceRef TS =
+      Id && P ? orc_rt_TaskGroup_getTokenSource(V->Group) : NULL;
+  if (!TS) {
+    free(Id);
+    free(P);
+    return orc_rt_Error_create("out of memory");
+  }
+  *Id =
+      (orc_rt_jit_StubModule){.Tokens = TS,
+                              .Group = V->Group,
+                              .Path = P,
+                              .OnStale = J->OnStale ? J->OnStale : defaultStale,
+                              .StaleCtx = J->StaleCtx};
+  V->Id = Id; /* permanent from here: stubs point at it */
+  return NULL;
+}
+
+/* How a version is compiled: the Jit's compiler, with the previous
+ * version's variables made declarations of their storage first. */
+typedef struct {
+  orc_rt_JitRef J;
+  const orc_rt_jit_HostVar *Prev;
+  size_t NumPrev;
+} BuildCtx;
+
+static orc_rt_ErrorRef prepare(LLVMModuleRef Mod, void *Ctx) {
+  BuildCtx *B = Ctx;
+  orc_rt_jit_KeptVar *Keep = calloc(B->NumPrev + 1, sizeof(*Keep));
+  if (!Keep)
+    return orc_rt_Error_create("out of memory");
+  for (size_t I = 0; I < B->NumPrev; ++I)
+    Keep[I] = B->Prev[I].Key;
+  orc_rt_ErrorRef Err = orc_rt_jit_keepVariables(Mod, Keep, B->NumPrev);
+  free(Keep);
+  return Err;
+}
+
+static orc_rt_ErrorRef runPasses(LLVMModuleRef Mod, const char *Passes,
+                                 void *Ctx) {
+  orc_rt_JitRef J = ((BuildCtx *)Ctx)->J;
+  return J->Compile.RunPasses(Mod, Passes, J->Compile.Ctx);
+}
+
+static orc_rt_ErrorRef compile(LLVMModuleRef Mod, orc_rt_jit_ObjectList *Out,
+                               void *Ctx) {
+  orc_rt_JitRef J = ((BuildCtx *)Ctx)->J;
+  return J->Compile.Compile(Mod, Out, J->Compile.Ctx);
+}
+
+/* The Jit's settings and the kept variables' names and types: what the
+ * compiled code depends on besides the module's bytes. */
+static char *settingsFor(const BuildCtx *B) {
+  size_t N = strlen(B->J->Settings) + 16;
+  for (size_t I = 0; I < B->NumPrev; ++I)
+    N += strlen(B->Prev[I].Key.TypeKey) + strlen(B->Prev[I].Key.Name) + 3;
+  char *S = malloc(N);
+  if (!S)
+    return NULL;
+  size_t At = (size_t)snprintf(S, N, "%s keep", B->J->Settings);
+  for (size_t I = 0; I < B->NumPrev; ++I)
+    At += (size_t)snprintf(S + At, N - At, " %s:%s", B->Prev[I].Key.TypeKey,
+                           B->Prev[I].Key.Name);
+  return S;
+}
+
+static orc_rt_ErrorRef compileVersion(orc_rt_jit_HostVersion *V,
+                                      const BuildCtx *B,
+                                      LLVMMemoryBufferRef Buf) {
+  orc_rt_JitRef J = V->M->J;
+  char *Settings = settingsFor(B);
+  if (!Settings) {
+    LLVMDisposeMemoryBuffer(Buf);
+    return orc_rt_Error_create("out of memory");
+  }
+  orc_rt_jit_ModuleCompiler By = J->Compile;
+  By.CodegenSettings = Settings;
+  By.Prepare = prepare;
+  By.RunPasses = runPasses;
+  By.Compile = compile;
+  By.Ctx = (void *)B;
+  orc_rt_ErrorRef Err =
+      orc_rt_jit_ModuleCache_get(&J->Cache, &By, V->M->Name, Buf, &V->Code);
+  free(Settings);
+  return Err;
+}
+
+/* The previous version's variables, defined in V's JITDylib at their
+ * storage under the names the kept declarations use. */
+static orc_rt_ErrorRef defineKept(orc_rt_jit_HostVersion *V,
+                                  const BuildCtx *B) {
+  if (!B->NumPrev)
+    return NULL;
+  LLVMOrcCSymbolMapPairs Pairs = calloc(B->NumPrev, sizeof(*Pairs));
+  if (!Pairs)
+    return orc_rt_Error_create("out of memory");
+  size_t N = 0;
+  for (; N < B->NumPrev; ++N) {
+    char *Sym = orc_rt_jit_keptSymbolName(&B->Prev[N].Key);
+    if (!Sym)
+      break;
+    Pairs[N].Name = LLVMOrcLLJITMangleAndIntern(V->M->J->LLJIT, Sym);
+    Pairs[N].Sym = (LLVMJITEvaluatedSymbol){
+        B->Prev[N].Addr, {LLVMJITSymbolGenericFlagsExported, 0}};
+    free(Sym);
+  }
+  if (N < B->NumPrev) {
+    for (size_t K = 0; K < N; ++K)
+      LLVMOrcReleaseSymbolStringPoolEntry(Pairs[K].Name);
+    free(Pairs);
+    return orc_rt_Error_create("out of memory");
+  }
+  orc_rt_jit_defineAbsolute(V->Slot->JD, Pairs, N);
+  free(Pairs);
+  return NULL;
+}
+
+/* Its variables' storage, from the companions among its exports; a variable
+ * at the address the previous version's had is that one kept. */
+static orc_rt_ErrorRef readVars(orc_rt_jit_HostVersion *V, const BuildCtx *B) {
+  const orc_rt_jit_ExportList *X = &V->Code->Exports;
+  V->Vars = calloc(X->Size + 1, sizeof(*V->Vars));
+  if (!V->Vars)
+    return orc_rt_Error_create("out of memory");
+  for (size_t I = 0; I < X->Size; ++I) {
+    orc_rt_jit_HostVar *Var = &V->Vars[V->NumVars];
+    if (!orc_rt_jit_parseVarCompanion(X->Items[I].Name, &Var->Key))
+      continue;
+    ++V->NumVars;
+    memcpy(&Var->Addr, (const void *)(uintptr_t)V->Link.ExportAddrs[I],
+           sizeof(Var->Addr));
+    Var->Owner = V;
+    for (size_t K = 0; K < B->NumPrev; ++K)
+      if (B->Prev[K].Addr == Var->Addr)
+        Var->Owner = B->Prev[K].Owner;
+  }
+  return NULL;
+}
+
+/*---- Linking (host/ModuleLink.h) ----*/
+
+static orc_rt_ErrorRef addObjects(LLVMOrcJITDylibRef JD,
+                                  const LLVMMemoryBufferRef *Objects, size_t N,
+                                  void *Ctx) {
+  orc_rt_JitRef J = Ctx;
+  orc_rt_ErrorRef Err = NULL;
+  for (size_t I = 0; I < N; ++I) {
+    if (Err)
+      LLVMDisposeMemoryBuffer(Objects[I]);
+    else
+      Err = orc_rt_jit_fromLLVMError(
+          LLVMOrcLLJITAddObjectFile(J->LLJIT, JD, Objects[I]), NULL);
+  }
+  return Err;
+}
+
+static orc_rt_ErrorRef lookup(LLVMOrcJITDylibRef JD, const char *const *Names,
+                              size_t N, uint64_t *Addrs, void *Ctx) {
+  orc_rt_JitRef J = Ctx;
+  LLVMOrcSymbolStringPoolEntryRef *Interned = calloc(N, sizeof(*Interned));
+  if (!Interned)
+    return orc_rt_Error_create("out of memory");
+  for (size_t I = 0; I < N; ++I)
+    Interned[I] = LLVMOrcLLJITMangleAndIntern(J->LLJIT, Names[I]);
+  LLVMErrorRef E =
+      orc_rt_jit_lookupAndWait(LLVMOrcLLJITGetExecutionSession(J->LLJIT), JD,
+                               Interned, N, Addrs, NULL, NULL);
+  for (size_t I = 0; I < N; ++I)
+    LLVMOrcReleaseSymbolStringPoolEntry(Interned[I]);
+  free(Interned);
+  return orc_rt_jit_fromLLVMError(E, NULL);
+}
+
+/* The load failed: what LLVM's session reported meanwhile is its cause. */
+static orc_rt_ErrorRef withSessionErrors(orc_rt_JitRef J, const char *Name,
+                                         orc_rt_ErrorRef Err) {
+  char *Session = orc_rt_jit_Host_takeSessionErrors(J);
+  orc_rt_ErrorRef Out =
+      orc_rt_Error_createf("%s: %s%s%s", Name, orc_rt_Error_getMessage(Err),
+                           Session ? ": " : "", Session ? Session : "");
+  orc_rt_Error_consume(Err);
+  free(Session);
+  return Out;
+}
+
+orc_rt_ErrorRef orc_rt_jit_HostVersion_build(
+    orc_rt_JitModuleRef M, LLVMMemoryBufferRef Buf,
+    LLVMOrcDefinitionGeneratorRef (*Gen)(orc_rt_jit_HostSlot *),
+    orc_rt_jit_HostVersion **Out) {
+  orc_rt_JitRef J = M->J;
+  free(orc_rt_jit_Host_takeSessionErrors(J)); /* an earlier load's */
+  orc_rt_jit_HostVersion *V = calloc(1, sizeof(*V));
+  if (!V) {
+    LLVMDisposeMemoryBuffer(Buf);
+    return orc_rt_Error_createf("%s: out of memory", M->Name);
+  }
+  V->M = M;
+  BuildCtx B = {J, M->Cur ? M->Cur->Vars : NULL, M->Cur ? M->Cur->NumVars : 0};
+  /* The cache's errors name the module (parse, verify). */
+  orc_rt_ErrorRef Err = compileVersion(V, &B, Buf);
+  if (Err) {
+    free(V);
+    return Err;
+  }
+  if (!(V->Slot = takeSlot(J, Gen)))
+    Err = orc_rt_Error_create("out of memory");
+  if (!Err) {
+    pthread_mutex_lock(&J->SymLock);
+    V->Slot->Owner = M;
+    ++M->LiveVersions;
+    pthread_mutex_unlock(&J->SymLock);
+    Err = orc_rt_TaskGroup_createNested(
+        &V->Group, orc_rt_Session_managedCodeTokenSource(J->S), onComplete, V);
+    if (Err) {
+      pthread_mutex_lock(&J->SymLock);
+      --M->LiveVersions;
+      pthread_mutex_unlock(&J->SymLock);
+    }
+  }
+  if (!Err)
+    Err = makeId(V);
+  if (!Err)
+    Err = defineKept(V, &B);
+  if (!Err) {
+    V->Link = (orc_rt_jit_LinkedModule){.LLJIT = J->LLJIT,
+                                        .JD = V->Slot->JD,
+                                        .Code = V->Code,
+                                        .Id = V->Id,
+                                        .DsoHandle = &V->Dso,
+                                        .AddObjects = addObjects,
+                                        .Lookup = lookup,
+                                        .Ctx = J};
+    Err = orc_rt_jit_LinkedModule_link(&V->Link);
+  }
+  if (!Err)
+    Err = readVars(V, &B);
+  if (!Err) {
+    *Out = V;
+    return NULL;
+  }
+  Err = withSessionErrors(J, M->Name, Err);
+  if (V->Group) /* completes at once: onComplete frees the version */
+    orc_rt_TaskGroup_close(V->Group);
+  else
+    orc_rt_jit_HostVersion_release(V);
+  return Err;
+}

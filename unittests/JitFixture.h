@@ -1,0 +1,61 @@
+/*===- unittests/JitFixture.h - A Session, a task queue and a Jit ---------===*/
+/* What the host JIT's tests (JitTest.c, JitReloadTest.c) share: a fresh
+ * Session with a Jit per case, loading from IR text, and a log the modules'
+ * code writes to through a host symbol. */
+
+#ifndef ORC_RT_C_UNITTESTS_JITFIXTURE_H
+#define ORC_RT_C_UNITTESTS_JITFIXTURE_H
+
+#include "TestUtil.h"
+
+#include "orc-rt-c/Dispatch.h"
+#include "orc-rt-c/Jit.h"
+#include "orc-rt-c/Session.h"
+
+#include <dirent.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  orc_rt_SessionRef S;
+  orc_rt_TaskQueueRef Q;
+  orc_rt_JitRef J;
+} Fixture;
+
+static inline int setUp(void **State) {
+  Fixture *F = calloc(1, sizeof(*F));
+  F->Q = orc_rt_TaskQueue_create();
+  assert_null(orc_rt_Session_create(&F->S, orc_rt_TaskQueue_dispatch, F->Q,
+                                    NULL, NULL));
+  assert_null(orc_rt_Jit_create(&F->J, F->S, NULL));
+  *State = F;
+  return 0;
+}
+
+static inline int tearDown(void **State) {
+  Fixture *F = *State;
+  orc_rt_Session_destroy(F->S);
+  orc_rt_TaskQueue_destroy(F->Q);
+  free(F);
+  return 0;
+}
+
+static inline orc_rt_JitModuleRef load(Fixture *F, const char *Name,
+                                       const char *IR) {
+  orc_rt_JitModuleRef M = NULL;
+  orc_rt_ErrorRef Err = orc_rt_Jit_loadMemory(F->J, Name, IR, strlen(IR), &M);
+  if (Err)
+    fail_msg("%s", orc_rt_Error_getMessage(Err));
+  return M;
+}
+
+/* What the modules' code told the host, in order. */
+static char Log[1024];
+static inline void record(const char *What) {
+  strncat(Log, What, sizeof(Log) - strlen(Log) - 1);
+  strncat(Log, " ", sizeof(Log) - strlen(Log) - 1);
+}
+
+#endif

@@ -1,0 +1,327 @@
+/*===- unittests/JitReloadTest.c - orc_rt_JitModule_reload* --------------===*/
+/* Hot reload's rules (orc-rt-c/Jit.h), each case failing if its rule breaks:
+ * every entry, looked up before or after, calls the new code once the reload
+ * returns; a call running in the old version finishes there, and the old
+ * code stays until it returns; threads calling all along lose no call;
+ * variables of the same name and type keep their storage, others start
+ * afresh; destructors of the old version run before the new version's
+ * constructors; a failed reload changes nothing; a function the new version
+ * lacks is a stale call; a function pointer the old version handed out calls
+ * the new version's function; other modules' calls follow the reload. */
+
+#include "JitFixture.h"
+
+#include <pthread.h>
+
+static int call(void *Fn) { return ((int (*)(void))(uintptr_t)Fn)(); }
+
+static void *entry(orc_rt_JitModuleRef M, const char *Name) {
+  void *Fn = NULL;
+  orc_rt_ErrorRef Err = orc_rt_JitModule_lookup(M, Name, &Fn);
+  if (Err)
+    fail_msg("%s", orc_rt_Error_getMessage(Err));
+  return Fn;
+}
+
+static void reload(orc_rt_JitModuleRef M, const char *IR) {
+  orc_rt_ErrorRef Err = orc_rt_JitModule_reloadMemory(M, IR, strlen(IR));
+  if (Err)
+    fail_msg("%s", orc_rt_Error_getMessage(Err));
+}
+
+/* A module whose f returns N (and g returns N + 100). */
+static char *version(int N, bool WithG) {
+  static char Buf[8][256];
+  char *B = Buf[N % 8];
+  snprintf(B, sizeof(Buf[0]), "define i32 @f() {\n  ret i32 %d\n}\n%s", N,
+           WithG ? "define i32 @g() {\n  %r = call i32 @f()\n"
+                   "  %s = add i32 %r, 100\n  ret i32 %s\n}\n"
+                 : "");
+  return B;
+}
+
+/*---- The switch ----*/
+
+static void everyEntryCallsTheNewCodeOnceReloadReturns(void **State) {
+  Fixture *F = *State;
+  orc_rt_JitModuleRef M = load(F, "v.ll", version(1, true));
+  void *Before = entry(M, "f"), *G = entry(M, "g");
+  assert_int_equal(call(Before), 1);
+  assert_int_equal(call(G), 101);
+  reload(M, version(2, true));
+  assert_int_equal(call(Before), 2);
+  assert_int_equal(call(G), 102);
+  assert_ptr_equal(entry(M, "f"), Before); /* one entry for the module's life */
+  reload(M, version(3, true));
+  assert_int_equal(call(Before), 3);
+  orc_rt_JitModule_unload(M, NULL, NULL);
+}
+
+static void newFunctionsCanBeLookedUpAndRemovedOnesAreStale(void **State) {
+  Fixture *F = *State;
+  orc_rt_JitModuleRef M = load(F, "v.ll", version(1, false));
+  void *Fn;
+  orc_rt_ErrorRef Err = orc_rt_JitModule_lookup(M, "g", &Fn);
+  assert_non_null(Err); /* not there yet */
+  orc_rt_Error_consume(Err);
+  reload(M, version(2, true));
+  void *G = entry(M, "g");
+  assert_int_equal(call(G), 102);
+  reload(M, version(3, false));
+  assert_int_equal(call(entry(M, "f")), 3);
+  Err = orc_rt_JitModule_lookup(M, "g", &Fn); /* gone again */
+  assert_non_null(Err);
+  orc_rt_Error_consume(Err);
+  orc_rt_JitModule_unload(M, NULL, NULL);
+}
+
+static jmp_buf StaleJump;
+static char StaleWhat[256];
+static void onStale(const char *Function, const char *Module, void *Ctx) {
+  (void)Ctx;
+  snprintf(StaleWhat, sizeof(StaleWhat), "%s in %s", Function, Module);
+  longjmp(StaleJump, 1);
+}
+
+static void aFunctionTheReloadRemovedIsAStaleCall(void **State) {
+  Fixture *F = *State;
+  orc_rt_Jit_setStaleCallHandler(F->J, onStale, NULL);
+  orc_rt_JitModuleRef M = load(F, "v.ll", version(1, true));
+  void *G = entry(M, "g");
+  reload(M, version(2, false));
+  StaleWhat[0] = 0;
+  if (!setjmp(StaleJump)) {
+    call(G);
+    fail_msg("a call to a function the reload removed returned");
+  }
+  assert_string_equal(StaleWhat, "g in v.ll");
+  reload(M, version(3, true)); /* back again: the same entry works */
+  assert_int_equal(call(G), 103);
+  orc_rt_JitModule_unload(M, NULL, NULL);
+}
+
+/*---- Calls running across the switch ----*/
+
+static Latch Inside, Release;
+static void hostBlock(void) {
+  latch_set(&Inside);
+  latch_wait(&Release);
+}
+
+/* blocks() waits in the host, then computes its answer in its own code: if
+ * that code were freed under it, the call would crash. */
+static const char *BlockingV1 = "declare void @host_block()\n"
+                                "define i32 @blocks() {\n"
+                                "  call void @host_block()\n"
+                                "  ret i32 7\n"
+                                "}\n";
+static const char *BlockingV2 = "define i32 @blocks() {\n"
+                                "  ret i32 8\n"
+                                "}\n";
+
+static void freed(void *Ctx) { atomic_fetch_add((atomic_int *)Ctx, 1); }
+
+static void *callOnThread(void *Fn) { return (void *)(intptr_t)call(Fn); }
+
+static void aRunningCallFinishesInTheOldCode(void **State) {
+  Fixture *F = *State;
+  latch_init(&Inside);
+  latch_init(&Release);
+  assert_null(
+      orc_rt_Jit_addSymbol(F->J, "host_block", (void *)(uintptr_t)hostBlock));
+  orc_rt_JitModuleRef M = load(F, "blocking.ll", BlockingV1);
+  void *Fn = entry(M, "blocks");
+  pthread_t T;
+  assert_int_equal(pthread_create(&T, NULL, callOnThread, Fn), 0);
+  latch_wait(&Inside);
+  reload(M, BlockingV2); /* returns while the call is inside version 1 */
+  assert_int_equal(call(Fn), 8);
+  latch_set(&Release);
+  void *Ret;
+  pthread_join(T, &Ret);
+  assert_int_equal((int)(intptr_t)Ret, 7); /* it finished in its code */
+  atomic_int Freed = 0;
+  orc_rt_JitModule_unload(M, freed, &Freed);
+  assert_int_equal(atomic_load(&Freed), 1);
+  latch_destroy(&Inside);
+  latch_destroy(&Release);
+}
+
+/* Four threads call f all along, until they see the last version; every
+ * answer must be a version's, never an older one after a newer. */
+enum { Reloads = 40 };
+typedef struct {
+  void *Fn;
+  long Calls, Wrong;
+} Caller;
+
+static void *keepCalling(void *Arg) {
+  Caller *C = Arg;
+  for (int Prev = 0; Prev != Reloads;) {
+    int R = call(C->Fn);
+    ++C->Calls;
+    if (R < 1 || R > Reloads || R < Prev)
+      ++C->Wrong;
+    Prev = R;
+  }
+  return NULL;
+}
+
+static void threadsCallingAllAlongLoseNoCall(void **State) {
+  Fixture *F = *State;
+  orc_rt_JitModuleRef M = load(F, "v.ll", version(1, false));
+  Caller C[4];
+  pthread_t T[4];
+  for (int I = 0; I < 4; ++I) {
+    C[I] = (Caller){.Fn = entry(M, "f")};
+    assert_int_equal(pthread_create(&T[I], NULL, keepCalling, &C[I]), 0);
+  }
+  for (int N = 2; N <= Reloads; ++N) {
+    reload(M, version(N, false));
+    assert_int_equal(call(entry(M, "f")), N);
+  }
+  for (int I = 0; I < 4; ++I) { /* each ends once it has seen the last */
+    pthread_join(T[I], NULL);
+    assert_int_equal(C[I].Wrong, 0);
+    assert_true(C[I].Calls > 0);
+  }
+  atomic_int Freed = 0;
+  orc_rt_JitModule_unload(M, freed, &Freed);
+  assert_int_equal(atomic_load(&Freed), 1);
+}
+
+/*---- Failures change nothing ----*/
+
+static void aFailedReloadKeepsTheOldVersionServing(void **State) {
+  Fixture *F = *State;
+  orc_rt_JitModuleRef M = load(F, "v.ll", version(1, true));
+  void *Fn = entry(M, "f");
+  static const struct {
+    const char *IR, *Want;
+  } Bad[] = {
+      {"define i32 @f( {", "v.ll"},                    /* malformed */
+      {"define i32 @f() {\n  ret i64 1\n}\n", "v.ll"}, /* fails to verify */
+      {"declare i32 @nowhere()\ndefine i32 @f() {\n"
+       "  %r = call i32 @nowhere()\n  ret i32 %r\n}\n",
+       "nowhere"},                          /* a symbol missing */
+      {"\x42\x43\xc0\xde garbage", "v.ll"}, /* bad bitcode */
+  };
+  for (size_t I = 0; I < sizeof(Bad) / sizeof(Bad[0]); ++I) {
+    orc_rt_ErrorRef Err =
+        orc_rt_JitModule_reloadMemory(M, Bad[I].IR, strlen(Bad[I].IR));
+    assert_non_null(Err);
+    if (!strstr(orc_rt_Error_getMessage(Err), Bad[I].Want))
+      fail_msg("error '%s' lacks '%s'", orc_rt_Error_getMessage(Err),
+               Bad[I].Want);
+    orc_rt_Error_consume(Err);
+    assert_int_equal(call(Fn), 1);
+    assert_int_equal(call(entry(M, "g")), 101);
+  }
+  orc_rt_ErrorRef Err =
+      orc_rt_JitModule_reloadFile(M, "/nonexistent/dir/v2.ll");
+  assert_non_null(Err);
+  assert_non_null(
+      strstr(orc_rt_Error_getMessage(Err), "/nonexistent/dir/v2.ll"));
+  orc_rt_Error_consume(Err);
+  reload(M, version(2, true)); /* and a good one still works */
+  assert_int_equal(call(Fn), 2);
+  orc_rt_JitModule_unload(M, NULL, NULL);
+}
+
+/*---- Constructors and destructors ----*/
+
+/* A module whose constructor and destructor record cN and dN. */
+static char *lifecycle(int N) {
+  static char Buf[2][1024];
+  char *B = Buf[N % 2];
+  snprintf(B, sizeof(Buf[0]),
+           "declare void @record(ptr)\n"
+           "@c = private constant [3 x i8] c\"c%d\\00\"\n"
+           "@d = private constant [3 x i8] c\"d%d\\00\"\n"
+           "define internal void @ctor() {\n  call void @record(ptr @c)\n"
+           "  ret void\n}\n"
+           "define internal void @dtor() {\n  call void @record(ptr @d)\n"
+           "  ret void\n}\n"
+           "@llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] "
+           "[{ i32, ptr, ptr } { i32 65535, ptr @ctor, ptr null }]\n"
+           "@llvm.global_dtors = appending global [1 x { i32, ptr, ptr }] "
+           "[{ i32, ptr, ptr } { i32 65535, ptr @dtor, ptr null }]\n",
+           N, N);
+  return B;
+}
+
+static void oldDestructorsRunBeforeNewConstructors(void **State) {
+  Fixture *F = *State;
+  Log[0] = 0;
+  assert_null(orc_rt_Jit_addSymbol(F->J, "record", (void *)(uintptr_t)record));
+  orc_rt_JitModuleRef M = load(F, "life.ll", lifecycle(1));
+  reload(M, lifecycle(2));
+  assert_string_equal(Log, "c1 d1 c2 ");
+  orc_rt_JitModule_unload(M, NULL, NULL);
+  assert_string_equal(Log, "c1 d1 c2 d2 ");
+}
+
+/*---- Function pointers and other modules ----*/
+
+/* callback() hands out a pointer to an internal function. */
+static char *withCallback(int N) {
+  static char Buf[2][256];
+  char *B = Buf[N % 2];
+  snprintf(B, sizeof(Buf[0]),
+           "define internal i32 @cb() {\n  ret i32 %d\n}\n"
+           "define ptr @callback() {\n  ret ptr @cb\n}\n",
+           N);
+  return B;
+}
+
+static void aHandedOutFunctionPointerCallsTheNewVersion(void **State) {
+  Fixture *F = *State;
+  orc_rt_JitModuleRef M = load(F, "cb.ll", withCallback(1));
+  void *Cb = ((void *(*)(void))(uintptr_t)entry(M, "callback"))();
+  assert_int_equal(call(Cb), 1);
+  reload(M, withCallback(2));
+  assert_int_equal(call(Cb), 2);
+  orc_rt_JitModule_unload(M, NULL, NULL);
+}
+
+static void anotherModulesCallsFollowTheReload(void **State) {
+  Fixture *F = *State;
+  orc_rt_JitModuleRef M = load(F, "v.ll", version(1, false));
+  orc_rt_JitModuleRef U = load(F, "user.ll",
+                               "declare i32 @f()\n"
+                               "define i32 @twice() {\n"
+                               "  %a = call i32 @f()\n"
+                               "  %r = mul i32 %a, 2\n"
+                               "  ret i32 %r\n"
+                               "}\n");
+  void *Twice = entry(U, "twice");
+  assert_int_equal(call(Twice), 2);
+  reload(M, version(5, false));
+  assert_int_equal(call(Twice), 10);
+  orc_rt_JitModule_unload(U, NULL, NULL);
+  orc_rt_JitModule_unload(M, NULL, NULL);
+}
+
+int main(void) {
+  const struct CMUnitTest Tests[] = {
+      cmocka_unit_test_setup_teardown(
+          everyEntryCallsTheNewCodeOnceReloadReturns, setUp, tearDown),
+      cmocka_unit_test_setup_teardown(
+          newFunctionsCanBeLookedUpAndRemovedOnesAreStale, setUp, tearDown),
+      cmocka_unit_test_setup_teardown(aFunctionTheReloadRemovedIsAStaleCall,
+                                      setUp, tearDown),
+      cmocka_unit_test_setup_teardown(aRunningCallFinishesInTheOldCode, setUp,
+                                      tearDown),
+      cmocka_unit_test_setup_teardown(threadsCallingAllAlongLoseNoCall, setUp,
+                                      tearDown),
+      cmocka_unit_test_setup_teardown(aFailedReloadKeepsTheOldVersionServing,
+                                      setUp, tearDown),
+      cmocka_unit_test_setup_teardown(oldDestructorsRunBeforeNewConstructors,
+                                      setUp, tearDown),
+      cmocka_unit_test_setup_teardown(
+          aHandedOutFunctionPointerCallsTheNewVersion, setUp, tearDown),
+      cmocka_unit_test_setup_teardown(anotherModulesCallsFollowTheReload, setUp,
+                                      tearDown),
+  };
+  return cmocka_run_group_tests(Tests, NULL, NULL);
+}
