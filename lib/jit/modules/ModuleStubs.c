@@ -143,11 +143,16 @@ static uint64_t allocate(unsigned Kind, Record R) {
   }
   unsigned I = P->Used++;
   uint64_t Addr = (uintptr_t)(P->Code + FIRST_SLOT + I * SLOT);
-  R.Self = Addr;
   P->Records[I] = R;
-  pthread_mutex_unlock(&Lock);
   /* The record is published to callers with the stub's address (dlsym's
-   * result, a symbol definition), which happens after this unlock. */
+   * result, a symbol definition, a front's target), which happens after
+   * this. Release: pairs with the acquire load of Self in push, the C path,
+   * which is all a TSan build runs (its tokens are in fallback mode) and
+   * where it must see the record and the group written (the entry paths'
+   * loads are machine code TSan does not see; on x86 the address
+   * dependency orders them). */
+  __atomic_store_n(&P->Records[I].Self, Addr, __ATOMIC_RELEASE);
+  pthread_mutex_unlock(&Lock);
   return Addr;
 }
 
@@ -418,6 +423,7 @@ static __attribute__((noinline, cold)) uintptr_t denied(Record *R) {
  * instead: then, if Always, an entry without a token is pushed (the
  * register-only path pops one at its return), else none. */
 static uintptr_t push(Record *R, uintptr_t Sp, uintptr_t Ret, bool Always) {
+  (void)__atomic_load_n(&R->Self, __ATOMIC_ACQUIRE); /* see allocate */
   bool Token = orc_rt_TaskGroup_acquireToken(R->Group);
   uintptr_t To = 0;
   if (__builtin_expect(!Token, 0)) {

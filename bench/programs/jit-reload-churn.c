@@ -1,0 +1,106 @@
+/*===- bench/programs/jit-reload-churn.c - Many reloads of one module -----===*/
+/* A host of orc-rt-c/Jit.h that reloads one small module N times (default
+ * 100,000), each version a new body (so each is compiled: no cache hit), a
+ * call through the module's entry after each reload checking the answer, and
+ * a variable kept across all of them. Prints the resident memory after the
+ * first tenth and at the end, and the time of the first and the last tenth:
+ *   "rss_first_kb", "rss_end_kb", "first_s", "last_s", "versions".
+ *   jit-reload-churn [N] */
+
+#include "orc-rt-c/Dispatch.h"
+#include "orc-rt-c/Jit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now(void) {
+  struct timespec T;
+  clock_gettime(CLOCK_MONOTONIC, &T);
+  return T.tv_sec + T.tv_nsec / 1e9;
+}
+
+static long rssKb(void) {
+  long Pages = 0, Resident = 0;
+  FILE *F = fopen("/proc/self/statm", "r");
+  if (F) {
+    if (fscanf(F, "%ld %ld", &Pages, &Resident) != 2)
+      Resident = 0;
+    fclose(F);
+  }
+  return Resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+static void die(const char *What, orc_rt_ErrorRef Err) {
+  fprintf(stderr, "jit-reload-churn: error: %s: %s\n", What,
+          Err ? orc_rt_Error_getMessage(Err) : "failed");
+  exit(1);
+}
+
+/* Version V: f() counts its calls in a kept variable and returns V. */
+static size_t version(char *Buf, size_t Size, long V) {
+  return (size_t)snprintf(Buf, Size,
+                          "@calls = global i64 0\n"
+                          "define i64 @f() {\n"
+                          "  %%c = load i64, ptr @calls\n"
+                          "  %%n = add i64 %%c, 1\n"
+                          "  store i64 %%n, ptr @calls\n"
+                          "  ret i64 %ld\n"
+                          "}\n",
+                          V);
+}
+
+int main(int Argc, char **Argv) {
+  long N = Argc > 1 ? atol(Argv[1]) : 100000;
+  if (N < 10) {
+    fprintf(stderr, "jit-reload-churn: error: N must be at least 10\n");
+    return 1;
+  }
+  orc_rt_TaskQueueRef Q = orc_rt_TaskQueue_create();
+  orc_rt_SessionRef S;
+  orc_rt_JitRef J;
+  orc_rt_ErrorRef Err =
+      orc_rt_Session_create(&S, orc_rt_TaskQueue_dispatch, Q, NULL, NULL);
+  if (Err || (Err = orc_rt_Jit_create(&J, S, NULL)))
+    die("setting up", Err);
+  char Buf[512];
+  size_t Len = version(Buf, sizeof(Buf), 0);
+  orc_rt_JitModuleRef M;
+  if ((Err = orc_rt_Jit_loadMemory(J, "churn.ll", Buf, Len, &M)))
+    die("loading", Err);
+  void *Fn, *Calls;
+  if ((Err = orc_rt_JitModule_lookup(M, "f", &Fn)) ||
+      (Err = orc_rt_JitModule_lookup(M, "calls", &Calls)))
+    die("looking up", Err);
+  long Tenth = N / 10, RssFirst = 0;
+  double T0 = now(), First = 0, LastStart = 0;
+  for (long V = 1; V <= N; ++V) {
+    Len = version(Buf, sizeof(Buf), V);
+    if ((Err = orc_rt_JitModule_reloadMemory(M, Buf, Len)))
+      die("reloading", Err);
+    if (((long (*)(void))(uintptr_t)Fn)() != V) {
+      fprintf(stderr,
+              "jit-reload-churn: error: version %ld gave a wrong "
+              "answer\n",
+              V);
+      return 1;
+    }
+    if (V == Tenth) {
+      First = now() - T0;
+      RssFirst = rssKb();
+    }
+    if (V == N - Tenth)
+      LastStart = now();
+  }
+  double Last = now() - LastStart;
+  long Kept = *(long *)Calls;
+  orc_rt_JitModule_unload(M, NULL, NULL);
+  printf("versions %ld\nrss_first_kb %ld\nrss_end_kb %ld\nfirst_s %.3f\n"
+         "last_s %.3f\ncalls_kept %ld\n",
+         N, RssFirst, rssKb(), First, Last, Kept);
+  orc_rt_Session_destroy(S);
+  orc_rt_TaskQueue_destroy(Q);
+  return 0;
+}
