@@ -117,6 +117,8 @@ orc_rt_ErrorRef orc_rt_jit_ModuleCache_get(orc_rt_jit_ModuleCache *Cache,
   for (orc_rt_jit_CompiledModule *E = Cache->Head; E; E = E->Next)
     if (E->Key.Hi == Key.Hi && E->Key.Lo == Key.Lo) {
       LLVMDisposeMemoryBuffer(Buf);
+      if (E->Users++ == 0)
+        --Cache->Unused;
       *Out = E;
       return NULL;
     }
@@ -136,10 +138,29 @@ orc_rt_ErrorRef orc_rt_jit_ModuleCache_get(orc_rt_jit_ModuleCache *Cache,
     disposeEntry(E);
     return Err;
   }
+  E->Users = 1;
   E->Next = Cache->Head;
   Cache->Head = E;
   *Out = E;
   return NULL;
+}
+
+void orc_rt_jit_ModuleCache_put(orc_rt_jit_ModuleCache *C,
+                                orc_rt_jit_CompiledModule *E) {
+  if (--E->Users)
+    return;
+  E->UnusedSince = ++C->Clock;
+  if (++C->Unused <= ORC_RT_JIT_MODULECACHE_SPARE)
+    return;
+  /* Too many spares: the one unused longest goes. */
+  orc_rt_jit_CompiledModule **Oldest = NULL;
+  for (orc_rt_jit_CompiledModule **P = &C->Head; *P; P = &(*P)->Next)
+    if (!(*P)->Users && (!Oldest || (*P)->UnusedSince < (*Oldest)->UnusedSince))
+      Oldest = P;
+  orc_rt_jit_CompiledModule *Gone = *Oldest;
+  *Oldest = Gone->Next;
+  --C->Unused;
+  disposeEntry(Gone);
 }
 
 void orc_rt_jit_ModuleCache_dispose(orc_rt_jit_ModuleCache *C) {

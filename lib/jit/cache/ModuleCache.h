@@ -7,7 +7,11 @@
  * (ObjectCache.h), so a module loaded in a later run is not compiled again
  * either. The key is -object-cache-dir's (ObjectCache_key): a hash of the
  * module's bytes, the JIT's codegen settings, the -passes pipeline and the
- * versions of orc-rt-c and LLVM. Entries are never evicted from memory.
+ * versions of orc-rt-c and LLVM. A user that gives entries back
+ * (ModuleCache_put) lets the cache drop them: it keeps the last
+ * ORC_RT_JIT_MODULECACHE_SPARE entries nobody uses, so a module unloaded and
+ * loaded again is not compiled again, and forgets older ones; entries never
+ * given back stay for the cache's life.
  * Nothing here knows which JIT compiles: its user says how (ModuleCompiler). */
 
 #ifndef ORC_RT_C_LIB_JIT_CACHE_MODULECACHE_H
@@ -25,11 +29,16 @@ typedef struct orc_rt_jit_CompiledModule {
   orc_rt_jit_ExportList Exports;
   orc_rt_jit_EscapeList Escapes;
   orc_rt_jit_InitList Ctors, Dtors;
+  unsigned long Users;      /* gets minus puts */
+  unsigned long UnusedSince; /* the cache's Clock when Users became 0 */
   struct orc_rt_jit_CompiledModule *Next;
 } orc_rt_jit_CompiledModule;
 
+#define ORC_RT_JIT_MODULECACHE_SPARE 16
+
 typedef struct {
   orc_rt_jit_CompiledModule *Head;
+  unsigned long Clock, Unused;
 } orc_rt_jit_ModuleCache;
 
 /* The compiled form of the file at Path, from C, from Opts' -object-cache-dir
@@ -62,6 +71,11 @@ orc_rt_ErrorRef orc_rt_jit_ModuleCache_get(orc_rt_jit_ModuleCache *C,
                                            const char *Name,
                                            LLVMMemoryBufferRef Buf,
                                            orc_rt_jit_CompiledModule **Out);
+
+/* Gives back an entry ModuleCache_get handed out (its user is done with
+ * its objects and lists). */
+void orc_rt_jit_ModuleCache_put(orc_rt_jit_ModuleCache *C,
+                                orc_rt_jit_CompiledModule *E);
 
 void orc_rt_jit_ModuleCache_dispose(orc_rt_jit_ModuleCache *C);
 

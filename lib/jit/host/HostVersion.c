@@ -85,6 +85,12 @@ void orc_rt_jit_HostVersion_finalize(orc_rt_jit_HostVersion *V) {
 /*---- Freeing ----*/
 
 void orc_rt_jit_HostVersion_free(orc_rt_jit_HostVersion *V) {
+  orc_rt_JitRef J = V->M->J;
+  if (V->Code) { /* any thread: the cache is J's, under Lock */
+    pthread_mutex_lock(&J->Lock);
+    orc_rt_jit_ModuleCache_put(&J->Cache, V->Code);
+    pthread_mutex_unlock(&J->Lock);
+  }
   if (V->Id && !V->Link.StubsMade) { /* no stub points at it */
     orc_rt_TokenSource_dispose(V->Id->Tokens);
     free(V->Id->Path);
