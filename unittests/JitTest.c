@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /*---- Load, look up, call ----*/
 
@@ -222,6 +223,82 @@ static void codeIsFreedOnlyAfterTheLastFrameReturns(void **State) {
   latch_destroy(&Release);
 }
 
+/* The Session's shutdown with a call still inside a module: the module is
+ * finalized at once, the Jit (and the code) goes only after the drain, once
+ * that call has returned. Were the code freed earlier, the call would return
+ * into unmapped memory. */
+static void jitIsFreedAfterTheDrainWithACallStillInside(void **State) {
+  Fixture *F = *State;
+  latch_init(&Inside);
+  latch_init(&Release);
+  Log[0] = 0;
+  assert_null(
+      orc_rt_Jit_addSymbol(F->J, "host_block", (void *)(uintptr_t)hostBlock));
+  assert_null(orc_rt_Jit_addSymbol(F->J, "record", (void *)(uintptr_t)record));
+  load(F, "lifecycle.ll", Lifecycle);
+  orc_rt_JitModuleRef M = load(F, "blocking.ll", Blocking);
+  void *Fn;
+  assert_null(orc_rt_JitModule_lookup(M, "blocks", &Fn));
+  pthread_t T;
+  assert_int_equal(pthread_create(&T, NULL, callBlocks, Fn), 0);
+  latch_wait(&Inside);
+  atomic_int Done = 0;
+  assert_null(orc_rt_Session_shutdown(F->S, freed, &Done));
+  orc_rt_TaskQueue_runAll(F->Q);
+  assert_string_equal(Log, "ctor dtor atexit "); /* finalized at once */
+  assert_int_equal(atomic_load(&Done), 0);       /* the drain waits */
+  latch_set(&Release);
+  void *Ret;
+  pthread_join(T, &Ret);
+  assert_int_equal((int)(intptr_t)Ret, 7);
+  orc_rt_TaskQueue_runAll(F->Q);
+  assert_int_equal(atomic_load(&Done), 1);
+  latch_destroy(&Inside);
+  latch_destroy(&Release);
+}
+
+/* A compiled module the cache directory cannot take still loads; the host
+ * hears of it through the Session's error reporter. */
+static char Reported[512];
+static void reportTo(orc_rt_ErrorRef Err, void *Ctx) {
+  (void)Ctx;
+  snprintf(Reported, sizeof(Reported), "%s", orc_rt_Error_getMessage(Err));
+  orc_rt_Error_consume(Err);
+}
+
+static void aCacheThatCannotStoreIsReportedNotFatal(void **State) {
+  (void)State;
+  orc_rt_TaskQueueRef Q = orc_rt_TaskQueue_create();
+  orc_rt_SessionRef S;
+  assert_null(
+      orc_rt_Session_create(&S, orc_rt_TaskQueue_dispatch, Q, reportTo, NULL));
+  char Dir[] = "/tmp/orc-rt-c-jittest-XXXXXX";
+  assert_non_null(mkdtemp(Dir));
+  orc_rt_JitOptions O;
+  orc_rt_JitOptions_init(&O);
+  O.ObjectCacheDir = Dir;
+  orc_rt_JitRef J;
+  assert_null(orc_rt_Jit_create(&J, S, &O));
+  /* The directory becomes a file: nothing can be written in it (as root
+   * too, which file modes would not stop). */
+  assert_int_equal(rmdir(Dir), 0);
+  FILE *Blocker = fopen(Dir, "w");
+  assert_non_null(Blocker);
+  fclose(Blocker);
+  Reported[0] = 0;
+  orc_rt_JitModuleRef M;
+  assert_null(
+      orc_rt_Jit_loadMemory(J, "answer.ll", Answer, strlen(Answer), &M));
+  void *Fn;
+  assert_null(orc_rt_JitModule_lookup(M, "answer", &Fn));
+  assert_int_equal(((int (*)(void))(uintptr_t)Fn)(), 42);
+  if (!strstr(Reported, "object cache") || !strstr(Reported, Dir))
+    fail_msg("reported: '%s'", Reported);
+  orc_rt_Session_destroy(S);
+  orc_rt_TaskQueue_destroy(Q);
+  assert_int_equal(unlink(Dir), 0);
+}
+
 static jmp_buf StaleJump;
 static char StaleWhat[256];
 static void onStale(const char *Function, const char *Module, void *Ctx) {
@@ -365,6 +442,9 @@ int main(void) {
                                       setUp, tearDown),
       cmocka_unit_test_setup_teardown(codeIsFreedOnlyAfterTheLastFrameReturns,
                                       setUp, tearDown),
+      cmocka_unit_test_setup_teardown(
+          jitIsFreedAfterTheDrainWithACallStillInside, setUp, tearDown),
+      cmocka_unit_test(aCacheThatCannotStoreIsReportedNotFatal),
       cmocka_unit_test_setup_teardown(staleCallGoesToTheHandler, setUp,
                                       tearDown),
       cmocka_unit_test_setup_teardown(moduleUsedByAnotherStaysUntilThatOneGoes,

@@ -86,7 +86,9 @@ typedef struct {
   bool Lazy;
   /** A directory where compiled modules are kept by content, so a module
    * loaded again (in this process or a later one) is not compiled again;
-   * NULL (the default) for none. Created if missing. */
+   * NULL (the default) for none. Created if missing. A module that cannot
+   * be written there loads anyway; the error goes to the Session's error
+   * reporter. */
   const char *ObjectCacheDir;
 } orc_rt_JitOptions;
 

@@ -29,7 +29,7 @@ typedef struct orc_rt_jit_CompiledModule {
   orc_rt_jit_ExportList Exports;
   orc_rt_jit_EscapeList Escapes;
   orc_rt_jit_InitList Ctors, Dtors;
-  unsigned long Users;      /* gets minus puts */
+  unsigned long Users;       /* gets minus puts */
   unsigned long UnusedSince; /* the cache's Clock when Users became 0 */
   struct orc_rt_jit_CompiledModule *Next;
 } orc_rt_jit_CompiledModule;

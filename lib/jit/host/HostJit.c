@@ -67,6 +67,16 @@ static orc_rt_ErrorRef compile(LLVMModuleRef M, orc_rt_jit_ObjectList *Out,
   return orc_rt_jit_compileModule(M, 0, 1, false, J->TM, NULL, NULL, Out);
 }
 
+/* A compiled module could not be written to the cache directory: it loads
+ * anyway, and the host hears of it through the Session's error reporter. */
+static void warnCache(orc_rt_ErrorRef Err, void *Ctx) {
+  orc_rt_JitRef J = Ctx;
+  orc_rt_Session_reportError(
+      J->S, orc_rt_Error_createf("orc_rt_Jit: object cache: %s",
+                                 orc_rt_Error_getMessage(Err)));
+  orc_rt_Error_consume(Err);
+}
+
 /*---- Creating ----*/
 
 static LLVMCodeGenOptLevel levelOf(unsigned OptLevel) {
@@ -222,6 +232,7 @@ orc_rt_ErrorRef orc_rt_Jit_create(orc_rt_JitRef *Result, orc_rt_SessionRef S,
                                   .Dir = J->CacheDir,
                                   .RunPasses = runPasses,
                                   .Compile = compile,
+                                  .Warn = warnCache,
                                   .Ctx = J};
   /* Owned by S from here: freed at its shutdown, after the drain. */
   Err = orc_rt_Session_addService(S, &Service, J);

@@ -247,6 +247,11 @@ static orc_rt_ErrorRef compile(LLVMModuleRef Mod, orc_rt_jit_ObjectList *Out,
   return J->Compile.Compile(Mod, Out, J->Compile.Ctx);
 }
 
+static void warn(orc_rt_ErrorRef Err, void *Ctx) {
+  orc_rt_JitRef J = ((BuildCtx *)Ctx)->J;
+  J->Compile.Warn(Err, J->Compile.Ctx);
+}
+
 /* The Jit's settings and the kept variables' names and types: what the
  * compiled code depends on besides the module's bytes. */
 static char *settingsFor(const BuildCtx *B) {
@@ -277,6 +282,7 @@ static orc_rt_ErrorRef compileVersion(orc_rt_jit_HostVersion *V,
   By.Prepare = prepare;
   By.RunPasses = runPasses;
   By.Compile = compile;
+  By.Warn = warn;
   By.Ctx = (void *)B;
   orc_rt_ErrorRef Err =
       orc_rt_jit_ModuleCache_get(&J->Cache, &By, V->M->Name, Buf, &V->Code);
