@@ -19,10 +19,13 @@
  * the return registers, calls ModuleStubs_leave (token back, real return
  * address) and returns there.
  *
- * A front page's slots are  49 BB <imm64>  movabs $record_i, %r11
- *                           41 FF 23       jmp *(%r11)
- * (the record's Target: the current version's stub, which loads its own
- * record into %r11); page[0] is unused. */
+ * A front page's slots are 32 bytes:
+ *                        49 BB <imm64>     movabs $record_i, %r11
+ *                        4D 8B 1B          movq (%r11), %r11
+ *                        41 FF 63 38       jmp *56(%r11)
+ * (the front record's Target is the current version's stub's record, whose
+ * Entry is its page's entry: the jump lands where the version's own slot
+ * would have gone, with its record in %r11); page[0] is unused. */
 
 #include "jit/modules/ModuleStubs.h"
 
@@ -42,9 +45,7 @@
 #endif
 
 #define PAGE 4096u
-#define SLOT 16u
 #define FIRST_SLOT 16u
-#define SLOTS_PER_PAGE ((PAGE - FIRST_SLOT) / SLOT)
 
 typedef struct Record {
   uintptr_t Target; /* 0: read by the entries */
@@ -58,17 +59,21 @@ typedef struct Record {
   /* The front (its Record) a call denied here goes on through once Module
    * is Superseded; NULL: none (a front's own, or mini-lli's modules). */
   struct Record *Front;
+  uintptr_t Entry; /* 56: its page's entry, read by the fronts */
 } Record;
 
 _Static_assert(offsetof(Record, Target) == 0 &&
                    offsetof(Record, FloatArgs) == 24 &&
-                   offsetof(Record, FastIndex) == 28,
-               "the entries read Target, FloatArgs and FastIndex");
+                   offsetof(Record, FastIndex) == 28 &&
+                   offsetof(Record, Entry) == 56,
+               "the entries read Target, FloatArgs and FastIndex, the fronts "
+               "Target and Entry");
 
 typedef struct StubPage {
   unsigned char *Code;
   Record *Records;
-  unsigned Used;
+  unsigned Used, Slot, Slots; /* slots handed out, slot size, slots */
+  uintptr_t Entry;
   struct StubPage *Next;
 } StubPage;
 
@@ -87,8 +92,10 @@ static StubPage *newPage(unsigned Kind) {
                     : Kind == RegsOnlyKind
                         ? (uintptr_t)orc_rt_jit_moduleStubCall
                         : 0;
+  unsigned Slot = Kind == FrontKind ? 32 : 16,
+           Slots = (PAGE - FIRST_SLOT) / Slot;
   StubPage *P = calloc(1, sizeof(*P));
-  Record *R = P ? calloc(SLOTS_PER_PAGE, sizeof(Record)) : NULL;
+  Record *R = P ? calloc(Slots, sizeof(Record)) : NULL;
   void *Mem = R ? mmap(NULL, PAGE, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
                 : MAP_FAILED;
@@ -99,17 +106,19 @@ static StubPage *newPage(unsigned Kind) {
   }
   unsigned char *C = Mem;
   memcpy(C, &Entry, 8);
-  for (unsigned I = 0; I < SLOTS_PER_PAGE; ++I) {
-    unsigned char *S = C + FIRST_SLOT + I * SLOT;
+  for (unsigned I = 0; I < Slots; ++I) {
+    unsigned char *S = C + FIRST_SLOT + I * Slot;
     uintptr_t Rec = (uintptr_t)&R[I];
     S[0] = 0x49, S[1] = 0xBB;
     memcpy(S + 2, &Rec, 8);
     if (Kind == FrontKind) {
-      S[10] = 0x41, S[11] = 0xFF, S[12] = 0x23; /* jmp *(%r11) */
+      static const unsigned char Jump[] = {0x4D, 0x8B, 0x1B,        /* mov */
+                                           0x41, 0xFF, 0x63, 0x38}; /* jmp */
+      memcpy(S + 10, Jump, sizeof(Jump));
       continue;
     }
     S[10] = 0xFF, S[11] = 0x25;
-    int32_t Rel = -(int32_t)(FIRST_SLOT + I * SLOT + SLOT); /* to page[0] */
+    int32_t Rel = -(int32_t)(FIRST_SLOT + I * Slot + Slot); /* to page[0] */
     memcpy(S + 12, &Rel, 4);
   }
   if (mprotect(Mem, PAGE, PROT_READ | PROT_EXEC)) {
@@ -120,6 +129,9 @@ static StubPage *newPage(unsigned Kind) {
   }
   P->Code = C;
   P->Records = R;
+  P->Slot = Slot;
+  P->Slots = Slots;
+  P->Entry = Entry;
   return P;
 }
 
@@ -130,7 +142,7 @@ static uint64_t allocate(unsigned Kind, Record R) {
     return 0;
   pthread_mutex_lock(&Lock);
   StubPage *P = Filling[Kind];
-  if (!P || P->Used == SLOTS_PER_PAGE) {
+  if (!P || P->Used == P->Slots) {
     P = newPage(Kind);
     if (!P) {
       pthread_mutex_unlock(&Lock);
@@ -142,7 +154,8 @@ static uint64_t allocate(unsigned Kind, Record R) {
     Filling[Kind] = P;
   }
   unsigned I = P->Used++;
-  uint64_t Addr = (uintptr_t)(P->Code + FIRST_SLOT + I * SLOT);
+  uint64_t Addr = (uintptr_t)(P->Code + FIRST_SLOT + I * P->Slot);
+  R.Entry = P->Entry;
   P->Records[I] = R;
   /* The record is published to callers with the stub's address (dlsym's
    * result, a symbol definition, a front's target), which happens after
@@ -168,27 +181,30 @@ uint64_t orc_rt_jit_ModuleStubs_create(orc_rt_jit_StubModule *M,
                            .Group = M->Group});
 }
 
-uint64_t orc_rt_jit_ModuleStubs_createFront(orc_rt_jit_StubModule *M,
-                                            const char *Name, uint64_t Target) {
-  return allocate(FrontKind, (Record){.Target = (uintptr_t)Target,
-                                      .Module = M,
-                                      .Name = (char *)Name,
-                                      .FastIndex = UINT32_MAX});
-}
-
 static Record *findRecord(uint64_t Addr) {
   Record *Found = NULL;
   pthread_mutex_lock(&Lock);
   for (StubPage *P = Pages; P; P = P->Next) {
     uintptr_t Base = (uintptr_t)P->Code + FIRST_SLOT;
-    if (Addr >= Base && Addr < Base + P->Used * SLOT &&
-        (Addr - Base) % SLOT == 0) {
-      Found = &P->Records[(Addr - Base) / SLOT];
+    if (Addr >= Base && Addr < Base + P->Used * P->Slot &&
+        (Addr - Base) % P->Slot == 0) {
+      Found = &P->Records[(Addr - Base) / P->Slot];
       break;
     }
   }
   pthread_mutex_unlock(&Lock);
   return Found;
+}
+
+uint64_t orc_rt_jit_ModuleStubs_createFront(orc_rt_jit_StubModule *M,
+                                            const char *Name, uint64_t Target) {
+  Record *To = findRecord(Target);
+  if (!To)
+    return 0;
+  return allocate(FrontKind, (Record){.Target = (uintptr_t)To,
+                                      .Module = M,
+                                      .Name = (char *)Name,
+                                      .FastIndex = UINT32_MAX});
 }
 
 void orc_rt_jit_ModuleStubs_setTarget(uint64_t Stub, uint64_t Target) {
@@ -197,18 +213,21 @@ void orc_rt_jit_ModuleStubs_setTarget(uint64_t Stub, uint64_t Target) {
     R->Target = (uintptr_t)Target;
 }
 
-/* A front's Target is read by its slot's jmp (any thread, no lock) and by
- * denied below: the release store orders everything the new target's
- * version set up (its stubs' records, its code) before it. */
+/* A front's Target (the record of the stub it leads to) is read by its
+ * slot's code (any thread, no lock) and by denied below: the release store
+ * orders everything the new target's version set up (its stubs' records,
+ * its code) before it. */
 void orc_rt_jit_ModuleStubs_retarget(uint64_t Front, uint64_t Target) {
-  Record *R = findRecord(Front);
-  if (R)
-    __atomic_store_n(&R->Target, (uintptr_t)Target, __ATOMIC_RELEASE);
+  Record *R = findRecord(Front), *To = findRecord(Target);
+  if (R && To)
+    __atomic_store_n(&R->Target, (uintptr_t)To, __ATOMIC_RELEASE);
 }
 
 uint64_t orc_rt_jit_ModuleStubs_frontTarget(uint64_t Front) {
   Record *R = findRecord(Front);
-  return R ? __atomic_load_n(&R->Target, __ATOMIC_ACQUIRE) : 0;
+  Record *To =
+      R ? (Record *)__atomic_load_n(&R->Target, __ATOMIC_ACQUIRE) : NULL;
+  return To ? To->Self : 0;
 }
 
 /* Written before the module's Superseded mark (release), which denied reads
@@ -391,9 +410,10 @@ static __attribute__((noinline, cold)) uintptr_t denied(Record *R) {
    * front's new Target were stored. */
   if (__atomic_load_n(&R->Module->Superseded, __ATOMIC_ACQUIRE)) {
     Record *F = __atomic_load_n(&R->Front, __ATOMIC_RELAXED);
-    uintptr_t To = F ? __atomic_load_n(&F->Target, __ATOMIC_ACQUIRE) : 0;
-    if (To && To != R->Self)
-      return To;
+    Record *To =
+        F ? (Record *)__atomic_load_n(&F->Target, __ATOMIC_ACQUIRE) : NULL;
+    if (To && To != R) /* its stub: the call enters it as from the front */
+      return To->Self;
   }
   bool ByShutdown =
       __atomic_load_n(&R->Module->ClosedByShutdown, __ATOMIC_ACQUIRE);
