@@ -10,6 +10,7 @@
 #include "JitFixture.h"
 
 #include <dirent.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -323,6 +324,66 @@ static void staleCallGoesToTheHandler(void **State) {
   assert_string_equal(StaleWhat, "answer in answer.ll");
 }
 
+/* Four threads call all along while the module is unloaded: each call
+ * returns the module's answer or, once it is gone, goes to the stale-call
+ * handler; none crashes, and the code is freed once all are out. */
+static _Thread_local jmp_buf ThreadStale;
+static void onStaleThread(const char *Function, const char *Module, void *Ctx) {
+  (void)Function, (void)Module;
+  atomic_fetch_add((atomic_long *)Ctx, 1);
+  longjmp(ThreadStale, 1);
+}
+
+typedef struct {
+  void *Fn;
+  atomic_bool *Started;
+  long Answers, Wrong;
+} UnloadCaller;
+
+static void *callUntilStale(void *Arg) {
+  UnloadCaller *C = Arg;
+  if (setjmp(ThreadStale))
+    return NULL; /* the stale-call handler: the module is gone */
+  for (;;) {
+    int R = ((int (*)(void))(uintptr_t)C->Fn)();
+    C->Wrong += R != 7;
+    if (++C->Answers == 1000)
+      atomic_store(C->Started, true);
+  }
+}
+
+static void
+unloadWhileThreadsCallEndsEachCallInTheAnswerOrTheHandler(void **State) {
+  Fixture *F = *State;
+  atomic_long Stale = 0;
+  orc_rt_Jit_setStaleCallHandler(F->J, onStaleThread, &Stale);
+  orc_rt_JitModuleRef M = load(F, "seven.ll",
+                               "define i32 @seven() {\n"
+                               "  ret i32 7\n"
+                               "}\n");
+  void *Fn;
+  assert_null(orc_rt_JitModule_lookup(M, "seven", &Fn));
+  atomic_bool Started[4];
+  UnloadCaller C[4];
+  pthread_t T[4];
+  for (int I = 0; I < 4; ++I) {
+    atomic_init(&Started[I], false);
+    C[I] = (UnloadCaller){.Fn = Fn, .Started = &Started[I]};
+    assert_int_equal(pthread_create(&T[I], NULL, callUntilStale, &C[I]), 0);
+  }
+  for (int I = 0; I < 4; ++I)
+    while (!atomic_load(&Started[I]))
+      sched_yield();
+  atomic_int Freed = 0;
+  orc_rt_JitModule_unload(M, freed, &Freed);
+  for (int I = 0; I < 4; ++I) {
+    pthread_join(T[I], NULL);
+    assert_int_equal(C[I].Wrong, 0);
+  }
+  assert_int_equal(atomic_load(&Stale), 4); /* each thread's last call */
+  assert_int_equal(atomic_load(&Freed), 1);
+}
+
 /*---- Modules using each other ----*/
 
 static const char *User = "declare i32 @answer()\n"
@@ -445,6 +506,9 @@ int main(void) {
       cmocka_unit_test_setup_teardown(
           jitIsFreedAfterTheDrainWithACallStillInside, setUp, tearDown),
       cmocka_unit_test(aCacheThatCannotStoreIsReportedNotFatal),
+      cmocka_unit_test_setup_teardown(
+          unloadWhileThreadsCallEndsEachCallInTheAnswerOrTheHandler, setUp,
+          tearDown),
       cmocka_unit_test_setup_teardown(staleCallGoesToTheHandler, setUp,
                                       tearDown),
       cmocka_unit_test_setup_teardown(moduleUsedByAnotherStaysUntilThatOneGoes,
