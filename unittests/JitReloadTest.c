@@ -261,6 +261,154 @@ static void oldDestructorsRunBeforeNewConstructors(void **State) {
   assert_string_equal(Log, "c1 d1 c2 d2 ");
 }
 
+/*---- Variables ----*/
+
+/* count (exported) and hits (static) are i32 and i64 in every version;
+ * shape's type is {i32, i32} (Shape 0), {i32, i64} (1), or {i32, i64} aligned
+ * to 64 bytes (2); limit is a constant.
+ * bump() adds Step to count and 1 to hits; the getters read them. */
+static char *withState(int Step, int Shape, int Limit) {
+  static char Buf[2][1024];
+  char *B = Buf[Step % 2];
+  snprintf(B, sizeof(Buf[0]),
+           "@count = global i32 0\n"
+           "@hits = internal global i64 0\n"
+           "@shape = global { i32, %s } { i32 7, %s 7 }%s\n"
+           "@limit = constant i32 %d\n"
+           "define i32 @bump() {\n"
+           "  %%c = load i32, ptr @count\n"
+           "  %%n = add i32 %%c, %d\n"
+           "  store i32 %%n, ptr @count\n"
+           "  %%h = load i64, ptr @hits\n"
+           "  %%h1 = add i64 %%h, 1\n"
+           "  store i64 %%h1, ptr @hits\n"
+           "  ret i32 %%n\n"
+           "}\n"
+           "define i32 @getHits() {\n"
+           "  %%h = load i64, ptr @hits\n"
+           "  %%r = trunc i64 %%h to i32\n"
+           "  ret i32 %%r\n"
+           "}\n"
+           "define i32 @getShape() {\n"
+           "  %%s = load i32, ptr @shape\n"
+           "  ret i32 %%s\n"
+           "}\n"
+           "define i32 @setShape(i32 %%v) {\n"
+           "  store i32 %%v, ptr @shape\n"
+           "  ret i32 %%v\n"
+           "}\n"
+           "define i32 @getLimit() {\n"
+           "  %%l = load i32, ptr @limit\n"
+           "  ret i32 %%l\n"
+           "}\n",
+           Shape ? "i64" : "i32", Shape ? "i64" : "i32",
+           Shape == 2 ? ", align 64" : "", Limit, Step);
+  return B;
+}
+
+static int call1(void *Fn, int A) { return ((int (*)(int))(uintptr_t)Fn)(A); }
+
+static void variablesOfTheSameNameAndTypeKeepTheirStorage(void **State) {
+  Fixture *F = *State;
+  orc_rt_JitModuleRef M = load(F, "state.ll", withState(1, 0, 5));
+  void *Bump = entry(M, "bump"), *Hits = entry(M, "getHits");
+  int *Count = entry(M, "count");
+  assert_int_equal(call(Bump), 1);
+  assert_int_equal(call(Bump), 2);
+  reload(M, withState(10, 0, 6));
+  /* One storage: the address looked up before is the variable now. */
+  assert_ptr_equal(entry(M, "count"), Count);
+  assert_int_equal(call(Bump), 12);
+  assert_int_equal(*Count, 12);
+  assert_int_equal(call(Hits), 3); /* a static is kept too */
+  *Count = 100;
+  reload(M, withState(1, 0, 7)); /* and across several reloads */
+  assert_int_equal(call(Bump), 101);
+  assert_int_equal(call(Hits), 4);
+  assert_int_equal(call(entry(M, "getLimit")), 7); /* constants start afresh */
+  orc_rt_JitModule_unload(M, NULL, NULL);
+}
+
+static void aVariableWhoseTypeChangedStartsFromItsInitializer(void **State) {
+  Fixture *F = *State;
+  orc_rt_JitModuleRef M = load(F, "state.ll", withState(1, 0, 5));
+  assert_int_equal(call1(entry(M, "setShape"), 42), 42);
+  reload(M, withState(1, 0, 5));
+  assert_int_equal(call(entry(M, "getShape")), 42);
+  reload(M, withState(1, 1, 5)); /* {i32, i32} -> {i32, i64} */
+  assert_int_equal(call(entry(M, "getShape")), 7);
+  call1(entry(M, "setShape"), 43);
+  reload(M, withState(1, 1, 5)); /* the new type is kept from here on */
+  assert_int_equal(call(entry(M, "getShape")), 43);
+  reload(M, withState(1, 2, 5)); /* aligned to 64: not the same storage */
+  assert_int_equal(call(entry(M, "getShape")), 7);
+  assert_int_equal((uintptr_t)entry(M, "shape") % 64, 0);
+  orc_rt_JitModule_unload(M, NULL, NULL);
+}
+
+/* A variable the new version does not define is gone: a later version that
+ * defines it again starts from its initializer. */
+static void aVariableAVersionDroppedStartsAfresh(void **State) {
+  Fixture *F = *State;
+  orc_rt_JitModuleRef M = load(F, "state.ll", withState(1, 0, 5));
+  call(entry(M, "bump"));
+  reload(M, version(1, false));
+  orc_rt_ErrorRef Err = orc_rt_JitModule_lookup(M, "count", &(void *){NULL});
+  assert_non_null(Err);
+  orc_rt_Error_consume(Err);
+  reload(M, withState(1, 0, 5));
+  assert_int_equal(call(entry(M, "bump")), 1);
+  orc_rt_JitModule_unload(M, NULL, NULL);
+}
+
+/* Code still running in the old version and the new version's code write
+ * one variable, not two copies. */
+static char *countAfterWait(int Step) {
+  static char Buf[2][512];
+  char *B = Buf[Step % 2];
+  snprintf(B, sizeof(Buf[0]),
+           "@count = global i32 0\n"
+           "declare void @host_block()\n"
+           "define i32 @waitThenBump() {\n"
+           "  call void @host_block()\n"
+           "  %%c = load i32, ptr @count\n"
+           "  %%n = add i32 %%c, %d\n"
+           "  store i32 %%n, ptr @count\n"
+           "  ret i32 %%n\n"
+           "}\n"
+           "define i32 @bump() {\n"
+           "  %%c = load i32, ptr @count\n"
+           "  %%n = add i32 %%c, %d\n"
+           "  store i32 %%n, ptr @count\n"
+           "  ret i32 %%n\n"
+           "}\n",
+           Step, Step);
+  return B;
+}
+
+static void theOldCodeStillRunningWritesTheKeptVariable(void **State) {
+  Fixture *F = *State;
+  latch_init(&Inside);
+  latch_init(&Release);
+  assert_null(
+      orc_rt_Jit_addSymbol(F->J, "host_block", (void *)(uintptr_t)hostBlock));
+  orc_rt_JitModuleRef M = load(F, "wait.ll", countAfterWait(1));
+  pthread_t T;
+  assert_int_equal(
+      pthread_create(&T, NULL, callOnThread, entry(M, "waitThenBump")), 0);
+  latch_wait(&Inside);
+  reload(M, countAfterWait(10));
+  assert_int_equal(call(entry(M, "bump")), 10);
+  latch_set(&Release);
+  void *Old;
+  pthread_join(T, &Old);
+  assert_int_equal((int)(intptr_t)Old, 11); /* the old code saw the new 10 */
+  assert_int_equal(call(entry(M, "bump")), 21);
+  orc_rt_JitModule_unload(M, NULL, NULL);
+  latch_destroy(&Inside);
+  latch_destroy(&Release);
+}
+
 /*---- Function pointers and other modules ----*/
 
 /* callback() hands out a pointer to an internal function. */
@@ -318,6 +466,14 @@ int main(void) {
                                       setUp, tearDown),
       cmocka_unit_test_setup_teardown(oldDestructorsRunBeforeNewConstructors,
                                       setUp, tearDown),
+      cmocka_unit_test_setup_teardown(
+          variablesOfTheSameNameAndTypeKeepTheirStorage, setUp, tearDown),
+      cmocka_unit_test_setup_teardown(
+          aVariableWhoseTypeChangedStartsFromItsInitializer, setUp, tearDown),
+      cmocka_unit_test_setup_teardown(aVariableAVersionDroppedStartsAfresh,
+                                      setUp, tearDown),
+      cmocka_unit_test_setup_teardown(
+          theOldCodeStillRunningWritesTheKeptVariable, setUp, tearDown),
       cmocka_unit_test_setup_teardown(
           aHandedOutFunctionPointerCallsTheNewVersion, setUp, tearDown),
       cmocka_unit_test_setup_teardown(anotherModulesCallsFollowTheReload, setUp,

@@ -13,9 +13,11 @@
  *             or memory) while threads call it: when it returns, every new
  *             call through any of its entries goes to the new code; calls
  *             already running finish in the old code, which is freed once
- *             the last of them returns. Variables of the same name, type
- *             and alignment keep their storage (and so their values); the
- *             others start from the new version's initializers. The old
+ *             the last of them returns. Variables (writable, not thread-
+ *             local) of the same name, type and alignment keep their
+ *             storage, and so their values, whether exported or static;
+ *             the others, constants and thread-locals start from the new
+ *             version's initializers. The old
  *             version's destructors and atexit handlers run, then the new
  *             version's constructors, on the reloading thread, before the
  *             switch. A reload that fails changes nothing.
