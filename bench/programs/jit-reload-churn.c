@@ -4,7 +4,8 @@
  * call through the module's entry after each reload checking the answer, and
  * a variable kept across all of them. Prints the resident memory after the
  * first tenth and at the end, and the time of the first and the last tenth:
- *   "rss_first_kb", "rss_end_kb", "first_s", "last_s", "versions".
+ *   "rss_first_kb", "rss_end_kb", "first_s", "last_s", "versions",
+ * "calls_kept", and "tenths_s" (the time of each tenth, in order).
  *   jit-reload-churn [N] */
 
 #include "orc-rt-c/Dispatch.h"
@@ -75,7 +76,8 @@ int main(int Argc, char **Argv) {
       (Err = orc_rt_JitModule_lookup(M, "calls", &Calls)))
     die("looking up", Err);
   long Tenth = N / 10, RssFirst = 0;
-  double T0 = now(), First = 0, LastStart = 0;
+  double T0 = now(), First = 0, LastStart = 0, Tenths[10], TenthStart = T0;
+  int Done = 0;
   for (long V = 1; V <= N; ++V) {
     Len = version(Buf, sizeof(Buf), V);
     if ((Err = orc_rt_JitModule_reloadMemory(M, Buf, Len)))
@@ -93,6 +95,11 @@ int main(int Argc, char **Argv) {
     }
     if (V == N - Tenth)
       LastStart = now();
+    if (V % Tenth == 0 && Done < 10) {
+      double T = now();
+      Tenths[Done++] = T - TenthStart;
+      TenthStart = T;
+    }
   }
   double Last = now() - LastStart;
   long Kept = *(long *)Calls;
@@ -100,6 +107,10 @@ int main(int Argc, char **Argv) {
   printf("versions %ld\nrss_first_kb %ld\nrss_end_kb %ld\nfirst_s %.3f\n"
          "last_s %.3f\ncalls_kept %ld\n",
          N, RssFirst, rssKb(), First, Last, Kept);
+  printf("tenths_s");
+  for (int I = 0; I < Done; ++I)
+    printf(" %.3f", Tenths[I]);
+  printf("\n");
   orc_rt_Session_destroy(S);
   orc_rt_TaskQueue_destroy(Q);
   return 0;
