@@ -6,8 +6,10 @@
 #     -O2 -shared -fPIC as a new process, then dlopen + dlsym + call + dlclose, median
 #     of 10;
 #   churn (bench/programs/jit-reload-churn.c): N reloads of a small module (N is
-#     $BENCH_CHURN_N, default 100000, about 150-250 s), resident memory after the first
-#     tenth and at the end, time of the first and the last tenth.
+#     $BENCH_CHURN_N, default 100000: 150-250 s on a quiet machine, 8-10 minutes at load
+#     average 3-7), resident memory after the first tenth and at the end, time of the
+#     first and the last tenth in wall and in process CPU time (the verdict is on CPU
+#     time: on a shared machine the wall time moves with the load).
 set -uo pipefail
 if ! cmake --build "$BENCH_BUILD" --target jit-reload-latency jit-reload-churn \
      >"$BENCH_BUILD/jit-reload-bench.build.log" 2>&1; then
@@ -38,11 +40,12 @@ python3 - "$BENCH_HEADLINES" "$n" \
   "$(get "$lat" dlopen_us)" "$(get "$lat" runs)" \
   "$(get "$churn" rss_first_kb)" "$(get "$churn" rss_end_kb)" \
   "$(get "$churn" first_s)" "$(get "$churn" last_s)" "$(get "$churn" calls_kept)" \
-  "$(get "$churn" tenths_s)" <<'PY'
+  "$(get "$churn" first_cpu_s)" "$(get "$churn" last_cpu_s)" \
+  "$(get "$churn" tenths_s)" "$(get "$churn" tenths_cpu_s)" <<'PY'
 import sys
 head, n = sys.argv[1], int(sys.argv[2])
 lat = sys.argv[3:10]
-churn = sys.argv[10:15]
+churn = sys.argv[10:17]
 h = open(head, "a")
 print("ROW\thost JIT hot reload, one-function module\tclang+dlopen\thost JIT reload\treload / clang+dlopen")
 if all(lat):
@@ -60,17 +63,21 @@ else:
 print("ROW")
 print("ROW\thost JIT reload churn (N = %d reloads)\tafter N/10\tat the end\tend / N/10" % n)
 if all(churn):
-    rf, re_, tf, tl, kept = map(float, churn)
+    rf, re_, tf, tl, kept, cf, cl = map(float, churn)
     print("ROW\tresident memory (KiB)\t%d\t%d\t%.3fx (%+d KiB, %.0f B per reload)"
           % (rf, re_, re_ / rf, re_ - rf, (re_ - rf) * 1024 / (n - n // 10)))
-    print("ROW\ttime of a tenth (s): first vs last\t%.3f\t%.3f\t%.3fx" % (tf, tl, tl / tf))
+    print("ROW\ttime of a tenth (s, wall): first vs last\t%.3f\t%.3f\t%.3fx" % (tf, tl, tl / tf))
+    print("ROW\ttime of a tenth (s, process CPU): first vs last\t%.3f\t%.3f\t%.3fx" % (cf, cl, cl / cf))
     print("ROW\tcalls counted in the kept variable\t-\t%d\t%s" % (kept, "= N" if kept == n else "!= N"))
     lim = 1.25 * rf + 4096
     h.write("host JIT %d reloads: resident memory %d KiB at the end vs %d KiB after %d (limit %d KiB = 1.25x + 4 MiB); target: %s\n"
             % (n, re_, rf, n // 10, lim, "met" if re_ <= lim else "NOT met"))
-    h.write("host JIT %d reloads: last tenth %.2f s vs first tenth %.2f s (%.2fx); target <= 1.2x: %s\n"
-            % (n, tl, tf, tl / tf, "met" if tl <= 1.2 * tf else "NOT met"))
-    print("time of each tenth (s): %s" % sys.argv[15])
+    # Verdict on CPU time: on a shared machine the wall time of a tenth moves
+    # with the load more than with the reloads; the wall ratio is shown too.
+    h.write("host JIT %d reloads: last tenth %.2f s CPU vs first tenth %.2f s (%.2fx; wall %.2fx); target <= 1.2x: %s\n"
+            % (n, cl, cf, cl / cf, tl / tf, "met" if cl <= 1.2 * cf else "NOT met"))
+    print("time of each tenth (s, wall): %s" % sys.argv[17])
+    print("time of each tenth (s, CPU):  %s" % sys.argv[18])
     if kept != n:
         h.write("host JIT %d reloads: the kept variable counted %d calls, not %d: NOT met\n" % (n, kept, n))
 else:
