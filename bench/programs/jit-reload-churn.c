@@ -4,7 +4,10 @@
  * call through the module's entry after each reload checking the answer, and
  * a variable kept across all of them. Prints the resident memory after the
  * first tenth and at the end, and the time of the first and the last tenth:
- *   "rss_first_kb", "rss_end_kb", "first_s", "last_s", "versions".
+ *   "rss_first_kb", "rss_end_kb", "first_s", "last_s", "versions",
+ * "calls_kept", "tenths_s" (the time of each tenth, in order), and the same
+ * in process CPU time (less moved by other processes on a shared machine):
+ * "first_cpu_s", "last_cpu_s", "tenths_cpu_s".
  *   jit-reload-churn [N] */
 
 #include "orc-rt-c/Dispatch.h"
@@ -19,6 +22,12 @@
 static double now(void) {
   struct timespec T;
   clock_gettime(CLOCK_MONOTONIC, &T);
+  return T.tv_sec + T.tv_nsec / 1e9;
+}
+
+static double cpuNow(void) {
+  struct timespec T;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &T);
   return T.tv_sec + T.tv_nsec / 1e9;
 }
 
@@ -75,7 +84,9 @@ int main(int Argc, char **Argv) {
       (Err = orc_rt_JitModule_lookup(M, "calls", &Calls)))
     die("looking up", Err);
   long Tenth = N / 10, RssFirst = 0;
-  double T0 = now(), First = 0, LastStart = 0;
+  double T0 = now(), First = 0, LastStart = 0, Tenths[10], TenthStart = T0;
+  double CpuTenths[10], CpuTenthStart = cpuNow();
+  int Done = 0;
   for (long V = 1; V <= N; ++V) {
     Len = version(Buf, sizeof(Buf), V);
     if ((Err = orc_rt_JitModule_reloadMemory(M, Buf, Len)))
@@ -93,6 +104,14 @@ int main(int Argc, char **Argv) {
     }
     if (V == N - Tenth)
       LastStart = now();
+    if (V % Tenth == 0 && Done < 10) {
+      double T = now();
+      double C = cpuNow();
+      CpuTenths[Done] = C - CpuTenthStart;
+      Tenths[Done++] = T - TenthStart;
+      TenthStart = T;
+      CpuTenthStart = C;
+    }
   }
   double Last = now() - LastStart;
   long Kept = *(long *)Calls;
@@ -100,6 +119,14 @@ int main(int Argc, char **Argv) {
   printf("versions %ld\nrss_first_kb %ld\nrss_end_kb %ld\nfirst_s %.3f\n"
          "last_s %.3f\ncalls_kept %ld\n",
          N, RssFirst, rssKb(), First, Last, Kept);
+  printf("tenths_s");
+  for (int I = 0; I < Done; ++I)
+    printf(" %.3f", Tenths[I]);
+  printf("\nfirst_cpu_s %.3f\nlast_cpu_s %.3f\ntenths_cpu_s", CpuTenths[0],
+         CpuTenths[Done - 1]);
+  for (int I = 0; I < Done; ++I)
+    printf(" %.3f", CpuTenths[I]);
+  printf("\n");
   orc_rt_Session_destroy(S);
   orc_rt_TaskQueue_destroy(Q);
   return 0;

@@ -44,5 +44,4 @@ with open(head, "a") as h:
     r = jit / dl
     h.write("host JIT warm load/lookup/call/unload: %.2fx native dlopen/dlclose (LLJIT: %.0fx); target <= 2x: %s\n"
             % (r, lljit / dl, "met" if r <= 2 else "NOT met"))
-    h.write("host JIT reload latency: unmeasured (hot reload is not implemented yet): NOT met\n")
 PY
