@@ -28,6 +28,7 @@
  * would have gone, with its record in %r11); page[0] is unused. */
 
 #include "jit/modules/ModuleStubs.h"
+#include "jit/support/PtrSet.h"
 
 #include "core/TaskGroup.h"
 #include "orc-rt-c/Session.h"
@@ -74,11 +75,13 @@ typedef struct StubPage {
   Record *Records;
   unsigned Used, Slot, Slots; /* slots handed out, slot size, slots */
   uintptr_t Entry;
-  struct StubPage *Next;
 } StubPage;
 
 static pthread_mutex_t Lock = PTHREAD_MUTEX_INITIALIZER;
-static StubPage *Pages; /* newest first; never freed */
+/* Every page, by its code's address (pages are never freed): a stub's record
+ * is found without walking the pages (a host that reloads a module makes
+ * pages as it goes). */
+static orc_rt_jit_PtrSet PageOf;
 /* Where the next stub goes, by kind: general, register-only, front. */
 enum { GeneralKind, RegsOnlyKind, FrontKind, NumKinds };
 static StubPage *Filling[NumKinds];
@@ -121,7 +124,8 @@ static StubPage *newPage(unsigned Kind) {
     int32_t Rel = -(int32_t)(FIRST_SLOT + I * Slot + Slot); /* to page[0] */
     memcpy(S + 12, &Rel, 4);
   }
-  if (mprotect(Mem, PAGE, PROT_READ | PROT_EXEC)) {
+  if (mprotect(Mem, PAGE, PROT_READ | PROT_EXEC) ||
+      orc_rt_jit_PtrSet_put(&PageOf, Mem, P) < 0) {
     munmap(Mem, PAGE);
     free(R);
     free(P);
@@ -149,8 +153,6 @@ static uint64_t allocate(unsigned Kind, Record R) {
       free(R.Name);
       return 0;
     }
-    P->Next = Pages;
-    Pages = P;
     Filling[Kind] = P;
   }
   unsigned I = P->Used++;
@@ -184,14 +186,12 @@ uint64_t orc_rt_jit_ModuleStubs_create(orc_rt_jit_StubModule *M,
 static Record *findRecord(uint64_t Addr) {
   Record *Found = NULL;
   pthread_mutex_lock(&Lock);
-  for (StubPage *P = Pages; P; P = P->Next) {
-    uintptr_t Base = (uintptr_t)P->Code + FIRST_SLOT;
-    if (Addr >= Base && Addr < Base + P->Used * P->Slot &&
-        (Addr - Base) % P->Slot == 0) {
-      Found = &P->Records[(Addr - Base) / P->Slot];
-      break;
-    }
-  }
+  StubPage *P = orc_rt_jit_PtrSet_get(
+      &PageOf, (const void *)(uintptr_t)(Addr & ~(uint64_t)(PAGE - 1)));
+  uintptr_t Base = P ? (uintptr_t)P->Code + FIRST_SLOT : 0;
+  if (P && Addr >= Base && Addr < Base + P->Used * P->Slot &&
+      (Addr - Base) % P->Slot == 0)
+    Found = &P->Records[(Addr - Base) / P->Slot];
   pthread_mutex_unlock(&Lock);
   return Found;
 }
