@@ -12,6 +12,8 @@
 #include "JitFixture.h"
 
 #include <pthread.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static int call(void *Fn) { return ((int (*)(void))(uintptr_t)Fn)(); }
 
@@ -409,6 +411,72 @@ static void theOldCodeStillRunningWritesTheKeptVariable(void **State) {
   latch_destroy(&Release);
 }
 
+/* The files in Dir, each as name, inode and modification time: a file
+ * written again (in place or renamed over) shows. */
+static void snapshot(const char *Dir, char *Out, size_t Size) {
+  Out[0] = 0;
+  DIR *D = opendir(Dir);
+  char Path[512], Item[600];
+  for (struct dirent *E; D && (E = readdir(D));) {
+    struct stat St;
+    snprintf(Path, sizeof(Path), "%s/%s", Dir, E->d_name);
+    if (E->d_name[0] == '.' || stat(Path, &St))
+      continue;
+    snprintf(Item, sizeof(Item), "%s:%lu:%ld.%ld ", E->d_name,
+             (unsigned long)St.st_ino, (long)St.st_mtim.tv_sec,
+             St.st_mtim.tv_nsec);
+    strncat(Out, Item, Size - strlen(Out) - 1);
+  }
+  if (D)
+    closedir(D);
+}
+
+static void removeDir(const char *Dir) {
+  DIR *D = opendir(Dir);
+  char Path[512];
+  for (struct dirent *E; D && (E = readdir(D));)
+    if (E->d_name[0] != '.') {
+      snprintf(Path, sizeof(Path), "%s/%s", Dir, E->d_name);
+      unlink(Path);
+    }
+  if (D)
+    closedir(D);
+  rmdir(Dir);
+}
+
+/* A version taken from the object cache keeps variables as a compiled one:
+ * the second Jit compiles nothing (no file of the cache is written again),
+ * yet its reload keeps count. */
+static void aVersionFromTheObjectCacheKeepsVariablesToo(void **State) {
+  Fixture *F = *State;
+  char Dir[] = "/tmp/orc-rt-c-jitreload-XXXXXX";
+  assert_non_null(mkdtemp(Dir));
+  orc_rt_JitOptions O;
+  orc_rt_JitOptions_init(&O);
+  O.ObjectCacheDir = Dir;
+  for (int Run = 0; Run < 2; ++Run) {
+    orc_rt_JitRef J;
+    assert_null(orc_rt_Jit_create(&J, F->S, &O));
+    static char Before[4096], After[4096];
+    snapshot(Dir, Before, sizeof(Before));
+    const char *V1 = withState(1, 0, 5);
+    orc_rt_JitModuleRef M;
+    assert_null(orc_rt_Jit_loadMemory(J, "state.ll", V1, strlen(V1), &M));
+    call(entry(M, "bump"));
+    call(entry(M, "bump"));
+    reload(M, withState(10, 0, 5));
+    assert_int_equal(call(entry(M, "bump")), 12);
+    assert_int_equal(call(entry(M, "getHits")), 3);
+    snapshot(Dir, After, sizeof(After));
+    if (Run == 1)
+      assert_string_equal(After, Before);
+    else
+      assert_string_not_equal(After, Before);
+    orc_rt_JitModule_unload(M, NULL, NULL);
+  }
+  removeDir(Dir);
+}
+
 /*---- Function pointers and other modules ----*/
 
 /* callback() hands out a pointer to an internal function. */
@@ -474,6 +542,8 @@ int main(void) {
                                       setUp, tearDown),
       cmocka_unit_test_setup_teardown(
           theOldCodeStillRunningWritesTheKeptVariable, setUp, tearDown),
+      cmocka_unit_test_setup_teardown(
+          aVersionFromTheObjectCacheKeepsVariablesToo, setUp, tearDown),
       cmocka_unit_test_setup_teardown(
           aHandedOutFunctionPointerCallsTheNewVersion, setUp, tearDown),
       cmocka_unit_test_setup_teardown(anotherModulesCallsFollowTheReload, setUp,
