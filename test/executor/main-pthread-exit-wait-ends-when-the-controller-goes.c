@@ -5,7 +5,10 @@
 // probe threads until one is denied (shutdown has begun: a denied thread never runs
 // its body, so it is never seen to end), prints, and ends. The executor must then end,
 // status 0. Had the wait gone on, it would wait for the denied thread for ever and
-// keep its request's token, so the drain would never finish. By default (no drain)
+// keep its request's token, so the drain would never finish. main says its line only
+// once the worker runs: a thread whose start the controller's going overtook would be
+// denied itself (on a loaded machine the worker was once not yet running when the
+// controller was killed, and never printed). By default (no drain)
 // the executor ends as soon as the controller is gone, status 0 too (whether the
 // worker's line gets out first is a race, as for any thread cut off there).
 // RUN: %clang -c -O0 -I%orc-rt-include %s -o %t.o
@@ -30,13 +33,17 @@
 #include "orc-rt-c/ManagedThread.h"
 
 #include <pthread.h>
+#include <semaphore.h>
 #include <stdio.h>
 #include <unistd.h>
+
+static sem_t Running;
 
 static void *probe(void *Arg) { return Arg; }
 
 static void *worker(void *Arg) {
   (void)Arg;
+  sem_post(&Running);
   for (;;) {
     pthread_t T;
     void *R;
@@ -54,8 +61,11 @@ static void *worker(void *Arg) {
 
 int main(void) {
   pthread_t T;
+  sem_init(&Running, 0, 0);
   pthread_create(&T, NULL, worker, NULL);
   pthread_detach(T);
+  while (sem_wait(&Running) != 0)
+    ;
   printf("main calls pthread_exit\n");
   fflush(stdout);
   pthread_exit(NULL);
