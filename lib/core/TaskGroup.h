@@ -30,6 +30,7 @@ struct orc_rt_OpaqueTaskGroup {
   pthread_mutex_t Lock; /* guards Complete and the callback list */
   bool Complete;
   struct orc_rt_internal_TaskGroupCallback *Head, **Tail;
+  void *Block; /* what malloc gave: G is Block aligned up to 64 */
 };
 
 void orc_rt_internal_TaskGroup_retain(orc_rt_TaskGroupRef G);
