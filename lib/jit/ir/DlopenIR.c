@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool isExported(LLVMValueRef GV) {
+bool orc_rt_jit_isExported(LLVMValueRef GV) {
   if (LLVMIsDeclaration(GV))
     return false;
   switch (LLVMGetLinkage(GV)) {
@@ -105,11 +105,11 @@ orc_rt_ErrorRef orc_rt_jit_collectExports(LLVMModuleRef M,
   orc_rt_ErrorRef Err = NULL;
   for (LLVMValueRef F = LLVMGetFirstFunction(M); F && !Err;
        F = LLVMGetNextFunction(F))
-    if (isExported(F))
+    if (orc_rt_jit_isExported(F))
       Err = push(Out, &Cap, F, true);
   for (LLVMValueRef G = LLVMGetFirstGlobal(M); G && !Err;
        G = LLVMGetNextGlobal(G))
-    if (isExported(G))
+    if (orc_rt_jit_isExported(G))
       Err = push(Out, &Cap, G, false);
   for (LLVMValueRef A = LLVMGetFirstGlobalAlias(M); A && !Err;
        A = LLVMGetNextGlobalAlias(A)) {

@@ -31,6 +31,10 @@ typedef struct {
   size_t Size;
 } orc_rt_jit_ExportList;
 
+/* GV is one of the names collectExports gives: defined, not internal,
+ * private or appending, not hidden, named and not "llvm.*". */
+bool orc_rt_jit_isExported(LLVMValueRef GV);
+
 orc_rt_ErrorRef orc_rt_jit_collectExports(LLVMModuleRef M,
                                           orc_rt_jit_ExportList *Out);
 void orc_rt_jit_ExportList_dispose(orc_rt_jit_ExportList *L);

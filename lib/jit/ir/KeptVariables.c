@@ -1,6 +1,7 @@
 /*===- lib/jit/ir/KeptVariables.c - Variables that keep their storage across a reload ===*/
 
 #include "jit/ir/KeptVariables.h"
+#include "jit/ir/DlopenIR.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,91 +12,58 @@
 
 /*---- Type keys ----*/
 
-/* A string being built; Ok turns false once memory runs out. */
-typedef struct {
-  char *Data;
-  size_t Size, Cap;
-  bool Ok;
-} Text;
-
-static void append(Text *T, const char *Fmt, unsigned long long N) {
-  if (!T->Ok)
-    return;
-  char Buf[32];
-  int Len = snprintf(Buf, sizeof(Buf), Fmt, N);
-  if (T->Size + (size_t)Len + 1 > T->Cap) {
-    size_t Cap = (T->Cap ? T->Cap * 2 : 32) + (size_t)Len;
-    char *D = realloc(T->Data, Cap);
-    if (!D) {
-      T->Ok = false;
-      return;
-    }
-    T->Data = D;
-    T->Cap = Cap;
-  }
-  memcpy(T->Data + T->Size, Buf, (size_t)Len + 1);
-  T->Size += (size_t)Len;
-}
-
-/* T's layout appended to Out; false for a type with no fixed layout. */
-static bool appendType(Text *Out, LLVMTypeRef T) {
+/* T's layout written to Out; false for a type with no fixed layout. */
+static bool writeType(FILE *Out, LLVMTypeRef T) {
+  const char *Scalar;
   switch (LLVMGetTypeKind(T)) {
   case LLVMIntegerTypeKind:
-    append(Out, "i%llu", LLVMGetIntTypeWidth(T));
+    fprintf(Out, "i%u", LLVMGetIntTypeWidth(T));
     return true;
   case LLVMHalfTypeKind:
-    append(Out, "half", 0);
-    return true;
+    Scalar = "half";
+    break;
   case LLVMBFloatTypeKind:
-    append(Out, "bfloat", 0);
-    return true;
+    Scalar = "bfloat";
+    break;
   case LLVMFloatTypeKind:
-    append(Out, "float", 0);
-    return true;
+    Scalar = "float";
+    break;
   case LLVMDoubleTypeKind:
-    append(Out, "double", 0);
-    return true;
+    Scalar = "double";
+    break;
   case LLVMX86_FP80TypeKind:
-    append(Out, "x86_fp80", 0);
-    return true;
+    Scalar = "x86_fp80";
+    break;
   case LLVMFP128TypeKind:
-    append(Out, "fp128", 0);
-    return true;
+    Scalar = "fp128";
+    break;
   case LLVMPointerTypeKind:
-    append(Out, "ptr", 0);
+    fputs("ptr", Out);
     if (LLVMGetPointerAddressSpace(T))
-      append(Out, "@%llu", LLVMGetPointerAddressSpace(T));
+      fprintf(Out, "@%u", LLVMGetPointerAddressSpace(T));
     return true;
   case LLVMArrayTypeKind:
-    append(Out, "[%llux", LLVMGetArrayLength2(T));
-    if (!appendType(Out, LLVMGetElementType(T)))
-      return false;
-    append(Out, "]", 0);
-    return true;
+    fprintf(Out, "[%llux", (unsigned long long)LLVMGetArrayLength2(T));
+    return writeType(Out, LLVMGetElementType(T)) && fputc(']', Out) != EOF;
   case LLVMVectorTypeKind:
-    append(Out, "<%llux", LLVMGetVectorSize(T));
-    if (!appendType(Out, LLVMGetElementType(T)))
-      return false;
-    append(Out, ">", 0);
-    return true;
+    fprintf(Out, "<%ux", LLVMGetVectorSize(T));
+    return writeType(Out, LLVMGetElementType(T)) && fputc('>', Out) != EOF;
   case LLVMStructTypeKind: {
     if (LLVMIsOpaqueStruct(T))
       return false;
     bool Packed = LLVMIsPackedStruct(T);
-    append(Out, Packed ? "<{" : "{", 0);
+    fputs(Packed ? "<{" : "{", Out);
     unsigned N = LLVMCountStructElementTypes(T);
-    for (unsigned I = 0; I < N; ++I) {
-      if (I)
-        append(Out, ",", 0);
-      if (!appendType(Out, LLVMStructGetTypeAtIndex(T, I)))
+    for (unsigned I = 0; I < N; ++I)
+      if ((I && fputc(',', Out) == EOF) ||
+          !writeType(Out, LLVMStructGetTypeAtIndex(T, I)))
         return false;
-    }
-    append(Out, Packed ? "}>" : "}", 0);
-    return true;
+    return fputs(Packed ? "}>" : "}", Out) >= 0;
   }
   default: /* scalable vectors, target types, x86_amx, ... */
     return false;
   }
+  return fputs(Scalar, Out) >= 0;
 }
 
 static bool isKeepable(LLVMValueRef G) {
@@ -114,15 +82,20 @@ static bool isKeepable(LLVMValueRef G) {
 char *orc_rt_jit_typeKey(LLVMValueRef G) {
   if (!isKeepable(G))
     return NULL;
-  Text Out = {NULL, 0, 0, true};
-  bool Ok = appendType(&Out, LLVMGlobalGetValueType(G));
-  if (LLVMGetAlignment(G))
-    append(&Out, "/a%llu", LLVMGetAlignment(G));
-  if (!Ok || !Out.Ok) {
-    free(Out.Data);
+  char *Key = NULL;
+  size_t Len;
+  FILE *Out = open_memstream(&Key, &Len);
+  if (!Out)
+    return NULL;
+  bool Ok = writeType(Out, LLVMGlobalGetValueType(G));
+  if (Ok && LLVMGetAlignment(G))
+    fprintf(Out, "/a%u", LLVMGetAlignment(G));
+  Ok = Ok && !ferror(Out);
+  if (fclose(Out) || !Ok) {
+    free(Key);
     return NULL;
   }
-  return Out.Data;
+  return Key;
 }
 
 /*---- Names ----*/
@@ -173,18 +146,6 @@ void orc_rt_jit_KeptVar_dispose(orc_rt_jit_KeptVar *V) {
 
 /*---- Keeping ----*/
 
-/* Seen by other modules and the host under its name (as the loader exports
- * it: ir/DlopenIR.h's collectExports). */
-static bool isExternal(LLVMValueRef G) {
-  switch (LLVMGetLinkage(G)) {
-  case LLVMInternalLinkage:
-  case LLVMPrivateLinkage:
-    return false;
-  default:
-    return LLVMGetVisibility(G) != LLVMHiddenVisibility;
-  }
-}
-
 static const orc_rt_jit_KeptVar *find(const orc_rt_jit_KeptVar *Keep, size_t N,
                                       const char *Name, const char *TypeKey) {
   for (size_t I = 0; I < N; ++I)
@@ -205,15 +166,17 @@ static LLVMValueRef declareKept(LLVMModuleRef M, LLVMValueRef G,
   return D;
 }
 
-/* One variable: kept if Keep has it, and its companion added. */
-static orc_rt_ErrorRef keepOne(LLVMModuleRef M, LLVMValueRef G,
+/* G, whose type key is TypeKey: kept if Keep has it, and its companion
+ * added. */
+static orc_rt_ErrorRef keepOne(LLVMModuleRef M, LLVMValueRef G, char *TypeKey,
                                const orc_rt_jit_KeptVar *Keep, size_t N) {
-  orc_rt_jit_KeptVar V = {strdup(LLVMGetValueName(G)), orc_rt_jit_typeKey(G),
-                          isExternal(G)};
-  char *Companion = NULL, *Kept = NULL;
-  if (V.Name && V.TypeKey && (Companion = orc_rt_jit_varCompanionName(&V)) &&
-      (!find(Keep, N, V.Name, V.TypeKey) ||
-       (Kept = orc_rt_jit_keptSymbolName(&V)))) {
+  orc_rt_jit_KeptVar V = {strdup(LLVMGetValueName(G)), TypeKey,
+                          orc_rt_jit_isExported(G)};
+  bool IsKept = V.Name && find(Keep, N, V.Name, V.TypeKey);
+  char *Companion = V.Name ? orc_rt_jit_varCompanionName(&V) : NULL;
+  char *Kept = IsKept ? orc_rt_jit_keptSymbolName(&V) : NULL;
+  bool Ok = Companion && IsKept == (Kept != NULL);
+  if (Ok) {
     LLVMValueRef Storage = Kept ? declareKept(M, G, Kept) : G;
     LLVMContextRef C = LLVMGetModuleContext(M);
     LLVMValueRef P =
@@ -222,33 +185,24 @@ static orc_rt_ErrorRef keepOne(LLVMModuleRef M, LLVMValueRef G,
     LLVMSetGlobalConstant(P, true);
     LLVMSetLinkage(P, LLVMExternalLinkage);
   }
-  bool Ok = V.Name && V.TypeKey && Companion;
   free(Companion);
   free(Kept);
   orc_rt_jit_KeptVar_dispose(&V);
   return Ok ? NULL : orc_rt_Error_create("out of memory");
 }
 
+/* Keeping a variable deletes it and adds globals after the last one (its
+ * declaration and its companion), which are not keepable: one walk, the
+ * next global taken before each is kept. */
 orc_rt_ErrorRef orc_rt_jit_keepVariables(LLVMModuleRef M,
                                          const orc_rt_jit_KeptVar *Keep,
                                          size_t N) {
-  /* The keepable variables first: keeping one adds and deletes globals. */
-  size_t Count = 0;
-  for (LLVMValueRef G = LLVMGetFirstGlobal(M); G; G = LLVMGetNextGlobal(G))
-    Count += isKeepable(G);
-  LLVMValueRef *Vars = calloc(Count + 1, sizeof(*Vars));
-  if (!Vars)
-    return orc_rt_Error_create("out of memory");
-  size_t I = 0;
-  for (LLVMValueRef G = LLVMGetFirstGlobal(M); G; G = LLVMGetNextGlobal(G))
-    if (isKeepable(G))
-      Vars[I++] = G;
   orc_rt_ErrorRef Err = NULL;
-  for (I = 0; I < Count && !Err; ++I) {
-    char *Key = orc_rt_jit_typeKey(Vars[I]);
-    Err = Key ? keepOne(M, Vars[I], Keep, N) : NULL; /* no layout: not kept */
-    free(Key);
+  for (LLVMValueRef G = LLVMGetFirstGlobal(M), Next; G && !Err; G = Next) {
+    Next = LLVMGetNextGlobal(G);
+    char *TypeKey = orc_rt_jit_typeKey(G); /* NULL: not keepable */
+    if (TypeKey)
+      Err = keepOne(M, G, TypeKey, Keep, N);
   }
-  free(Vars);
   return Err;
 }
