@@ -14,21 +14,12 @@
 int Count;
 __attribute__((noinline)) int plugin_step(int X) { return X + ++Count; }
 #else
+#include "BenchClock.h"
+
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
-
-static double now(void) {
-  struct timespec T;
-  clock_gettime(CLOCK_MONOTONIC, &T);
-  return T.tv_sec + T.tv_nsec / 1e9;
-}
-
-static int cmp(const void *A, const void *B) {
-  double X = *(const double *)A, Y = *(const double *)B;
-  return X < Y ? -1 : X > Y;
-}
 
 static int cycle(const char *Path) {
   void *H = dlopen(Path, RTLD_NOW | RTLD_LOCAL);
@@ -50,10 +41,10 @@ __attribute__((noinline)) int host_step(int X) { return X + ++HostCount; }
 /* One round: ns per call through F. */
 static double perCall(StepFn F) {
   volatile int Sink = 0;
-  double T0 = now();
+  double T0 = benchNow();
   for (int I = 0; I < 10000000; ++I)
     Sink += F(I);
-  return (now() - T0) * 1e9 / 1e7;
+  return (benchNow() - T0) * 1e9 / 1e7;
 }
 
 int main(int Argc, char **Argv) {
@@ -62,13 +53,12 @@ int main(int Argc, char **Argv) {
   cycle(Argv[1]); /* warm: compiled once, then from the cache */
   double Batches[7];
   for (int B = 0; B < 7; ++B) {
-    double T0 = now();
+    double T0 = benchNow();
     for (int I = 0; I < 200; ++I)
       cycle(Argv[1]);
-    Batches[B] = (now() - T0) / 200 * 1e6;
+    Batches[B] = (benchNow() - T0) / 200 * 1e6;
   }
-  qsort(Batches, 7, sizeof(double), cmp);
-  printf("cycle_us %.1f\n", Batches[3]);
+  printf("cycle_us %.1f\n", benchMedian(Batches, 7));
 
   void *H = dlopen(Argv[1], RTLD_NOW);
   StepFn Stub = (StepFn)dlsym(H, "plugin_step");

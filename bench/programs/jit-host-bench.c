@@ -16,6 +16,8 @@
 #include "orc-rt-c/Dispatch.h"
 #include "orc-rt-c/Jit.h"
 
+#include "BenchClock.h"
+
 #include <llvm-c/Core.h>
 #include <llvm-c/IRReader.h>
 #include <llvm-c/LLJIT.h>
@@ -31,17 +33,6 @@
 
 typedef int (*StepFn)(int);
 
-static double now(void) {
-  struct timespec T;
-  clock_gettime(CLOCK_MONOTONIC, &T);
-  return T.tv_sec + T.tv_nsec / 1e9;
-}
-
-static int cmp(const void *A, const void *B) {
-  double X = *(const double *)A, Y = *(const double *)B;
-  return X < Y ? -1 : X > Y;
-}
-
 static void die(const char *What, orc_rt_ErrorRef Err) {
   fprintf(stderr, "jit-host-bench: error: %s: %s\n", What,
           Err ? orc_rt_Error_getMessage(Err) : "failed");
@@ -53,10 +44,10 @@ __attribute__((noinline)) int host_step(int X) { return X + ++HostCount; }
 
 static double perCall(StepFn F) {
   volatile int Sink = 0;
-  double T0 = now();
+  double T0 = benchNow();
   for (int I = 0; I < 10000000; ++I)
     Sink += F(I);
-  return (now() - T0) * 1e9 / 1e7;
+  return (benchNow() - T0) * 1e9 / 1e7;
 }
 
 static char *Bytes;
@@ -116,13 +107,12 @@ static double cycleUs(int (*Cycle)(void), int N) {
   double T[7];
   Cycle(); /* warm: compiled once, pages touched */
   for (int B = 0; B < 7; ++B) {
-    double T0 = now();
+    double T0 = benchNow();
     for (int I = 0; I < N; ++I)
       Cycle();
-    T[B] = (now() - T0) * 1e6 / N;
+    T[B] = (benchNow() - T0) * 1e6 / N;
   }
-  qsort(T, 7, sizeof(double), cmp);
-  return T[3];
+  return benchMedian(T, 7);
 }
 
 int main(int Argc, char **Argv) {

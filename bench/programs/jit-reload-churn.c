@@ -13,17 +13,13 @@
 #include "orc-rt-c/Dispatch.h"
 #include "orc-rt-c/Jit.h"
 
+#include "BenchClock.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-static double now(void) {
-  struct timespec T;
-  clock_gettime(CLOCK_MONOTONIC, &T);
-  return T.tv_sec + T.tv_nsec / 1e9;
-}
 
 static double cpuNow(void) {
   struct timespec T;
@@ -84,7 +80,7 @@ int main(int Argc, char **Argv) {
       (Err = orc_rt_JitModule_lookup(M, "calls", &Calls)))
     die("looking up", Err);
   long Tenth = N / 10, RssFirst = 0;
-  double T0 = now(), First = 0, LastStart = 0, Tenths[10], TenthStart = T0;
+  double T0 = benchNow(), First = 0, LastStart = 0, Tenths[10], TenthStart = T0;
   double CpuTenths[10], CpuTenthStart = cpuNow();
   int Done = 0;
   for (long V = 1; V <= N; ++V) {
@@ -99,13 +95,13 @@ int main(int Argc, char **Argv) {
       return 1;
     }
     if (V == Tenth) {
-      First = now() - T0;
+      First = benchNow() - T0;
       RssFirst = rssKb();
     }
     if (V == N - Tenth)
-      LastStart = now();
+      LastStart = benchNow();
     if (V % Tenth == 0 && Done < 10) {
-      double T = now();
+      double T = benchNow();
       double C = cpuNow();
       CpuTenths[Done] = C - CpuTenthStart;
       Tenths[Done++] = T - TenthStart;
@@ -113,7 +109,7 @@ int main(int Argc, char **Argv) {
       CpuTenthStart = C;
     }
   }
-  double Last = now() - LastStart;
+  double Last = benchNow() - LastStart;
   long Kept = *(long *)Calls;
   orc_rt_JitModule_unload(M, NULL, NULL);
   printf("versions %ld\nrss_first_kb %ld\nrss_end_kb %ld\nfirst_s %.3f\n"

@@ -20,6 +20,8 @@
 #include "orc-rt-c/Dispatch.h"
 #include "orc-rt-c/Jit.h"
 
+#include "BenchClock.h"
+
 #include <dlfcn.h>
 #include <spawn.h>
 #include <stdint.h>
@@ -33,17 +35,6 @@
 extern char **environ;
 
 typedef long (*StepFn)(long);
-
-static double now(void) {
-  struct timespec T;
-  clock_gettime(CLOCK_MONOTONIC, &T);
-  return T.tv_sec + T.tv_nsec / 1e9;
-}
-
-static int cmp(const void *A, const void *B) {
-  double X = *(const double *)A, Y = *(const double *)B;
-  return X < Y ? -1 : X > Y;
-}
 
 static void die(const char *What, orc_rt_ErrorRef Err) {
   fprintf(stderr, "jit-reload-latency: error: %s: %s\n", What,
@@ -72,12 +63,6 @@ static void check(StepFn F, long V) {
   }
 }
 
-/* Median of N timings (sorts T). */
-static double median(double *T, int N) {
-  qsort(T, (size_t)N, sizeof(double), cmp);
-  return N % 2 ? T[N / 2] : (T[N / 2 - 1] + T[N / 2]) / 2;
-}
-
 /* One native reload of version V: clang to a .so, then dlopen + dlsym + call
  * + dlclose. Returns the whole time in seconds; *DlopenS gets the part after
  * clang. */
@@ -94,14 +79,14 @@ static double nativeReload(const char *Clang, const char *Dir, long V,
       (char *)Clang, "-O2", "-shared", "-fPIC", "-Wno-override-module",
       "-x",          "ir",  Ll,        "-o",    So,
       NULL};
-  double T0 = now();
+  double T0 = benchNow();
   pid_t Pid;
   int Status;
   if (posix_spawn(&Pid, Clang, NULL, NULL, Args, environ) ||
       waitpid(Pid, &Status, 0) != Pid || !WIFEXITED(Status) ||
       WEXITSTATUS(Status))
     die("running clang", NULL);
-  double T1 = now();
+  double T1 = benchNow();
   void *H = dlopen(So, RTLD_NOW | RTLD_LOCAL);
   if (!H)
     die(dlerror(), NULL);
@@ -110,7 +95,7 @@ static double nativeReload(const char *Clang, const char *Dir, long V,
     die(dlerror(), NULL);
   check((StepFn)(uintptr_t)Sym, V);
   dlclose(H);
-  double T2 = now();
+  double T2 = benchNow();
   unlink(Ll);
   unlink(So);
   *DlopenS = T2 - T1;
@@ -158,15 +143,15 @@ int main(int Argc, char **Argv) {
   long V = 1;
   for (int I = 0; I < 5 + Reloads; ++I, ++V) {
     Len = version(Buf, sizeof(Buf), V);
-    double T0 = now();
+    double T0 = benchNow();
     if ((Err = orc_rt_JitModule_reloadMemory(M, Buf, Len)))
       die("reloading", Err);
-    double Dt = now() - T0;
+    double Dt = benchNow() - T0;
     check(F, V);
     if (I >= 5)
       T[I - 5] = Dt;
   }
-  double ReloadUs = median(T, Reloads) * 1e6, ReloadBestUs = T[0] * 1e6;
+  double ReloadUs = benchMedian(T, Reloads) * 1e6, ReloadBestUs = T[0] * 1e6;
   orc_rt_JitModule_unload(M, NULL, NULL);
 
   double Dl, *DlT = malloc(sizeof(double) * (size_t)Runs);
@@ -175,12 +160,12 @@ int main(int Argc, char **Argv) {
   nativeReload(Clang, Dir, V++, &Dl); /* warm: clang's pages in the cache */
   for (int I = 0; I < Runs; ++I, ++V)
     T[I] = nativeReload(Clang, Dir, V, &DlT[I]);
-  double NativeMs = median(T, Runs) * 1e3, NativeBestMs = T[0] * 1e3;
+  double NativeMs = benchMedian(T, Runs) * 1e3, NativeBestMs = T[0] * 1e3;
   printf("reload_us %.1f\nreload_best_us %.1f\nreloads %d\n"
          "clang_dlopen_ms %.2f\nclang_dlopen_best_ms %.2f\ndlopen_us %.1f\n"
          "runs %d\n",
          ReloadUs, ReloadBestUs, Reloads, NativeMs, NativeBestMs,
-         median(DlT, Runs) * 1e6, Runs);
+         benchMedian(DlT, Runs) * 1e6, Runs);
   free(T);
   free(DlT);
   orc_rt_Session_destroy(S);
