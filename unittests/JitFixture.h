@@ -51,6 +51,13 @@ static inline orc_rt_JitModuleRef load(Fixture *F, const char *Name,
   return M;
 }
 
+/* Removes a test's cache directory and what is in it. */
+static inline void removeDir(const char *Dir) {
+  char Cmd[600];
+  snprintf(Cmd, sizeof(Cmd), "rm -rf '%s'", Dir);
+  assert_int_equal(system(Cmd), 0);
+}
+
 /* What the modules' code told the host, in order. */
 static char Log[1024];
 static inline void record(const char *What) {

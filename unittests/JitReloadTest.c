@@ -431,19 +431,6 @@ static void snapshot(const char *Dir, char *Out, size_t Size) {
     closedir(D);
 }
 
-static void removeDir(const char *Dir) {
-  DIR *D = opendir(Dir);
-  char Path[512];
-  for (struct dirent *E; D && (E = readdir(D));)
-    if (E->d_name[0] != '.') {
-      snprintf(Path, sizeof(Path), "%s/%s", Dir, E->d_name);
-      unlink(Path);
-    }
-  if (D)
-    closedir(D);
-  rmdir(Dir);
-}
-
 /* A version taken from the object cache keeps variables as a compiled one:
  * the second Jit compiles nothing (no file of the cache is written again),
  * yet its reload keeps count. */

@@ -452,9 +452,7 @@ static void objectCacheKeepsModulesByContent(void **State) {
   assert_null(
       orc_rt_Jit_loadMemory(J, "edited.ll", Edited, strlen(Edited), &M));
   assert_int_equal(countEntries(Dir), 2);
-  char Cmd[64];
-  snprintf(Cmd, sizeof(Cmd), "rm -rf %s", Dir);
-  assert_int_equal(system(Cmd), 0);
+  removeDir(Dir);
 }
 
 /*---- Two JITs ----*/
