@@ -100,6 +100,13 @@ def prepare():
         sh([CLANG, "-O0", "-emit-llvm", "-c", work_c, "-o", inp("interp-workload.bc")])
         sh([CLANG, "-O0", work_c, "-o", inp("interp-workload-native")])
 
+    # The compute-bound program of the tiered rows, at -O2 (IR and native).
+    kernel_c = os.path.join(ROOT, "bench/programs/compute-kernel.c")
+    if not os.path.exists(inp("compute-kernel.bc")) or \
+            os.path.getmtime(inp("compute-kernel.bc")) < os.path.getmtime(kernel_c):
+        sh([CLANG, "-O2", "-emit-llvm", "-c", kernel_c, "-o", inp("compute-kernel.bc")])
+        sh([CLANG, "-O2", kernel_c, "-o", inp("compute-kernel-native")])
+
     # SQLite: the amalgamation inside the npm package better-sqlite3@12 (never committed).
     if not os.path.exists(inp("sqlite-native")):
         src = inp("better-sqlite3")
@@ -365,6 +372,95 @@ def driver():
         headline("mini-lli SQLite rows: unmeasured (inputs unavailable): NOT met")
 
 
+# ---------------------------------------------------------------- tiered
+
+TIERED_SQLITE_ROWS = os.environ.get("ORC_RT_C_BENCH_TIERED_SQLITE_ROWS", "300000")
+KERNEL_ROUNDS = os.environ.get("ORC_RT_C_BENCH_KERNEL_ROUNDS", "4000")
+TIERED_RUNS = int(os.environ.get("ORC_RT_C_BENCH_TIERED_RUNS", "3"))
+
+
+def peak_kb(cmd):
+    """Peak resident memory of one run of cmd, in KiB (wait4's ru_maxrss), or None."""
+    with open(os.devnull, "wb") as null:
+        try:
+            p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=null, stderr=null)
+        except OSError:
+            return None
+        _, status, usage = os.wait4(p.pid, 0)
+        p.returncode = 0  # (reaped here; keeps Popen from waiting again)
+    return usage.ru_maxrss if os.waitstatus_to_exitcode(status) == 0 else None
+
+
+def tiered():
+    """-jit-kind=orc-tiered against mini-lli -O0 and -O2 (orc) and lli-22 -O2, side by
+    side, interleaved, median of the runs: SQLite (300,000 rows: about a second
+    natively), a compute-bound program (about 5 s natively), hello-world and the
+    50,000-function module; peak memory on SQLite."""
+    for exe in (MINI_LLI, LLI):
+        if not os.access(exe, os.X_OK):
+            note("%s not found: no tiered rows" % exe)
+            return
+    tools = [("mini-lli -jit-kind=orc-tiered -O2", [MINI_LLI, "-jit-kind=orc-tiered", "-O2"]),
+             ("mini-lli -jit-kind=orc -O0", [MINI_LLI, "-jit-kind=orc", "-O0"]),
+             ("mini-lli -jit-kind=orc -O2", [MINI_LLI, "-jit-kind=orc", "-O2"]),
+             ("lli-22 -jit-kind=orc -O2", [LLI, "-jit-kind=orc", "-O2"])]
+    programs = [("hello-world", inp("hello.bc"), [], None, HELLO_RUNS)]
+    if os.path.exists(inp("sqlite-native")):
+        programs.append(("SQLite (%s rows)" % TIERED_SQLITE_ROWS, inp("sqlite-bench.bc"),
+                         [TIERED_SQLITE_ROWS], inp("sqlite-native"), TIERED_RUNS))
+    if os.path.exists(inp("compute-kernel-native")):
+        programs.append(("compute kernels (%s rounds)" % KERNEL_ROUNDS,
+                         inp("compute-kernel.bc"), [KERNEL_ROUNDS],
+                         inp("compute-kernel-native"), TIERED_RUNS))
+    programs.append(("%d functions, main calls 10" % NFUNCS, inp("many.bc"), [], None, 1))
+    row("tiered compilation (process wall s)", "tool", "runs", "wall s", "x orc-tiered")
+    cells = {}
+    for name, bc, args, native, runs in programs:
+        if native:
+            expect = subprocess.run([native, *args], capture_output=True, text=True).stdout
+        elif bc == inp("hello.bc"):
+            expect = "hello, world\n"
+        else:
+            expect = subprocess.run([LLI, "-jit-kind=orc-lazy", bc], capture_output=True,
+                                    text=True).stdout
+        cs = [Cell(cmd + [bc, *args], expect) for _, cmd in tools]
+        if native:
+            cs.append(Cell([native, *args], expect))
+        run_rounds(cs, runs)
+        for (tool, _), c in zip(tools, cs):
+            row(name, tool, runs, c.fmt(), ratio(c, cs[0]))
+        if native:
+            row(name, "native (clang -O2)", runs, cs[-1].fmt(), ratio(cs[-1], cs[0]))
+        cells[name] = cs
+    endtable()
+
+    def check(name, label, other, target):
+        cs = cells.get(name)
+        if not cs:
+            headline("mini-lli orc-tiered, %s: unmeasured (inputs unavailable); target <= %sx: "
+                     "NOT met" % (label, target))
+            return
+        verdict("mini-lli orc-tiered, %s" % label, ratio_num(cs[0], cs[other]), target)
+
+    sq = "SQLite (%s rows)" % TIERED_SQLITE_ROWS
+    check(sq, "SQLite total wall vs mini-lli -O2", 2, 0.6)
+    check(sq, "SQLite total wall vs mini-lli -O0", 1, 0.9)
+    check("compute kernels (%s rounds)" % KERNEL_ROUNDS,
+          "compute-bound program vs mini-lli -O2", 2, 1.1)
+    check("hello-world", "hello-world vs mini-lli -O2", 2, 1.05)
+    if sq in cells:
+        peaks = [peak_kb(cmd + [inp("sqlite-bench.bc"), TIERED_SQLITE_ROWS])
+                 for _, cmd in tools[:3]]
+        row("SQLite peak memory", "tool", "MiB", "x orc -O2")
+        for (tool, _), kb in zip(tools[:3], peaks):
+            row("SQLite (%s rows)" % TIERED_SQLITE_ROWS, tool,
+                "-" if kb is None else "%.1f" % (kb / 1024),
+                "-" if kb is None or not peaks[2] else "%.2fx" % (kb / peaks[2]))
+        endtable()
+        r = None if None in (peaks[0], peaks[2]) else peaks[0] / peaks[2]
+        verdict("mini-lli orc-tiered, SQLite peak memory vs mini-lli -O2", r, 1.2)
+
+
 # ---------------------------------------------------------------- executors
 
 def callgrind_ir(cmd):
@@ -469,4 +565,5 @@ def executor():
 
 
 if __name__ == "__main__":
-    {"prepare": prepare, "driver": driver, "executor": executor}[sys.argv[1]]()
+    {"prepare": prepare, "driver": driver, "tiered": tiered,
+     "executor": executor}[sys.argv[1]]()

@@ -42,7 +42,8 @@ PUBLIC = "include/orc-rt-c/*"
 # What lib/jit may use of the runtime, and lib/jit's library folders.
 RUNTIME = ["lib/services/*", "lib/core/*", "lib/support/*", PUBLIC]
 JIT_LIBRARY = ["lib/jit/support/*", "lib/jit/ir/*", "lib/jit/compile/*",
-               "lib/jit/cache/*", "lib/jit/modules/*", "lib/jit/host/*"]
+               "lib/jit/cache/*", "lib/jit/modules/*", "lib/jit/tier/*",
+               "lib/jit/host/*"]
 # lib/services files every service may use: the services object, the action
 # lists, the wire helpers and the guarded copies.
 SERVICES_SHARED = ["ExecutorServices", "AllocAction", "ServiceWire", "SafeCopy"]
@@ -127,6 +128,11 @@ RULES = [
          only=["lib/jit/modules/*", "lib/jit/support/*"] + RUNTIME,
          why="lib/jit/modules (entry stubs, exit order) sits on the runtime and "
              "support only"),
+    Rule("jit-tier", files=["lib/jit/tier/*"],
+         only=["lib/jit/tier/*", "lib/jit/compile/*", "lib/jit/ir/*",
+               "lib/jit/support/*"] + RUNTIME,
+         why="lib/jit/tier (tiered compilation: fronts, counters, the "
+             "compile thread) sits on compile, ir and support"),
     # The JIT library's face: orc-rt-c/Jit.h on the folders below it.
     Rule("jit-host", files=["lib/jit/host/*"],
          only=["lib/jit/host/*", "lib/jit/support/*", "lib/jit/ir/*",

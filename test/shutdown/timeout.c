@@ -10,6 +10,7 @@
 // RUN: %clang -S -emit-llvm -O1 -I %orc-rt-include %s -o %t.ll
 // RUN: %python %inputs/mini-lli/expect-status.py 6 mini-lli -trace-shutdown -shutdown-timeout=0.3 %t.ll 2>&1 | FileCheck %s
 // RUN: %python %inputs/mini-lli/expect-status.py 6 mini-lli -trace-shutdown --shutdown-timeout 0.3 -jit-kind=orc-lazy %t.ll 2>&1 | FileCheck %s --check-prefix=LAZY
+// RUN: %python %inputs/mini-lli/expect-status.py 6 mini-lli -trace-shutdown --shutdown-timeout 0.3 -jit-kind=orc-tiered -tier-up-threshold=1 %t.ll 2>&1 | FileCheck %s --check-prefix=LAZY
 //
 // CHECK:      main: returning
 // CHECK:      mini-lli: shutdown: requested

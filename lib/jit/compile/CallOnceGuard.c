@@ -24,6 +24,9 @@ static void **slot(const char *Name) { return dlsym(RTLD_DEFAULT, Name); }
 /* The IR transform that runs after save (see installCallOnceGuard). */
 static LLVMOrcIRTransformLayerTransformFunction Next;
 static void *NextCtx;
+/* The object transform that runs after restore. */
+static LLVMOrcObjectTransformLayerTransformFunction ObjNext;
+static void *ObjNextCtx;
 
 static LLVMErrorRef save(void *Ctx, LLVMOrcThreadSafeModuleRef *ModInOut,
                          LLVMOrcMaterializationResponsibilityRef MR) {
@@ -39,26 +42,29 @@ static LLVMErrorRef save(void *Ctx, LLVMOrcThreadSafeModuleRef *ModInOut,
 
 static LLVMErrorRef restore(void *Ctx, LLVMMemoryBufferRef *ObjInOut) {
   (void)Ctx;
-  (void)ObjInOut;
+  LLVMErrorRef Then = ObjNext ? ObjNext(ObjNextCtx, ObjInOut) : NULL;
   if (!Depth)
-    return NULL;
+    return Then;
   --Depth;
   if (Depth >= MaxDepth)
-    return NULL;
+    return Then;
   void **Callable = slot("_ZSt15__once_callable");
   void **Call = slot("_ZSt11__once_call");
   if (Callable)
     *Callable = Saved[Depth].Callable;
   if (Call)
     *Call = Saved[Depth].Call;
-  return NULL;
+  return Then;
 }
 
 void orc_rt_jit_installCallOnceGuard(
     LLVMOrcLLJITRef J, LLVMOrcIRTransformLayerTransformFunction Then,
-    void *ThenCtx) {
+    void *ThenCtx, LLVMOrcObjectTransformLayerTransformFunction ObjThen,
+    void *ObjThenCtx) {
   Next = Then;
   NextCtx = ThenCtx;
+  ObjNext = ObjThen;
+  ObjNextCtx = ObjThenCtx;
   LLVMOrcIRTransformLayerSetTransform(LLVMOrcLLJITGetIRTransformLayer(J), save,
                                       NULL);
   LLVMOrcObjectTransformLayerSetTransform(LLVMOrcLLJITGetObjTransformLayer(J),

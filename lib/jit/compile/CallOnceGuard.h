@@ -12,10 +12,12 @@
 
 #include <llvm-c/LLJIT.h>
 
-/* Installs the two transforms on J. The layer holds one IR transform:
- * Then (if not NULL) runs after the guard's, with ThenCtx. */
+/* Installs the two transforms on J. Each layer holds one transform: Then
+ * (if not NULL) runs after the guard's IR transform, with ThenCtx, and
+ * ObjThen after its object transform, with ObjThenCtx. */
 void orc_rt_jit_installCallOnceGuard(
     LLVMOrcLLJITRef J, LLVMOrcIRTransformLayerTransformFunction Then,
-    void *ThenCtx);
+    void *ThenCtx, LLVMOrcObjectTransformLayerTransformFunction ObjThen,
+    void *ObjThenCtx);
 
 #endif

@@ -181,11 +181,19 @@ static void moveBlocks(orc_rt_jit_BodyMover *S, LLVMValueRef F,
       LLVMSetValueName2(New, ArgName, ArgLen);
     LLVMReplaceAllUsesWith(Old, New);
   }
+  /* An indirect call's !callees names functions of the module the body
+   * came from (a hint, nothing more): dropped, so that the part refers to
+   * nothing outside itself (its bitcode can be written, tier/Tiers.h). */
+  unsigned Callees =
+      LLVMGetMDKindIDInContext(LLVMGetModuleContext(S->Part), "callees", 7);
   for (LLVMBasicBlockRef BB = LLVMGetFirstBasicBlock(NF); BB;
        BB = LLVMGetNextBasicBlock(BB))
     for (LLVMValueRef I = LLVMGetFirstInstruction(BB); I;
-         I = LLVMGetNextInstruction(I))
+         I = LLVMGetNextInstruction(I)) {
       remapOperands(S, I);
+      if (LLVMIsACallInst(I) || LLVMIsAInvokeInst(I))
+        LLVMSetMetadata(I, Callees, NULL);
+    }
 }
 
 /* Moves what belongs to F's body besides its blocks: personality, prefix and

@@ -32,6 +32,7 @@ enum {
   Raw_OrcLazyDebug,
   Raw_RemoteProcess,
   Raw_OrcRuntime,
+  Raw_TierUpThreshold,
   Raw_Count
 };
 
@@ -97,8 +98,9 @@ static const OptionInfo Table[] = {
      "arguments",
      false, false},
     {"jit-kind", Kind_Raw, Raw_JitKind, "<value>",
-     "Choose underlying JIT kind: orc (default), orc-lazy, mcjit", false,
-     false},
+     "Choose underlying JIT kind: orc (default), orc-lazy, mcjit, "
+     "orc-tiered (mini-lli only)",
+     false, false},
     {"jit-linker", Kind_Raw, Raw_JitLinker, "<value>",
      "Choose the dynamic linker/loader: default, rtdyld, jitlink", false,
      false},
@@ -157,6 +159,15 @@ static const OptionInfo Table[] = {
      "Before the process ends, wait this long for threads still inside "
      "JIT'd code (mini-lli only; default: do not wait, as the native "
      "program)",
+     false, false},
+    {"tier-up-threshold", Kind_Raw, Raw_TierUpThreshold, "<uint>",
+     "-jit-kind=orc-tiered: calls plus loop iterations after which a "
+     "function is recompiled optimized in the background (mini-lli only; "
+     "default 2000)",
+     false, false},
+    {"tiered-stats", Kind_Bool, FIELD(TieredStats), NULL,
+     "-jit-kind=orc-tiered: at exit, print how many functions reached each "
+     "tier and the compile time spent per tier (mini-lli only)",
      false, false},
     {"trace-shutdown", Kind_Bool, FIELD(TraceShutdown), NULL,
      "Print each shutdown phase to stderr (mini-lli only)", false, false},
@@ -239,17 +250,19 @@ static orc_rt_ErrorRef finishEnums(orc_rt_jit_Options *Opts, RawValues *Raw) {
   orc_rt_ErrorRef Err = NULL;
   int I = 0;
   if (V[Raw_JitKind]) {
-    static const char *const Kinds[] = {"orc", "orc-lazy", "mcjit", NULL};
-    static const orc_rt_jit_Engine Engines[] = {orc_rt_jit_Engine_Orc,
-                                                orc_rt_jit_Engine_OrcLazy,
-                                                orc_rt_jit_Engine_MCJIT};
+    static const char *const Kinds[] = {"orc", "orc-lazy", "mcjit",
+                                        "orc-tiered", NULL};
+    static const orc_rt_jit_Engine Engines[] = {
+        orc_rt_jit_Engine_Orc, orc_rt_jit_Engine_OrcLazy,
+        orc_rt_jit_Engine_MCJIT, orc_rt_jit_Engine_OrcTiered};
     if ((Err = enumValue("jit-kind", V[Raw_JitKind], Kinds, &I)))
       return Err;
     Opts->Engine = Engines[I];
   }
   if (Raw->ForceInterpreter)
     Opts->Engine = orc_rt_jit_Engine_Interpreter;
-  Opts->Lazy = Opts->Engine == orc_rt_jit_Engine_OrcLazy;
+  Opts->Tiered = Opts->Engine == orc_rt_jit_Engine_OrcTiered;
+  Opts->Lazy = Opts->Engine == orc_rt_jit_Engine_OrcLazy || Opts->Tiered;
   /* The order of LLVMRelocMode and LLVMCodeModel (llvm-c/TargetMachine.h). */
   if (V[Raw_RelocModel]) {
     static const char *const Models[] = {
@@ -358,6 +371,30 @@ static orc_rt_ErrorRef finish(orc_rt_jit_Options *Opts, RawValues *Raw) {
                                   "value invalid for uint argument!",
                                   V);
     Opts->CompileThreads = (unsigned)N;
+  }
+  /* -tier-up-threshold and -tiered-stats are ignored by the other kinds, as
+   * lli's kinds ignore each other's options (-per-module-lazy). */
+  if (Opts->Tiered && Opts->EnableCacheManager)
+    return orc_rt_Error_create(
+        "error: -enable-cache-manager is not supported with "
+        "-jit-kind=orc-tiered: lli's object cache holds whole modules, "
+        "compiled once (use -jit-kind=orc or orc-lazy)");
+  if (Opts->Tiered && Opts->JITDylibs.Size)
+    return orc_rt_Error_create(
+        "error: -jd is not supported with -jit-kind=orc-tiered yet (use "
+        "-jit-kind=orc or orc-lazy)");
+  if (Raw->Values[Raw_TierUpThreshold]) {
+    const char *V = Raw->Values[Raw_TierUpThreshold];
+    char *End;
+    errno = 0;
+    unsigned long N = strtoul(V, &End, 10);
+    if (!*V || *End || strspn(V, "0123456789") != strlen(V) || errno || N < 1 ||
+        N > INT32_MAX)
+      return orc_rt_Error_createf("for the --tier-up-threshold option: '%s' "
+                                  "value invalid for a count from 1 to "
+                                  "2147483647!",
+                                  V);
+    Opts->TierUpThreshold = (unsigned)N;
   }
   /* What lli's MCJIT ignores or cannot do (compile a module in parts, link
    * with JITLink), mini-lli's does not either. */

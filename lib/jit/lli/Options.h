@@ -21,10 +21,13 @@ typedef struct {
 
 /* Which engine runs the program (-jit-kind, -force-interpreter). */
 typedef enum {
-  orc_rt_jit_Engine_Orc,        /* LLJIT, modules compiled when added */
-  orc_rt_jit_Engine_OrcLazy,    /* LLJIT, functions compiled on first call */
-  orc_rt_jit_Engine_MCJIT,      /* as LLVM's MCJIT: see lib/jit/program/Jit.h */
-  orc_rt_jit_Engine_Interpreter /* LLVM's interpreter (InterpreterEngine.c) */
+  orc_rt_jit_Engine_Orc,     /* LLJIT, modules compiled when added */
+  orc_rt_jit_Engine_OrcLazy, /* LLJIT, functions compiled on first call */
+  orc_rt_jit_Engine_MCJIT,   /* as LLVM's MCJIT: see lib/jit/program/Jit.h */
+  orc_rt_jit_Engine_Interpreter, /* LLVM's interpreter (InterpreterEngine.c) */
+  /* orc-lazy at -O0, hot functions recompiled at the -O level in the
+   * background (lib/jit/tier/Tiers.h); mini-lli's own */
+  orc_rt_jit_Engine_OrcTiered
 } orc_rt_jit_Engine;
 
 /* -orc-lazy-debug: what lli prints about each module it compiles. */
@@ -80,7 +83,10 @@ typedef struct {
   orc_rt_jit_StringList JITDylibs; /* -jd names (see JITDylibs.h) */
   int OptLevel;                    /* 0..3, default 2 */
   unsigned CompileThreads;         /* -compile-threads; default: one per CPU */
-  bool Lazy;                       /* -jit-kind=orc-lazy */
+  bool Lazy;                       /* -jit-kind=orc-lazy or orc-tiered */
+  bool Tiered;                     /* -jit-kind=orc-tiered */
+  unsigned TierUpThreshold;        /* -tier-up-threshold; 0: the default */
+  bool TieredStats;                /* -tiered-stats */
   bool PerModuleLazy;              /* -per-module-lazy */
   bool NoProcessSyms;              /* -no-process-syms */
   bool TraceShutdown;              /* -trace-shutdown */

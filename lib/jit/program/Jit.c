@@ -17,6 +17,7 @@
 #include "jit/program/ThreadInterpose.h"
 #include "jit/support/Diag.h"
 #include "jit/support/GrowArray.h"
+#include "jit/tier/Tiers.h"
 
 #include <llvm-c/ExecutionEngine.h>
 #include <llvm-c/LLJIT.h>
@@ -49,6 +50,9 @@ struct orc_rt_jit_Jit {
   LLVMRelocMode Reloc;
   LLVMCodeModel CodeModel;
   unsigned NextModule;
+  /* -jit-kind=orc-tiered: the fronts, counters and compile thread (created
+   * with the first lazy module). */
+  orc_rt_jit_Tiers *Tiers;
   orc_rt_jit_StubsCallback OnStubs; /* see orc_rt_jit_Jit_setStubsCallback */
   void *StubsCtx;
   /* Lazy mode, and -jd (reexports between JITDylibs). */
@@ -235,6 +239,42 @@ static LLVMErrorRef dumpTransform(void *Ctx, LLVMOrcThreadSafeModuleRef *TSM,
   return LLVMOrcThreadSafeModuleWithModuleDo(*TSM, dumpEach, Ctx);
 }
 
+/* -jit-kind=orc-tiered: every module on its way to tier 0 is saved and
+ * counts its calls (Tiers.h), then dumped as above. */
+static LLVMErrorRef tierEach(void *Ctx, LLVMModuleRef M) {
+  orc_rt_jit_Jit *J = Ctx;
+  orc_rt_ErrorRef Err =
+      J->Tiers ? orc_rt_jit_Tiers_transform(J->Tiers, M) : NULL;
+  if (Err) {
+    LLVMErrorRef E = LLVMCreateStringError(orc_rt_Error_getMessage(Err));
+    orc_rt_Error_consume(Err);
+    return E;
+  }
+  return dumpsModules(J) ? dumpEach(Ctx, M) : NULL;
+}
+
+static LLVMErrorRef tierTransform(void *Ctx, LLVMOrcThreadSafeModuleRef *TSM,
+                                  LLVMOrcMaterializationResponsibilityRef MR) {
+  (void)MR;
+  return LLVMOrcThreadSafeModuleWithModuleDo(*TSM, tierEach, Ctx);
+}
+
+static LLVMErrorRef tierObjectReady(void *Ctx, LLVMMemoryBufferRef *Obj) {
+  orc_rt_jit_Jit *J = Ctx;
+  (void)Obj;
+  if (J->Tiers)
+    orc_rt_jit_Tiers_objectReady(J->Tiers);
+  return NULL;
+}
+
+/* Tier 1's code generation: the -O level (tier 0 is -O0). */
+static LLVMTargetMachineRef newTier1TM(void *Ctx) {
+  orc_rt_jit_Jit *J = Ctx;
+  return orc_rt_jit_createTargetMachine(
+      J->Triple, J->CPU, J->Features, J->MCJITFlags.ABI,
+      orc_rt_jit_codeGenLevel(J->Opts->OptLevel), J->Reloc, J->CodeModel);
+}
+
 /* Builds the LLJIT and the program's JITDylib. Runs on the creator thread,
  * which writes only these fields (and LazyJit); every other thread reads them
  * after ready() has joined it. */
@@ -278,9 +318,11 @@ static orc_rt_ErrorRef buildLLJIT(orc_rt_jit_Jit *J) {
         "cannot set up lazy compilation: ");
     LazyJit = J;
   }
-  if (!Err && J->Opts->Lazy)
-    orc_rt_jit_installCallOnceGuard(J->J,
-                                    dumpsModules(J) ? dumpTransform : NULL, J);
+  if (!Err && J->Opts->Tiered)
+    orc_rt_jit_installCallOnceGuard(J->J, tierTransform, J, tierObjectReady, J);
+  else if (!Err && J->Opts->Lazy)
+    orc_rt_jit_installCallOnceGuard(
+        J->J, dumpsModules(J) ? dumpTransform : NULL, J, NULL, NULL);
   return Err;
 }
 
@@ -321,7 +363,8 @@ orc_rt_ErrorRef orc_rt_jit_Jit_create(orc_rt_jit_Jit **Result,
     orc_rt_jit_Jit_dispose(J);
     return Err;
   }
-  J->Level = orc_rt_jit_codeGenLevel(Opts->OptLevel);
+  /* orc-tiered: tier 0 is -O0 (FastISel); tier 1 takes the -O level. */
+  J->Level = orc_rt_jit_codeGenLevel(Opts->Tiered ? 0 : Opts->OptLevel);
   size_t SettingsSize =
       strlen(J->Triple) + strlen(J->CPU) + strlen(J->Features) + 64;
   J->Settings = malloc(SettingsSize);
@@ -388,6 +431,61 @@ static void tellStubs(orc_rt_jit_Jit *J, const orc_rt_jit_LazyParts *P,
   free(Names);
 }
 
+/* orc-tiered: the names of P's lazy stubs, NAME$tier0. */
+static orc_rt_ErrorRef tier0Names(const orc_rt_jit_LazyParts *P, char ***Out) {
+  char **Names = calloc(P->NumStubs, sizeof(*Names));
+  for (size_t I = 0; Names && I < P->NumStubs; ++I) {
+    size_t N = strlen(P->Stubs[I].Name) + sizeof("$tier0");
+    if (!(Names[I] = malloc(N))) {
+      while (I-- > 0)
+        free(Names[I]);
+      free(Names);
+      Names = NULL;
+      break;
+    }
+    snprintf(Names[I], N, "%s$tier0", P->Stubs[I].Name);
+  }
+  *Out = Names;
+  return Names ? NULL : orc_rt_Error_create("out of memory");
+}
+
+/* orc-tiered: NAME as a front to NAME$tier0 (Tiers.h). */
+static orc_rt_ErrorRef addFronts(orc_rt_jit_Jit *J,
+                                 const orc_rt_jit_LazyParts *P, char **Tier0) {
+  if (!J->Tiers) {
+    orc_rt_jit_TierOptions O = {.J = J->J,
+                                .JD = target(J),
+                                .Threshold =
+                                    J->Opts->TierUpThreshold
+                                        ? (int32_t)J->Opts->TierUpThreshold
+                                        : ORC_RT_JIT_DEFAULT_TIER_UP_THRESHOLD,
+                                .NewTM = newTier1TM,
+                                .TMCtx = J};
+    orc_rt_ErrorRef Err = orc_rt_jit_Tiers_create(&J->Tiers, &O);
+    if (Err)
+      return Err;
+  }
+  size_t N = P->NumStubs;
+  const char **Names = calloc(N, sizeof(*Names));
+  const char **Bodies = calloc(N, sizeof(*Bodies));
+  bool *Weak = calloc(N, sizeof(*Weak));
+  orc_rt_ErrorRef Err = NULL;
+  if (!Names || !Bodies || !Weak)
+    Err = orc_rt_Error_create("out of memory");
+  for (size_t I = 0; !Err && I < N; ++I) {
+    Names[I] = P->Stubs[I].Name;
+    Bodies[I] = P->Stubs[I].Body;
+    Weak[I] = P->Stubs[I].Weak;
+  }
+  if (!Err)
+    Err = orc_rt_jit_Tiers_addFunctions(J->Tiers, Names, Bodies,
+                                        (const char *const *)Tier0, Weak, N);
+  free(Names);
+  free(Bodies);
+  free(Weak);
+  return Err;
+}
+
 /* May take the caller's reference to the context (*TSC becomes NULL), which
  * the function bodies compiled on first lookup need. */
 #define STUB_CHUNK 64
@@ -415,13 +513,18 @@ addLazy(orc_rt_jit_Jit *J, LLVMOrcThreadSafeContextRef *TSC, LLVMModuleRef M) {
   bool BodiesApart = P.Bodies != NULL; /* (defining them takes them) */
   if (!Err)
     Err = orc_rt_jit_defineLazyBodies(&P, J->J, target(J), TSC);
+  /* orc-tiered: the lazy stubs are NAME$tier0, and NAME a front to them. */
+  char **Tier0 = NULL;
+  if (!Err && J->Opts->Tiered && P.NumStubs)
+    Err = tier0Names(&P, &Tier0);
   if (!Err && P.NumStubs) {
     LLVMOrcCSymbolAliasMapPairs Pairs = calloc(P.NumStubs, sizeof(*Pairs));
     if (!Pairs) {
       Err = orc_rt_Error_create("out of memory");
     } else {
       for (size_t I = 0; I < P.NumStubs; ++I) {
-        Pairs[I].Name = LLVMOrcLLJITMangleAndIntern(J->J, P.Stubs[I].Name);
+        Pairs[I].Name = LLVMOrcLLJITMangleAndIntern(
+            J->J, Tier0 ? Tier0[I] : P.Stubs[I].Name);
         Pairs[I].Entry.Name =
             LLVMOrcLLJITMangleAndIntern(J->J, P.Stubs[I].Body);
         Pairs[I].Entry.Flags.GenericFlags =
@@ -452,6 +555,11 @@ addLazy(orc_rt_jit_Jit *J, LLVMOrcThreadSafeContextRef *TSC, LLVMModuleRef M) {
       free(Pairs);
     }
   }
+  if (!Err && Tier0)
+    Err = addFronts(J, &P, Tier0);
+  for (size_t I = 0; Tier0 && I < P.NumStubs; ++I)
+    free(Tier0[I]);
+  free(Tier0);
   if (!Err && J->OnStubs)
     tellStubs(J, &P, BodiesApart);
   orc_rt_jit_LazyParts_dispose(&P);
@@ -832,6 +940,21 @@ orc_rt_ErrorRef orc_rt_jit_Jit_dispose(orc_rt_jit_Jit *J) {
    * JIT unregisters them. */
   if (J->J)
     orc_rt_jit_DebugDescriptor_dumpNew(J->Opts->Dump);
+  /* The compile thread stops before the JIT it links into goes. */
+  if (J->Opts->TieredStats) {
+    orc_rt_jit_TierStats St = {0};
+    if (J->Tiers)
+      orc_rt_jit_Tiers_stats(J->Tiers, &St);
+    fflush(stdout);
+    fprintf(stderr,
+            "mini-lli: tiered: tier 0: %zu functions compiled in %.3f s\n"
+            "mini-lli: tiered: tier 1: %zu functions compiled in %.3f s "
+            "(background), %zu failed, %zu hot\n",
+            St.Tier0Functions, St.Tier0Seconds, St.Tier1Functions,
+            St.Tier1Seconds, St.Failed, St.Hot);
+  }
+  orc_rt_jit_Tiers_dispose(J->Tiers);
+  J->Tiers = NULL;
   /* The lazy-call-through manager holds names from the JIT's symbol pool, and
    * the program's JITDylib holds stubs that refer to both managers: clear the
    * JITDylib, then free the managers, then the JIT (and its pool). */

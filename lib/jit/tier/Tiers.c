@@ -1,0 +1,563 @@
+/*===- lib/jit/tier/Tiers.c - Tiered compilation of a lazy module ----------===*/
+/* See Tiers.h. Who touches what:
+ *
+ *   - a slot's Count: tier-0 code on any thread (monotonic loads and stores,
+ *     CallCounters.h), and tierHot, which sets it negative;
+ *   - a slot's State: tierHot moves it Tier0 -> Queued (compare-and-swap, so
+ *     a slot is queued once); the compile thread moves it on;
+ *   - the queue: a stack that tierHot pushes on (release) and the compile
+ *     thread empties at once (acquire exchange), so no node is ever popped
+ *     alone and there is no ABA;
+ *   - everything else (the map of bodies, a slot's unit, the stats): Lock. */
+
+#include "jit/tier/Tiers.h"
+#include "jit/compile/SymbolImport.h"
+#include "jit/ir/CallCounters.h"
+#include "jit/ir/Module.h"
+#include "jit/support/Diag.h"
+#include "jit/support/GrowArray.h"
+#include "jit/support/LibcPthread.h"
+#include "jit/support/PtrSet.h"
+#include "jit/tier/TierFronts.h"
+
+#include <llvm-c/BitReader.h>
+#include <llvm-c/BitWriter.h>
+#include <llvm-c/Comdat.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { Tier0, Queued, Tier1, Failed };
+
+typedef struct Slot Slot;
+
+/* One tier-0 module, as bitcode, and the bodies in it that have a front. */
+typedef struct {
+  LLVMMemoryBufferRef Bitcode;
+  Slot **Slots;
+  size_t NumSlots;
+  bool Taken; /* a tier-up of it has started */
+} Unit;
+
+struct Slot {
+  int32_t Count; /* see CallCounters.h */
+  int State;
+  orc_rt_jit_Tiers *T;
+  Slot *NextQueued;
+  uint64_t Front;
+  char *Name, *Body; /* NAME, NAME$body */
+  Unit *U;           /* the module it was compiled in at tier 0 */
+};
+
+struct orc_rt_jit_Tiers {
+  orc_rt_jit_TierOptions Opts;
+  LLVMOrcExecutionSessionRef ES;
+  pthread_mutex_t Lock;
+  orc_rt_jit_PtrSet ByBody; /* interned NAME$body -> Slot (key retained) */
+  Slot **Batches;           /* one array of slots per addFunctions */
+  size_t NumBatches, BatchCap;
+  size_t *BatchSizes;
+  Unit **Units;
+  size_t NumUnits, UnitCap;
+  orc_rt_jit_TierFronts Fronts;
+  orc_rt_jit_TierStats Stats;
+  uint64_t Tier0Nanos, Tier1Nanos;
+  /* The compile thread and its queue. */
+  Slot *Queue;
+  sem_t Wake;
+  int Started; /* 0 no, 1 running, 2 could not start */
+  pthread_t Thread;
+  bool Stop;
+};
+
+static uint64_t nowNanos(void) {
+  struct timespec TS;
+  clock_gettime(CLOCK_MONOTONIC, &TS);
+  return (uint64_t)TS.tv_sec * 1000000000u + (uint64_t)TS.tv_nsec;
+}
+
+/*===----------------------------------------------------------------------===*/
+/* Tier 1, on the compile thread. */
+
+static char *suffixed(const char *Name, const char *Suffix) {
+  size_t N = strlen(Name) + strlen(Suffix) + 1;
+  char *S = malloc(N);
+  if (S)
+    snprintf(S, N, "%s%s", Name, Suffix);
+  return S;
+}
+
+static bool isLocal(LLVMLinkage L) {
+  return L == LLVMInternalLinkage || L == LLVMPrivateLinkage;
+}
+
+/* F becomes a declaration of the same name, type and calling convention
+ * (what tier 0 defines). False if out of memory. */
+static bool declareFunction(LLVMModuleRef M, LLVMValueRef F) {
+  size_t Len;
+  const char *Old = LLVMGetValueName2(F, &Len);
+  char *Name = strndup(Old, Len);
+  if (!Name)
+    return false;
+  LLVMValueRef D = LLVMAddFunction(M, "", LLVMGlobalGetValueType(F));
+  LLVMSetFunctionCallConv(D, LLVMGetFunctionCallConv(F));
+  LLVMReplaceAllUsesWith(F, D);
+  LLVMDeleteFunction(F);
+  LLVMSetValueName2(D, Name, Len);
+  free(Name);
+  return true;
+}
+
+/* Every definition of M but the tier-1 bodies (Keep) becomes a declaration
+ * of the same name, which resolves to tier 0's definition; local ones stay
+ * (a copy of a local is harmless). */
+static orc_rt_ErrorRef declareOthers(LLVMModuleRef M,
+                                     const orc_rt_jit_PtrSet *Keep) {
+  for (LLVMValueRef F = LLVMGetFirstFunction(M); F;) {
+    LLVMValueRef Next = LLVMGetNextFunction(F);
+    if (!LLVMIsDeclaration(F) && !orc_rt_jit_PtrSet_has(Keep, F) &&
+        !isLocal(LLVMGetLinkage(F)) && !declareFunction(M, F))
+      return orc_rt_Error_create("out of memory");
+    F = Next;
+  }
+  for (LLVMValueRef G = LLVMGetFirstGlobal(M); G;) {
+    LLVMValueRef Next = LLVMGetNextGlobal(G);
+    LLVMLinkage L = LLVMGetLinkage(G);
+    if (L == LLVMAppendingLinkage) {
+      LLVMDeleteGlobal(G);
+    } else if (!LLVMIsDeclaration(G) && !isLocal(L)) {
+      LLVMSetInitializer(G, NULL);
+      LLVMSetLinkage(G, LLVMExternalLinkage);
+      LLVMSetComdat(G, NULL);
+    }
+    G = Next;
+  }
+  return NULL;
+}
+
+/* True if P is used only as the address of loads and stores. */
+static bool promotable(LLVMValueRef P) {
+  for (LLVMUseRef U = LLVMGetFirstUse(P); U; U = LLVMGetNextUse(U)) {
+    LLVMValueRef I = LLVMGetUser(U);
+    if (LLVMIsALoadInst(I))
+      continue;
+    if (LLVMIsAStoreInst(I) && LLVMGetOperand(I, 1) == P &&
+        LLVMGetOperand(I, 0) != P)
+      continue;
+    return false;
+  }
+  return true;
+}
+
+/* Not optimized: a stack slot that only loads and stores use is left, which
+ * any optimizing pipeline (mem2reg/SROA) would have removed. */
+static bool unoptimized(LLVMValueRef F) {
+  LLVMBasicBlockRef E = LLVMGetEntryBasicBlock(F);
+  for (LLVMValueRef I = E ? LLVMGetFirstInstruction(E) : NULL; I;
+       I = LLVMGetNextInstruction(I))
+    if (LLVMIsAAllocaInst(I) && promotable(I))
+      return true;
+  return false;
+}
+
+/* Builds, compiles and links U's tier-1 code; Addrs[i] gets the address of
+ * U->Slots[i]'s. */
+static orc_rt_ErrorRef compileUnit(orc_rt_jit_Tiers *T, Unit *U,
+                                   uint64_t *Addrs) {
+  LLVMContextRef C = LLVMContextCreate();
+  LLVMModuleRef M = NULL;
+  if (LLVMParseBitcodeInContext2(C, U->Bitcode, &M)) {
+    LLVMContextDispose(C);
+    return orc_rt_Error_create("cannot read back a tier-0 module");
+  }
+  orc_rt_ErrorRef Err = NULL;
+  orc_rt_jit_PtrSet Keep = {0};
+  char **Names = calloc(U->NumSlots, sizeof(*Names));
+  bool Optimize = false;
+  if (!Names)
+    Err = orc_rt_Error_create("out of memory");
+  for (size_t I = 0; I < U->NumSlots && !Err; ++I) {
+    Slot *S = U->Slots[I];
+    LLVMValueRef F = LLVMGetNamedFunction(M, S->Body);
+    Names[I] = suffixed(S->Name, "$tier1");
+    if (!F || LLVMIsDeclaration(F))
+      Err = orc_rt_Error_createf("%s: no body in its tier-0 module", S->Name);
+    else if (!Names[I] || orc_rt_jit_PtrSet_insert(&Keep, F) < 0)
+      Err = orc_rt_Error_create("out of memory");
+    if (Err)
+      break;
+    Optimize |= unoptimized(F);
+    LLVMSetValueName2(F, Names[I], strlen(Names[I]));
+    LLVMSetLinkage(F, LLVMExternalLinkage);
+    LLVMSetVisibility(F, LLVMDefaultVisibility);
+    LLVMSetComdat(F, NULL);
+  }
+  if (!Err)
+    Err = declareOthers(M, &Keep);
+  orc_rt_jit_PtrSet_free(&Keep);
+  LLVMTargetMachineRef TM = Err ? NULL : T->Opts.NewTM(T->Opts.TMCtx);
+  if (!Err && !TM)
+    Err = orc_rt_Error_create("cannot make a tier-1 target machine");
+  if (!Err && Optimize)
+    Err = orc_rt_jit_runPasses(M, "default<O2>", TM);
+  orc_rt_jit_ObjectList Objs = {0};
+  if (!Err)
+    Err = orc_rt_jit_compileModule(M, 0, 1, false, TM, NULL, NULL, &Objs);
+  if (TM)
+    LLVMDisposeTargetMachine(TM);
+  LLVMDisposeModule(M);
+  LLVMContextDispose(C);
+  for (size_t I = 0; I < Objs.Size; ++I) {
+    LLVMMemoryBufferRef Obj = Objs.Items[I];
+    Objs.Items[I] = NULL;
+    if (!Err)
+      Err = orc_rt_jit_fromLLVMError(
+          LLVMOrcLLJITAddObjectFile(T->Opts.J, T->Opts.JD, Obj), NULL);
+    else
+      LLVMDisposeMemoryBuffer(Obj);
+  }
+  orc_rt_jit_ObjectList_dispose(&Objs);
+  if (!Err) {
+    LLVMOrcSymbolStringPoolEntryRef *Interned =
+        calloc(U->NumSlots, sizeof(*Interned));
+    if (!Interned)
+      Err = orc_rt_Error_create("out of memory");
+    for (size_t I = 0; Interned && I < U->NumSlots; ++I)
+      Interned[I] = LLVMOrcLLJITMangleAndIntern(T->Opts.J, Names[I]);
+    if (Interned)
+      Err = orc_rt_jit_fromLLVMError(
+          orc_rt_jit_lookupAndWait(T->ES, T->Opts.JD, Interned, U->NumSlots,
+                                   Addrs, NULL, NULL),
+          NULL);
+    for (size_t I = 0; Interned && I < U->NumSlots; ++I)
+      LLVMOrcReleaseSymbolStringPoolEntry(Interned[I]);
+    free(Interned);
+  }
+  for (size_t I = 0; Names && I < U->NumSlots; ++I)
+    free(Names[I]);
+  free(Names);
+  return Err;
+}
+
+static void tierUp(orc_rt_jit_Tiers *T, Slot *S) {
+  pthread_mutex_lock(&T->Lock);
+  Unit *U = S->U;
+  bool Go = U && !U->Taken;
+  if (Go)
+    U->Taken = true;
+  pthread_mutex_unlock(&T->Lock);
+  if (!Go)
+    return; /* another body of its module took it up */
+  uint64_t Start = nowNanos();
+  uint64_t *Addrs = calloc(U->NumSlots, sizeof(*Addrs));
+  orc_rt_ErrorRef Err =
+      Addrs ? compileUnit(T, U, Addrs) : orc_rt_Error_create("out of memory");
+  /* The fronts' release stores order the linked code before the calls that
+   * read the new target. */
+  for (size_t I = 0; !Err && I < U->NumSlots; ++I) {
+    orc_rt_jit_TierFronts_retarget(U->Slots[I]->Front, Addrs[I]);
+    __atomic_store_n(&U->Slots[I]->State, Tier1, __ATOMIC_RELAXED);
+  }
+  free(Addrs);
+  uint64_t Took = nowNanos() - Start;
+  pthread_mutex_lock(&T->Lock);
+  T->Tier1Nanos += Took;
+  if (Err)
+    ++T->Stats.Failed;
+  else
+    T->Stats.Tier1Functions += U->NumSlots;
+  pthread_mutex_unlock(&T->Lock);
+  /* A tier-up that failed leaves tier 0 serving (see Tiers.h). */
+  orc_rt_Error_consume(Err);
+}
+
+static void *compileThread(void *Arg) {
+  orc_rt_jit_Tiers *T = Arg;
+  for (;;) {
+    while (sem_wait(&T->Wake) && errno == EINTR)
+      ;
+    /* Acquire: pairs with the release store in dispose. */
+    if (__atomic_load_n(&T->Stop, __ATOMIC_ACQUIRE))
+      break;
+    /* Acquire: pairs with tierHot's release push, which wrote the node. */
+    Slot *L = __atomic_exchange_n(&T->Queue, NULL, __ATOMIC_ACQUIRE);
+    Slot *Fifo = NULL;
+    while (L) {
+      Slot *Next = L->NextQueued;
+      L->NextQueued = Fifo;
+      Fifo = L;
+      L = Next;
+    }
+    for (; Fifo && !__atomic_load_n(&T->Stop, __ATOMIC_ACQUIRE);
+         Fifo = Fifo->NextQueued)
+      tierUp(T, Fifo);
+  }
+  return NULL;
+}
+
+/* The compile thread, started by the first tier-up with every signal
+ * blocked (the program's signals go to the program's threads). */
+static void startThread(orc_rt_jit_Tiers *T) {
+  int Expected = 0;
+  if (!__atomic_compare_exchange_n(&T->Started, &Expected, 1, false,
+                                   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+    return;
+  sigset_t All, Old;
+  sigfillset(&All);
+  pthread_sigmask(SIG_SETMASK, &All, &Old);
+  if (orc_rt_jit_realPthreadCreate(&T->Thread, NULL, compileThread, T))
+    __atomic_store_n(&T->Started, 2, __ATOMIC_RELEASE);
+  pthread_sigmask(SIG_SETMASK, &Old, NULL);
+}
+
+/* Called by tier-0 code whose count passed the threshold (CallCounters.h). */
+static void tierHot(void *Arg) {
+  Slot *S = Arg;
+  __atomic_store_n(&S->Count, INT32_MIN, __ATOMIC_RELAXED);
+  int Expected = Tier0;
+  if (!__atomic_compare_exchange_n(&S->State, &Expected, Queued, false,
+                                   __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+    return;
+  orc_rt_jit_Tiers *T = S->T;
+  Slot *Head = __atomic_load_n(&T->Queue, __ATOMIC_RELAXED);
+  do
+    S->NextQueued = Head;
+  while (!__atomic_compare_exchange_n(&T->Queue, &Head, S, true,
+                                      __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+  __atomic_fetch_add(&T->Stats.Hot, 1, __ATOMIC_RELAXED);
+  startThread(T);
+  sem_post(&T->Wake);
+}
+
+/*===----------------------------------------------------------------------===*/
+/* Tier 0. */
+
+/* Compilations nest on a thread (linking one module may compile another):
+ * the start of each, for the time spent at tier 0. */
+enum { MaxDepth = 16 };
+static _Thread_local uint64_t CompileStart[MaxDepth];
+static _Thread_local unsigned Depth;
+
+orc_rt_ErrorRef orc_rt_jit_Tiers_transform(orc_rt_jit_Tiers *T,
+                                           LLVMModuleRef M) {
+  if (Depth < MaxDepth)
+    CompileStart[Depth] = nowNanos();
+  ++Depth;
+  Slot **Found = NULL;
+  size_t NumFound = 0, FoundCap = 0;
+  for (LLVMValueRef F = LLVMGetFirstFunction(M); F;
+       F = LLVMGetNextFunction(F)) {
+    size_t Len;
+    const char *Name = LLVMGetValueName2(F, &Len);
+    if (LLVMIsDeclaration(F) || Len < 5 || memcmp(Name + Len - 5, "$body", 5))
+      continue;
+    LLVMOrcSymbolStringPoolEntryRef E =
+        LLVMOrcLLJITMangleAndIntern(T->Opts.J, Name);
+    pthread_mutex_lock(&T->Lock);
+    Slot *S = orc_rt_jit_PtrSet_get(&T->ByBody, E);
+    bool Fresh = S && !S->U;
+    pthread_mutex_unlock(&T->Lock);
+    LLVMOrcReleaseSymbolStringPoolEntry(E);
+    if (!Fresh)
+      continue;
+    if (!orc_rt_jit_growArray(&Found, &FoundCap, NumFound + 1,
+                              sizeof(*Found))) {
+      free(Found);
+      --Depth; /* (no object follows a failed transform) */
+      return orc_rt_Error_create("out of memory");
+    }
+    Found[NumFound++] = S;
+  }
+  if (!NumFound)
+    return NULL;
+  Unit *U = calloc(1, sizeof(*U));
+  if (U)
+    U->Bitcode = LLVMWriteBitcodeToMemoryBuffer(M);
+  pthread_mutex_lock(&T->Lock);
+  bool Kept = U && U->Bitcode &&
+              orc_rt_jit_growArray(&T->Units, &T->UnitCap, T->NumUnits + 1,
+                                   sizeof(*T->Units));
+  if (Kept) {
+    T->Units[T->NumUnits++] = U;
+    U->Slots = Found;
+    U->NumSlots = NumFound;
+    for (size_t I = 0; I < NumFound; ++I)
+      Found[I]->U = U;
+    T->Stats.Tier0Functions += NumFound;
+  }
+  pthread_mutex_unlock(&T->Lock);
+  if (!Kept) {
+    if (U && U->Bitcode)
+      LLVMDisposeMemoryBuffer(U->Bitcode);
+    free(U);
+    free(Found);
+    --Depth;
+    return orc_rt_Error_create("out of memory");
+  }
+  for (size_t I = 0; I < NumFound; ++I)
+    orc_rt_jit_addCallCounter(LLVMGetNamedFunction(M, Found[I]->Body),
+                              (uintptr_t)&Found[I]->Count, T->Opts.Threshold,
+                              (uintptr_t)tierHot, (uintptr_t)Found[I]);
+  return NULL;
+}
+
+void orc_rt_jit_Tiers_objectReady(orc_rt_jit_Tiers *T) {
+  if (!Depth)
+    return; /* an object added as one (tier 1, -extra-object) */
+  --Depth;
+  if (Depth >= MaxDepth)
+    return;
+  uint64_t Took = nowNanos() - CompileStart[Depth];
+  pthread_mutex_lock(&T->Lock);
+  T->Tier0Nanos += Took;
+  pthread_mutex_unlock(&T->Lock);
+}
+
+/*===----------------------------------------------------------------------===*/
+
+orc_rt_ErrorRef orc_rt_jit_Tiers_create(orc_rt_jit_Tiers **Result,
+                                        const orc_rt_jit_TierOptions *Opts) {
+  orc_rt_jit_Tiers *T = calloc(1, sizeof(*T));
+  if (!T)
+    return orc_rt_Error_create("out of memory");
+  if (sem_init(&T->Wake, 0, 0)) {
+    free(T);
+    return orc_rt_Error_createf("cannot make a semaphore: %s", strerror(errno));
+  }
+  T->Opts = *Opts;
+  T->ES = LLVMOrcLLJITGetExecutionSession(Opts->J);
+  pthread_mutex_init(&T->Lock, NULL);
+  *Result = T;
+  return NULL;
+}
+
+orc_rt_ErrorRef orc_rt_jit_Tiers_addFunctions(orc_rt_jit_Tiers *T,
+                                              const char *const *Names,
+                                              const char *const *Bodies,
+                                              const char *const *Tier0,
+                                              const bool *Weak, size_t N) {
+  if (!N)
+    return NULL;
+  uint64_t *Addrs = calloc(N, sizeof(*Addrs));
+  LLVMOrcSymbolStringPoolEntryRef *Interned = calloc(N, sizeof(*Interned));
+  Slot *Batch = calloc(N, sizeof(*Batch));
+  LLVMOrcCSymbolMapPairs Pairs = calloc(N, sizeof(*Pairs));
+  orc_rt_ErrorRef Err = NULL;
+  if (!Addrs || !Interned || !Batch || !Pairs ||
+      !orc_rt_jit_growArray(&T->Batches, &T->BatchCap, T->NumBatches + 1,
+                            sizeof(*T->Batches)))
+    Err = orc_rt_Error_create("out of memory");
+  for (size_t I = 0; !Err && I < N; ++I)
+    Interned[I] = LLVMOrcLLJITMangleAndIntern(T->Opts.J, Tier0[I]);
+  if (!Err)
+    Err = orc_rt_jit_fromLLVMError(orc_rt_jit_lookupAndWait(T->ES, T->Opts.JD,
+                                                            Interned, N, Addrs,
+                                                            NULL, NULL),
+                                   NULL);
+  for (size_t I = 0; Interned && I < N; ++I)
+    if (Interned[I])
+      LLVMOrcReleaseSymbolStringPoolEntry(Interned[I]);
+  free(Interned);
+  uint64_t Base = 0;
+  if (!Err && !(Base = orc_rt_jit_TierFronts_create(&T->Fronts, Addrs, N)))
+    Err = orc_rt_Error_create("out of memory");
+  free(Addrs);
+  if (Err) {
+    free(Batch);
+    free(Pairs);
+    return Err;
+  }
+  /* (The batch is kept from here on, so dispose frees what is in it.) */
+  size_t *Sizes = realloc(T->BatchSizes, T->BatchCap * sizeof(*Sizes));
+  if (!Sizes) {
+    free(Batch);
+    free(Pairs);
+    return orc_rt_Error_create("out of memory");
+  }
+  T->BatchSizes = Sizes;
+  T->BatchSizes[T->NumBatches] = N;
+  T->Batches[T->NumBatches++] = Batch;
+  pthread_mutex_lock(&T->Lock);
+  for (size_t I = 0; I < N && !Err; ++I) {
+    Slot *S = &Batch[I];
+    S->T = T;
+    S->Front = Base + 8 * I;
+    S->Name = strdup(Names[I]);
+    S->Body = strdup(Bodies[I]);
+    LLVMOrcSymbolStringPoolEntryRef E =
+        LLVMOrcLLJITMangleAndIntern(T->Opts.J, Bodies[I]);
+    int Put = S->Name && S->Body ? orc_rt_jit_PtrSet_put(&T->ByBody, E, S) : -1;
+    if (Put <= 0)
+      LLVMOrcReleaseSymbolStringPoolEntry(E);
+    if (Put < 0)
+      Err = orc_rt_Error_create("out of memory");
+    Pairs[I].Name = LLVMOrcLLJITMangleAndIntern(T->Opts.J, Names[I]);
+    Pairs[I].Sym.Address = S->Front;
+    Pairs[I].Sym.Flags.GenericFlags =
+        LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable |
+        (Weak[I] ? LLVMJITSymbolGenericFlagsWeak : 0);
+  }
+  pthread_mutex_unlock(&T->Lock);
+  if (Err) {
+    for (size_t I = 0; I < N; ++I)
+      if (Pairs[I].Name)
+        LLVMOrcReleaseSymbolStringPoolEntry(Pairs[I].Name);
+    free(Pairs);
+    return Err;
+  }
+  Err = orc_rt_jit_fromLLVMError(
+      LLVMOrcJITDylibDefine(T->Opts.JD, LLVMOrcAbsoluteSymbols(Pairs, N)),
+      NULL);
+  free(Pairs);
+  return Err;
+}
+
+void orc_rt_jit_Tiers_stats(orc_rt_jit_Tiers *T, orc_rt_jit_TierStats *Out) {
+  pthread_mutex_lock(&T->Lock);
+  *Out = T->Stats;
+  Out->Hot = __atomic_load_n(&T->Stats.Hot, __ATOMIC_RELAXED);
+  Out->Tier0Seconds = (double)T->Tier0Nanos / 1e9;
+  Out->Tier1Seconds = (double)T->Tier1Nanos / 1e9;
+  pthread_mutex_unlock(&T->Lock);
+}
+
+void orc_rt_jit_Tiers_dispose(orc_rt_jit_Tiers *T) {
+  if (!T)
+    return;
+  if (__atomic_load_n(&T->Started, __ATOMIC_ACQUIRE) == 1) {
+    /* Release: pairs with the compile thread's acquire load of Stop. */
+    __atomic_store_n(&T->Stop, true, __ATOMIC_RELEASE);
+    sem_post(&T->Wake);
+    pthread_join(T->Thread, NULL);
+  }
+  for (size_t I = 0; I <= T->ByBody.Mask && T->ByBody.Keys; ++I)
+    if (T->ByBody.Keys[I])
+      LLVMOrcReleaseSymbolStringPoolEntry(
+          (LLVMOrcSymbolStringPoolEntryRef)T->ByBody.Keys[I]);
+  orc_rt_jit_PtrSet_free(&T->ByBody);
+  for (size_t I = 0; I < T->NumBatches; ++I) {
+    for (size_t K = 0; K < T->BatchSizes[I]; ++K) {
+      free(T->Batches[I][K].Name);
+      free(T->Batches[I][K].Body);
+    }
+    free(T->Batches[I]);
+  }
+  free(T->Batches);
+  free(T->BatchSizes);
+  for (size_t I = 0; I < T->NumUnits; ++I) {
+    LLVMDisposeMemoryBuffer(T->Units[I]->Bitcode);
+    free(T->Units[I]->Slots);
+    free(T->Units[I]);
+  }
+  free(T->Units);
+  orc_rt_jit_TierFronts_dispose(&T->Fronts);
+  pthread_mutex_destroy(&T->Lock);
+  sem_destroy(&T->Wake);
+  free(T);
+}

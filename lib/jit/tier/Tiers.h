@@ -1,0 +1,92 @@
+/*===- lib/jit/tier/Tiers.h - Tiered compilation of a lazy module ----------===*/
+/* Tier 0 is the lazy split (compile/LazySplit.h) compiled with the fastest
+ * code generation the JIT is given (-O0, FastISel): each function NAME that
+ * gets a stub is reached through a front (TierFronts.h) that jumps to a lazy
+ * stub of NAME$body, so the body is compiled on its first call. On its way to
+ * the compiler (the IR transform layer, orc_rt_jit_Tiers_transform), a body's
+ * module is saved as bitcode and the body learns to count its calls and loop
+ * iterations (ir/CallCounters.h).
+ *
+ * Tier 1: a body whose count passes the threshold is queued, and a compile
+ * thread of the Tiers' own (started on the first tier-up, so a program that
+ * never gets hot sees no thread it did not start) rebuilds its module from
+ * the bitcode in a context of its own, renames NAME$body to NAME$tier1, makes
+ * every other definition a declaration of what tier 0 defines, runs LLVM's
+ * default<O2> pipeline if the body was not optimized (it still has stack
+ * slots for its values), compiles it with the tier-1 target machine, adds the
+ * object to the JITDylib and links it on that thread. Then each front is
+ * pointed at NAME$tier1: calls made after that store run tier 1, calls
+ * already in tier 0 finish there. Tier-0 code is not freed (it stays mapped
+ * until the JIT goes), so a thread preempted in it or a return into it is
+ * always safe. A tier-up that fails leaves the function at tier 0 and is
+ * counted (orc_rt_jit_TierStats).
+ *
+ * A function stuck in a long loop at tier 0 stays there until its next call
+ * (no on-stack replacement). */
+
+#ifndef ORC_RT_C_LIB_JIT_TIER_TIERS_H
+#define ORC_RT_C_LIB_JIT_TIER_TIERS_H
+
+#include "jit/compile/CodeGen.h"
+
+#include "orc-rt-c/Error.h"
+
+#include <llvm-c/Core.h>
+#include <llvm-c/LLJIT.h>
+#include <llvm-c/Orc.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct orc_rt_jit_Tiers orc_rt_jit_Tiers;
+
+/* Calls plus loop iterations before a tier-up, unless told otherwise. */
+#define ORC_RT_JIT_DEFAULT_TIER_UP_THRESHOLD 2000
+
+typedef struct {
+  LLVMOrcLLJITRef J;     /* lent; outlives the Tiers */
+  LLVMOrcJITDylibRef JD; /* where tier-1 objects go */
+  int32_t Threshold;     /* calls + loop iterations before a tier-up */
+  /* Tier 1's target machines (one per compile, on the compile thread). */
+  orc_rt_jit_TargetMachineFactory NewTM;
+  void *TMCtx;
+} orc_rt_jit_TierOptions;
+
+typedef struct {
+  size_t Tier0Functions; /* bodies compiled at tier 0 */
+  size_t Hot;            /* passed the threshold (queued for tier 1) */
+  size_t Tier1Functions; /* switched to tier 1 */
+  size_t Failed;         /* tier-ups that failed (left at tier 0) */
+  double Tier0Seconds;   /* tier-0 IR transforms through code generation */
+  double Tier1Seconds;   /* on the compile thread */
+} orc_rt_jit_TierStats;
+
+orc_rt_ErrorRef orc_rt_jit_Tiers_create(orc_rt_jit_Tiers **Result,
+                                        const orc_rt_jit_TierOptions *Opts);
+
+/* Defines, for each of the N functions, Names[i] in the JITDylib as a front
+ * to the (already defined) lazy stub Tier0[i], weak if Weak[i]. */
+orc_rt_ErrorRef orc_rt_jit_Tiers_addFunctions(orc_rt_jit_Tiers *T,
+                                              const char *const *Names,
+                                              const char *const *Bodies,
+                                              const char *const *Tier0,
+                                              const bool *Weak, size_t N);
+
+/* The IR transform for tier 0 (any thread): saves M and adds the counters
+ * to the bodies of functions added above. */
+orc_rt_ErrorRef orc_rt_jit_Tiers_transform(orc_rt_jit_Tiers *T,
+                                           LLVMModuleRef M);
+
+/* Tier-0 code generation time: the object of the last transform on this
+ * thread is ready (the object transform layer). */
+void orc_rt_jit_Tiers_objectReady(orc_rt_jit_Tiers *T);
+
+void orc_rt_jit_Tiers_stats(orc_rt_jit_Tiers *T, orc_rt_jit_TierStats *Out);
+
+/* Stops the compile thread (a tier-up under way finishes first) and frees
+ * everything, the fronts too: after the last call through them, before the
+ * JIT. NULL is ignored. */
+void orc_rt_jit_Tiers_dispose(orc_rt_jit_Tiers *T);
+
+#endif
