@@ -118,7 +118,7 @@ static bool canSplit(LLVMModuleRef M) {
 
 /* Decides whether F (see isStubbed) gets a stub: if so, adds it to Out->Stubs.
  * *Stub says which; an error only if out of memory. */
-static orc_rt_ErrorRef stubFor(LLVMModuleRef M, LLVMValueRef F,
+static orc_rt_ErrorRef stubFor(LLVMModuleRef M, LLVMValueRef F, bool Every,
                                orc_rt_jit_LazyParts *Out, bool *Stub) {
   size_t Len;
   const char *Name = LLVMGetValueName2(F, &Len);
@@ -128,7 +128,7 @@ static orc_rt_ErrorRef stubFor(LLVMModuleRef M, LLVMValueRef F,
   snprintf(Body, Len + 6, "%.*s$body", (int)Len, Name);
   /* A module that already names something NAME$body keeps NAME unstubbed
    * rather than have the two names clash. */
-  *Stub = onlyCalled(F) && !nameTaken(M, Body, Len + 5);
+  *Stub = (Every || onlyCalled(F)) && !nameTaken(M, Body, Len + 5);
   if (!*Stub) {
     free(Body);
     return NULL;
@@ -141,10 +141,10 @@ static orc_rt_ErrorRef stubFor(LLVMModuleRef M, LLVMValueRef F,
 }
 
 /* Every function with a body is split out (per function); those only ever
- * called directly also get a stub (Out->Stubs). *IsStub gets, for each
+ * called directly (or all, if Every) also get a stub (Out->Stubs). *IsStub gets, for each
  * function with a body in order, whether it got one. */
-static orc_rt_ErrorRef chooseStubs(LLVMModuleRef M, orc_rt_jit_LazyParts *Out,
-                                   bool **IsStub) {
+static orc_rt_ErrorRef chooseStubs(LLVMModuleRef M, bool Every,
+                                   orc_rt_jit_LazyParts *Out, bool **IsStub) {
   size_t NumFns = 0;
   for (LLVMValueRef F = LLVMGetFirstFunction(M); F; F = LLVMGetNextFunction(F))
     NumFns += isStubbed(F);
@@ -157,7 +157,7 @@ static orc_rt_ErrorRef chooseStubs(LLVMModuleRef M, orc_rt_jit_LazyParts *Out,
   for (LLVMValueRef F = LLVMGetFirstFunction(M); F && !Err;
        F = LLVMGetNextFunction(F))
     if (isStubbed(F))
-      Err = stubFor(M, F, Out, &(*IsStub)[NumParts++]);
+      Err = stubFor(M, F, Every, Out, &(*IsStub)[NumParts++]);
   return Err;
 }
 
@@ -209,7 +209,7 @@ static orc_rt_ErrorRef moveToHolder(LLVMModuleRef M, const bool *IsStub,
 }
 
 orc_rt_ErrorRef orc_rt_jit_splitForLazy(LLVMModuleRef M, unsigned ModuleIndex,
-                                        bool PerFunction,
+                                        bool PerFunction, bool EveryFunction,
                                         orc_rt_jit_LazyParts *Out) {
   memset(Out, 0, sizeof(*Out));
   orc_rt_jit_PtrSet Dirty = {0};
@@ -234,7 +234,7 @@ orc_rt_ErrorRef orc_rt_jit_splitForLazy(LLVMModuleRef M, unsigned ModuleIndex,
   }
   orc_rt_jit_promoteLocals(M, ModuleIndex);
   bool *IsStub = NULL;
-  orc_rt_ErrorRef Err = chooseStubs(M, Out, &IsStub);
+  orc_rt_ErrorRef Err = chooseStubs(M, EveryFunction, Out, &IsStub);
   if (!Err && PerFunction)
     Err = moveToHolder(M, IsStub, &Dirty, Out);
   else if (!Err)

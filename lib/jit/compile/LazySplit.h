@@ -43,9 +43,12 @@ typedef struct {
   orc_rt_jit_LazyBodies *Bodies; /* for orc_rt_jit_defineLazyBodies, or NULL */
 } orc_rt_jit_LazyParts;
 
-/* Takes ownership of M (it becomes one of the parts). */
+/* Takes ownership of M (it becomes one of the parts). EveryFunction: every
+ * function with a body gets a stub, those whose address escapes too (for
+ * tiered compilation, whose stubs are permanent fronts: a function pointer
+ * to one stays valid and follows the tier-up). */
 orc_rt_ErrorRef orc_rt_jit_splitForLazy(LLVMModuleRef M, unsigned ModuleIndex,
-                                        bool PerFunction,
+                                        bool PerFunction, bool EveryFunction,
                                         orc_rt_jit_LazyParts *Out);
 
 /* Defines P's bodies (if any) in JD: each is compiled, through J's IR

@@ -460,7 +460,9 @@ static orc_rt_ErrorRef addFronts(orc_rt_jit_Jit *J,
                                         ? (int32_t)J->Opts->TierUpThreshold
                                         : ORC_RT_JIT_DEFAULT_TIER_UP_THRESHOLD,
                                 .NewTM = newTier1TM,
-                                .TMCtx = J};
+                                .TMCtx = J,
+                                .CacheDir = J->Opts->ObjectCacheDir,
+                                .Settings = J->Settings};
     orc_rt_ErrorRef Err = orc_rt_jit_Tiers_create(&J->Tiers, &O);
     if (Err)
       return Err;
@@ -493,8 +495,8 @@ static orc_rt_ErrorRef addFronts(orc_rt_jit_Jit *J,
 static orc_rt_ErrorRef
 addLazy(orc_rt_jit_Jit *J, LLVMOrcThreadSafeContextRef *TSC, LLVMModuleRef M) {
   orc_rt_jit_LazyParts P;
-  orc_rt_ErrorRef Err =
-      orc_rt_jit_splitForLazy(M, J->NextModule, !J->Opts->PerModuleLazy, &P);
+  orc_rt_ErrorRef Err = orc_rt_jit_splitForLazy(
+      M, J->NextModule, !J->Opts->PerModuleLazy, J->Opts->Tiered, &P);
   if (Err)
     return Err;
   for (size_t I = 0; I < P.NumModules && !Err; ++I) {
@@ -949,9 +951,10 @@ orc_rt_ErrorRef orc_rt_jit_Jit_dispose(orc_rt_jit_Jit *J) {
     fprintf(stderr,
             "mini-lli: tiered: tier 0: %zu functions compiled in %.3f s\n"
             "mini-lli: tiered: tier 1: %zu functions compiled in %.3f s "
-            "(background), %zu failed, %zu hot\n",
+            "(background), %zu failed, %zu hot; %zu optimized first, %zu "
+            "from the object cache\n",
             St.Tier0Functions, St.Tier0Seconds, St.Tier1Functions,
-            St.Tier1Seconds, St.Failed, St.Hot);
+            St.Tier1Seconds, St.Failed, St.Hot, St.Optimized, St.Cached);
   }
   orc_rt_jit_Tiers_dispose(J->Tiers);
   J->Tiers = NULL;

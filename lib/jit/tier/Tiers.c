@@ -11,8 +11,10 @@
  *   - everything else (the map of bodies, a slot's unit, the stats): Lock. */
 
 #include "jit/tier/Tiers.h"
+#include "jit/cache/ObjectCache.h"
 #include "jit/compile/SymbolImport.h"
 #include "jit/ir/CallCounters.h"
+#include "jit/ir/ForwardingBody.h"
 #include "jit/ir/Module.h"
 #include "jit/support/Diag.h"
 #include "jit/support/GrowArray.h"
@@ -43,6 +45,11 @@ typedef struct {
   Slot **Slots;
   size_t NumSlots;
   bool Taken; /* a tier-up of it has started */
+  /* With an object cache: the key, and the tier-1 objects found there. */
+  orc_rt_jit_Digest Key;
+  LLVMMemoryBufferRef *Cached;
+  size_t NumCached;
+  bool Linked; /* the cached objects are in the JITDylib already */
 } Unit;
 
 struct Slot {
@@ -166,10 +173,14 @@ static bool unoptimized(LLVMValueRef F) {
   return false;
 }
 
-/* Builds, compiles and links U's tier-1 code; Addrs[i] gets the address of
- * U->Slots[i]'s. */
+/* The name of a slot's tier-1 code. */
+static char *tier1Name(const Slot *S) { return suffixed(S->Name, "$tier1"); }
+
+/* Builds and compiles U's tier-1 code into *Objs; *Optimized says whether it
+ * went through the IR pipeline. */
 static orc_rt_ErrorRef compileUnit(orc_rt_jit_Tiers *T, Unit *U,
-                                   uint64_t *Addrs) {
+                                   orc_rt_jit_ObjectList *Objs,
+                                   bool *Optimized) {
   LLVMContextRef C = LLVMContextCreate();
   LLVMModuleRef M = NULL;
   if (LLVMParseBitcodeInContext2(C, U->Bitcode, &M)) {
@@ -185,7 +196,7 @@ static orc_rt_ErrorRef compileUnit(orc_rt_jit_Tiers *T, Unit *U,
   for (size_t I = 0; I < U->NumSlots && !Err; ++I) {
     Slot *S = U->Slots[I];
     LLVMValueRef F = LLVMGetNamedFunction(M, S->Body);
-    Names[I] = suffixed(S->Name, "$tier1");
+    Names[I] = tier1Name(S);
     if (!F || LLVMIsDeclaration(F))
       Err = orc_rt_Error_createf("%s: no body in its tier-0 module", S->Name);
     else if (!Names[I] || orc_rt_jit_PtrSet_insert(&Keep, F) < 0)
@@ -206,23 +217,38 @@ static orc_rt_ErrorRef compileUnit(orc_rt_jit_Tiers *T, Unit *U,
     Err = orc_rt_Error_create("cannot make a tier-1 target machine");
   if (!Err && Optimize)
     Err = orc_rt_jit_runPasses(M, "default<O2>", TM);
-  orc_rt_jit_ObjectList Objs = {0};
+  *Optimized = Optimize;
   if (!Err)
-    Err = orc_rt_jit_compileModule(M, 0, 1, false, TM, NULL, NULL, &Objs);
+    Err = orc_rt_jit_compileModule(M, 0, 1, false, TM, NULL, NULL, Objs);
   if (TM)
     LLVMDisposeTargetMachine(TM);
   LLVMDisposeModule(M);
   LLVMContextDispose(C);
-  for (size_t I = 0; I < Objs.Size; ++I) {
-    LLVMMemoryBufferRef Obj = Objs.Items[I];
-    Objs.Items[I] = NULL;
+  for (size_t I = 0; Names && I < U->NumSlots; ++I)
+    free(Names[I]);
+  free(Names);
+  return Err;
+}
+
+/* Adds U's tier-1 objects (taken, also on failure) to the JITDylib and links
+ * them; Addrs[i] gets the address of U->Slots[i]'s code. */
+static orc_rt_ErrorRef linkUnit(orc_rt_jit_Tiers *T, Unit *U,
+                                LLVMMemoryBufferRef *Objs, size_t NumObjs,
+                                uint64_t *Addrs) {
+  orc_rt_ErrorRef Err = NULL;
+  for (size_t I = 0; I < NumObjs; ++I) {
     if (!Err)
       Err = orc_rt_jit_fromLLVMError(
-          LLVMOrcLLJITAddObjectFile(T->Opts.J, T->Opts.JD, Obj), NULL);
+          LLVMOrcLLJITAddObjectFile(T->Opts.J, T->Opts.JD, Objs[I]), NULL);
     else
-      LLVMDisposeMemoryBuffer(Obj);
+      LLVMDisposeMemoryBuffer(Objs[I]);
   }
-  orc_rt_jit_ObjectList_dispose(&Objs);
+  char **Names = Err ? NULL : calloc(U->NumSlots, sizeof(*Names));
+  if (!Err && !Names)
+    Err = orc_rt_Error_create("out of memory");
+  for (size_t I = 0; !Err && I < U->NumSlots; ++I)
+    if (!(Names[I] = tier1Name(U->Slots[I])))
+      Err = orc_rt_Error_create("out of memory");
   if (!Err) {
     LLVMOrcSymbolStringPoolEntryRef *Interned =
         calloc(U->NumSlots, sizeof(*Interned));
@@ -256,8 +282,24 @@ static void tierUp(orc_rt_jit_Tiers *T, Slot *S) {
     return; /* another body of its module took it up */
   uint64_t Start = nowNanos();
   uint64_t *Addrs = calloc(U->NumSlots, sizeof(*Addrs));
-  orc_rt_ErrorRef Err =
-      Addrs ? compileUnit(T, U, Addrs) : orc_rt_Error_create("out of memory");
+  orc_rt_ErrorRef Err = Addrs ? NULL : orc_rt_Error_create("out of memory");
+  bool Optimized = false;
+  if (!Err && U->Linked) {
+    Err = linkUnit(T, U, NULL, 0, Addrs);
+  } else if (!Err) {
+    orc_rt_jit_ObjectList Objs = {0};
+    Err = compileUnit(T, U, &Objs, &Optimized);
+    /* A cache that cannot be written is only a slower next run. */
+    if (!Err && T->Opts.CacheDir)
+      orc_rt_Error_consume(orc_rt_jit_ObjectCache_store(
+          T->Opts.CacheDir, U->Key, &(orc_rt_jit_CacheManifest){0}, Objs.Items,
+          Objs.Size));
+    if (!Err) {
+      Err = linkUnit(T, U, Objs.Items, Objs.Size, Addrs);
+      Objs.Size = 0; /* (linkUnit took them) */
+    }
+    orc_rt_jit_ObjectList_dispose(&Objs);
+  }
   /* The fronts' release stores order the linked code before the calls that
    * read the new target. */
   for (size_t I = 0; !Err && I < U->NumSlots; ++I) {
@@ -268,10 +310,12 @@ static void tierUp(orc_rt_jit_Tiers *T, Slot *S) {
   uint64_t Took = nowNanos() - Start;
   pthread_mutex_lock(&T->Lock);
   T->Tier1Nanos += Took;
-  if (Err)
+  if (Err) {
     ++T->Stats.Failed;
-  else
+  } else {
     T->Stats.Tier1Functions += U->NumSlots;
+    T->Stats.Optimized += Optimized ? U->NumSlots : 0;
+  }
   pthread_mutex_unlock(&T->Lock);
   /* A tier-up that failed leaves tier 0 serving (see Tiers.h). */
   orc_rt_Error_consume(Err);
@@ -316,10 +360,8 @@ static void startThread(orc_rt_jit_Tiers *T) {
   pthread_sigmask(SIG_SETMASK, &Old, NULL);
 }
 
-/* Called by tier-0 code whose count passed the threshold (CallCounters.h). */
-static void tierHot(void *Arg) {
-  Slot *S = Arg;
-  __atomic_store_n(&S->Count, INT32_MIN, __ATOMIC_RELAXED);
+/* Queues S for tier 1 (once: the first caller moves it out of Tier0). */
+static void enqueue(Slot *S) {
   int Expected = Tier0;
   if (!__atomic_compare_exchange_n(&S->State, &Expected, Queued, false,
                                    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
@@ -335,6 +377,13 @@ static void tierHot(void *Arg) {
   sem_post(&T->Wake);
 }
 
+/* Called by tier-0 code whose count passed the threshold (CallCounters.h). */
+static void tierHot(void *Arg) {
+  Slot *S = Arg;
+  __atomic_store_n(&S->Count, INT32_MIN, __ATOMIC_RELAXED);
+  enqueue(S);
+}
+
 /*===----------------------------------------------------------------------===*/
 /* Tier 0. */
 
@@ -343,6 +392,39 @@ static void tierHot(void *Arg) {
 enum { MaxDepth = 16 };
 static _Thread_local uint64_t CompileStart[MaxDepth];
 static _Thread_local unsigned Depth;
+
+/* Tier 1 of U is in the cache: its objects go into the JITDylib now, and
+ * each body of M becomes a call of its tier-1 code (ForwardingBody.h), so
+ * tier 0 compiles next to nothing. A body that cannot forward keeps its code;
+ * if the objects cannot be added, U is compiled as without a cache. */
+static void useCached(orc_rt_jit_Tiers *T, Unit *U, LLVMModuleRef M) {
+  orc_rt_ErrorRef Err = NULL;
+  for (size_t I = 0; I < U->NumCached; ++I) {
+    if (!Err)
+      Err = orc_rt_jit_fromLLVMError(
+          LLVMOrcLLJITAddObjectFile(T->Opts.J, T->Opts.JD, U->Cached[I]), NULL);
+    else
+      LLVMDisposeMemoryBuffer(U->Cached[I]);
+  }
+  free(U->Cached);
+  U->Cached = NULL;
+  U->NumCached = 0;
+  if (Err) {
+    orc_rt_Error_consume(Err);
+    return;
+  }
+  U->Linked = true;
+  pthread_mutex_lock(&T->Lock);
+  T->Stats.Cached += U->NumSlots;
+  pthread_mutex_unlock(&T->Lock);
+  for (size_t I = 0; I < U->NumSlots; ++I) {
+    char *Name = tier1Name(U->Slots[I]);
+    if (Name)
+      orc_rt_jit_makeForwardingBody(LLVMGetNamedFunction(M, U->Slots[I]->Body),
+                                    Name);
+    free(Name);
+  }
+}
 
 orc_rt_ErrorRef orc_rt_jit_Tiers_transform(orc_rt_jit_Tiers *T,
                                            LLVMModuleRef M) {
@@ -379,8 +461,24 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_transform(orc_rt_jit_Tiers *T,
   Unit *U = calloc(1, sizeof(*U));
   if (U)
     U->Bitcode = LLVMWriteBitcodeToMemoryBuffer(M);
+  orc_rt_ErrorRef Err = NULL;
+  if (U && U->Bitcode && T->Opts.CacheDir) {
+    U->Key = orc_rt_jit_ObjectCache_key(LLVMGetBufferStart(U->Bitcode),
+                                        LLVMGetBufferSize(U->Bitcode),
+                                        T->Opts.Settings, NULL, 0);
+    bool Hit = false;
+    orc_rt_jit_InitList None = {0}; /* (tier-1 entries list nothing) */
+    orc_rt_jit_CacheLists Into = {.Ctors = &None, .Dtors = &None};
+    Err = orc_rt_jit_ObjectCache_load(T->Opts.CacheDir, U->Key, &Hit, &Into,
+                                      &U->Cached, &U->NumCached);
+    orc_rt_jit_InitList_dispose(&None);
+    if (Hit && !U->NumCached) { /* (an entry with no object: a miss) */
+      free(U->Cached);
+      U->Cached = NULL;
+    }
+  }
   pthread_mutex_lock(&T->Lock);
-  bool Kept = U && U->Bitcode &&
+  bool Kept = !Err && U && U->Bitcode &&
               orc_rt_jit_growArray(&T->Units, &T->UnitCap, T->NumUnits + 1,
                                    sizeof(*T->Units));
   if (Kept) {
@@ -395,15 +493,24 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_transform(orc_rt_jit_Tiers *T,
   if (!Kept) {
     if (U && U->Bitcode)
       LLVMDisposeMemoryBuffer(U->Bitcode);
+    for (size_t I = 0; U && I < U->NumCached; ++I)
+      LLVMDisposeMemoryBuffer(U->Cached[I]);
+    if (U)
+      free(U->Cached);
     free(U);
     free(Found);
     --Depth;
-    return orc_rt_Error_create("out of memory");
+    return Err ? Err : orc_rt_Error_create("out of memory");
   }
+  if (U->Cached)
+    useCached(T, U, M);
   for (size_t I = 0; I < NumFound; ++I)
-    orc_rt_jit_addCallCounter(LLVMGetNamedFunction(M, Found[I]->Body),
-                              (uintptr_t)&Found[I]->Count, T->Opts.Threshold,
-                              (uintptr_t)tierHot, (uintptr_t)Found[I]);
+    if (U->Linked)
+      enqueue(Found[I]); /* (only its front's target is left to set) */
+    else
+      orc_rt_jit_addCallCounter(LLVMGetNamedFunction(M, Found[I]->Body),
+                                (uintptr_t)&Found[I]->Count, T->Opts.Threshold,
+                                (uintptr_t)tierHot, (uintptr_t)Found[I]);
   return NULL;
 }
 
@@ -552,6 +659,10 @@ void orc_rt_jit_Tiers_dispose(orc_rt_jit_Tiers *T) {
   free(T->BatchSizes);
   for (size_t I = 0; I < T->NumUnits; ++I) {
     LLVMDisposeMemoryBuffer(T->Units[I]->Bitcode);
+    for (size_t K = 0; K < T->Units[I]->NumCached; ++K)
+      if (T->Units[I]->Cached)
+        LLVMDisposeMemoryBuffer(T->Units[I]->Cached[K]);
+    free(T->Units[I]->Cached);
     free(T->Units[I]->Slots);
     free(T->Units[I]);
   }

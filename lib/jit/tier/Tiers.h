@@ -21,6 +21,12 @@
  * always safe. A tier-up that fails leaves the function at tier 0 and is
  * counted (orc_rt_jit_TierStats).
  *
+ * With an object cache, tier 1's objects are stored under a key made of the
+ * tier-0 module's bitcode and the code generation settings; in a later run a
+ * body whose tier-1 object is there does not count its calls: its tier-up is
+ * queued when it is first compiled, and links the cached object instead of
+ * compiling (a second run starts hot after each function's first call).
+ *
  * A function stuck in a long loop at tier 0 stays there until its next call
  * (no on-stack replacement). */
 
@@ -51,6 +57,10 @@ typedef struct {
   /* Tier 1's target machines (one per compile, on the compile thread). */
   orc_rt_jit_TargetMachineFactory NewTM;
   void *TMCtx;
+  /* The object cache (cache/ObjectCache.h) for tier-1 code, or NULL; with
+   * it, Settings names everything that decides tier 1's code generation. */
+  const char *CacheDir;
+  const char *Settings;
 } orc_rt_jit_TierOptions;
 
 typedef struct {
@@ -58,6 +68,9 @@ typedef struct {
   size_t Hot;            /* passed the threshold (queued for tier 1) */
   size_t Tier1Functions; /* switched to tier 1 */
   size_t Failed;         /* tier-ups that failed (left at tier 0) */
+  size_t Optimized;      /* tier-1 functions run through default<O2> first */
+  size_t Cached;         /* functions whose tier 1 came from the object cache
+                            (counted when first compiled at tier 0) */
   double Tier0Seconds;   /* tier-0 IR transforms through code generation */
   double Tier1Seconds;   /* on the compile thread */
 } orc_rt_jit_TierStats;
