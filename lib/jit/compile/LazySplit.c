@@ -128,7 +128,8 @@ static orc_rt_ErrorRef stubFor(LLVMModuleRef M, LLVMValueRef F, bool Every,
   snprintf(Body, Len + 6, "%.*s$body", (int)Len, Name);
   /* A module that already names something NAME$body keeps NAME unstubbed
    * rather than have the two names clash. */
-  *Stub = (Every || onlyCalled(F)) && !nameTaken(M, Body, Len + 5);
+  bool Called = onlyCalled(F);
+  *Stub = (Every || Called) && !nameTaken(M, Body, Len + 5);
   if (!*Stub) {
     free(Body);
     return NULL;
@@ -137,6 +138,7 @@ static orc_rt_ErrorRef stubFor(LLVMModuleRef M, LLVMValueRef F, bool Every,
   St->Name = strndup(Name, Len);
   St->Body = Body;
   St->Weak = orc_rt_jit_isWeakLinkage(LLVMGetLinkage(F));
+  St->Escapes = !Called;
   return St->Name ? NULL : orc_rt_Error_create("out of memory");
 }
 

@@ -33,6 +33,9 @@
 typedef struct {
   char *Name, *Body;
   bool Weak;
+  /* Its address escapes (not only called directly): it got a stub only
+   * because EveryFunction asked for one. */
+  bool Escapes;
 } orc_rt_jit_LazyStub;
 
 typedef struct {

@@ -471,20 +471,23 @@ static orc_rt_ErrorRef addFronts(orc_rt_jit_Jit *J,
   const char **Names = calloc(N, sizeof(*Names));
   const char **Bodies = calloc(N, sizeof(*Bodies));
   bool *Weak = calloc(N, sizeof(*Weak));
+  bool *Eager = calloc(N, sizeof(*Eager));
   orc_rt_ErrorRef Err = NULL;
-  if (!Names || !Bodies || !Weak)
+  if (!Names || !Bodies || !Weak || !Eager)
     Err = orc_rt_Error_create("out of memory");
   for (size_t I = 0; !Err && I < N; ++I) {
     Names[I] = P->Stubs[I].Name;
     Bodies[I] = P->Stubs[I].Body;
     Weak[I] = P->Stubs[I].Weak;
+    Eager[I] = P->Stubs[I].Escapes;
   }
   if (!Err)
-    Err = orc_rt_jit_Tiers_addFunctions(J->Tiers, Names, Bodies,
-                                        (const char *const *)Tier0, Weak, N);
+    Err = orc_rt_jit_Tiers_addFunctions(
+        J->Tiers, Names, Bodies, (const char *const *)Tier0, Weak, Eager, N);
   free(Names);
   free(Bodies);
   free(Weak);
+  free(Eager);
   return Err;
 }
 
@@ -764,6 +767,10 @@ orc_rt_ErrorRef orc_rt_jit_Jit_lookupIn(orc_rt_jit_Jit *J,
                                         uint64_t *Addrs) {
   orc_rt_ErrorRef Err = ready(J);
   if (Err || !N)
+    return Err;
+  /* orc-tiered: the functions whose address escapes are compiled before
+   * anything is looked up (and so before the program runs). */
+  if (J->Tiers && (Err = orc_rt_jit_Tiers_compileEager(J->Tiers)))
     return Err;
   LLVMOrcSymbolStringPoolEntryRef *Interned = calloc(N, sizeof(*Interned));
   if (!Interned)

@@ -73,6 +73,8 @@ struct orc_rt_jit_Tiers {
   Unit **Units;
   size_t NumUnits, UnitCap;
   orc_rt_jit_TierFronts Fronts;
+  Slot **Eager; /* bodies orc_rt_jit_Tiers_compileEager compiles */
+  size_t NumEager, EagerCap;
   orc_rt_jit_TierStats Stats;
   uint64_t Tier0Nanos, Tier1Nanos;
   /* The compile thread and its queue. */
@@ -544,84 +546,115 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_create(orc_rt_jit_Tiers **Result,
   return NULL;
 }
 
-orc_rt_ErrorRef orc_rt_jit_Tiers_addFunctions(orc_rt_jit_Tiers *T,
-                                              const char *const *Names,
-                                              const char *const *Bodies,
-                                              const char *const *Tier0,
-                                              const bool *Weak, size_t N) {
-  if (!N)
-    return NULL;
-  uint64_t *Addrs = calloc(N, sizeof(*Addrs));
+/* Looks the N names up in the JITDylib (compiling what they need). */
+static orc_rt_ErrorRef lookup(orc_rt_jit_Tiers *T, const char *const *Names,
+                              size_t N, uint64_t *Addrs) {
   LLVMOrcSymbolStringPoolEntryRef *Interned = calloc(N, sizeof(*Interned));
-  Slot *Batch = calloc(N, sizeof(*Batch));
-  LLVMOrcCSymbolMapPairs Pairs = calloc(N, sizeof(*Pairs));
-  orc_rt_ErrorRef Err = NULL;
-  if (!Addrs || !Interned || !Batch || !Pairs ||
-      !orc_rt_jit_growArray(&T->Batches, &T->BatchCap, T->NumBatches + 1,
-                            sizeof(*T->Batches)))
-    Err = orc_rt_Error_create("out of memory");
-  for (size_t I = 0; !Err && I < N; ++I)
-    Interned[I] = LLVMOrcLLJITMangleAndIntern(T->Opts.J, Tier0[I]);
-  if (!Err)
-    Err = orc_rt_jit_fromLLVMError(orc_rt_jit_lookupAndWait(T->ES, T->Opts.JD,
-                                                            Interned, N, Addrs,
-                                                            NULL, NULL),
-                                   NULL);
-  for (size_t I = 0; Interned && I < N; ++I)
-    if (Interned[I])
-      LLVMOrcReleaseSymbolStringPoolEntry(Interned[I]);
-  free(Interned);
-  uint64_t Base = 0;
-  if (!Err && !(Base = orc_rt_jit_TierFronts_create(&T->Fronts, Addrs, N)))
-    Err = orc_rt_Error_create("out of memory");
-  free(Addrs);
-  if (Err) {
-    free(Batch);
-    free(Pairs);
-    return Err;
-  }
-  /* (The batch is kept from here on, so dispose frees what is in it.) */
-  size_t *Sizes = realloc(T->BatchSizes, T->BatchCap * sizeof(*Sizes));
-  if (!Sizes) {
-    free(Batch);
-    free(Pairs);
+  if (!Interned)
     return orc_rt_Error_create("out of memory");
+  for (size_t I = 0; I < N; ++I)
+    Interned[I] = LLVMOrcLLJITMangleAndIntern(T->Opts.J, Names[I]);
+  orc_rt_ErrorRef Err = orc_rt_jit_fromLLVMError(
+      orc_rt_jit_lookupAndWait(T->ES, T->Opts.JD, Interned, N, Addrs, NULL,
+                               NULL),
+      NULL);
+  for (size_t I = 0; I < N; ++I)
+    LLVMOrcReleaseSymbolStringPoolEntry(Interned[I]);
+  free(Interned);
+  return Err;
+}
+
+/* Slots for the N functions, each body in the map (so that its compile,
+ * from now on, counts); kept in T (dispose frees them) unless NULL. */
+static Slot *newSlots(orc_rt_jit_Tiers *T, const char *const *Names,
+                      const char *const *Bodies, size_t N) {
+  Slot *Batch = calloc(N, sizeof(*Batch));
+  size_t *Sizes = NULL;
+  if (!Batch ||
+      !orc_rt_jit_growArray(&T->Batches, &T->BatchCap, T->NumBatches + 1,
+                            sizeof(*T->Batches)) ||
+      !(Sizes = realloc(T->BatchSizes, T->BatchCap * sizeof(*Sizes)))) {
+    free(Batch);
+    return NULL;
   }
   T->BatchSizes = Sizes;
   T->BatchSizes[T->NumBatches] = N;
   T->Batches[T->NumBatches++] = Batch;
+  bool OK = true;
   pthread_mutex_lock(&T->Lock);
-  for (size_t I = 0; I < N && !Err; ++I) {
+  for (size_t I = 0; I < N && OK; ++I) {
     Slot *S = &Batch[I];
     S->T = T;
-    S->Front = Base + 8 * I;
     S->Name = strdup(Names[I]);
     S->Body = strdup(Bodies[I]);
     LLVMOrcSymbolStringPoolEntryRef E =
         LLVMOrcLLJITMangleAndIntern(T->Opts.J, Bodies[I]);
     int Put = S->Name && S->Body ? orc_rt_jit_PtrSet_put(&T->ByBody, E, S) : -1;
-    if (Put <= 0)
+    if (Put <= 0) /* (a weak body seen before keeps its first slot) */
       LLVMOrcReleaseSymbolStringPoolEntry(E);
-    if (Put < 0)
-      Err = orc_rt_Error_create("out of memory");
+    OK = Put >= 0;
+  }
+  pthread_mutex_unlock(&T->Lock);
+  return OK ? Batch : NULL;
+}
+
+orc_rt_ErrorRef orc_rt_jit_Tiers_addFunctions(
+    orc_rt_jit_Tiers *T, const char *const *Names, const char *const *Bodies,
+    const char *const *Tier0, const bool *Weak, const bool *Eager, size_t N) {
+  if (!N)
+    return NULL;
+  Slot *Batch = newSlots(T, Names, Bodies, N);
+  uint64_t *Addrs = calloc(N, sizeof(*Addrs));
+  LLVMOrcCSymbolMapPairs Pairs = calloc(N, sizeof(*Pairs));
+  orc_rt_ErrorRef Err = Batch && Addrs && Pairs
+                            ? lookup(T, Tier0, N, Addrs)
+                            : orc_rt_Error_create("out of memory");
+  uint64_t Base = 0;
+  if (!Err && !(Base = orc_rt_jit_TierFronts_create(&T->Fronts, Addrs, N)))
+    Err = orc_rt_Error_create("out of memory");
+  for (size_t I = 0; !Err && I < N; ++I) {
+    Batch[I].Front = Base + 8 * I;
     Pairs[I].Name = LLVMOrcLLJITMangleAndIntern(T->Opts.J, Names[I]);
-    Pairs[I].Sym.Address = S->Front;
+    Pairs[I].Sym.Address = Batch[I].Front;
     Pairs[I].Sym.Flags.GenericFlags =
         LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable |
         (Weak[I] ? LLVMJITSymbolGenericFlagsWeak : 0);
   }
-  pthread_mutex_unlock(&T->Lock);
-  if (Err) {
-    for (size_t I = 0; I < N; ++I)
-      if (Pairs[I].Name)
-        LLVMOrcReleaseSymbolStringPoolEntry(Pairs[I].Name);
-    free(Pairs);
-    return Err;
-  }
-  Err = orc_rt_jit_fromLLVMError(
-      LLVMOrcJITDylibDefine(T->Opts.JD, LLVMOrcAbsoluteSymbols(Pairs, N)),
-      NULL);
+  if (!Err)
+    Err = orc_rt_jit_fromLLVMError(
+        LLVMOrcJITDylibDefine(T->Opts.JD, LLVMOrcAbsoluteSymbols(Pairs, N)),
+        NULL);
   free(Pairs);
+  /* The eager ones wait for orc_rt_jit_Tiers_compileEager. */
+  for (size_t I = 0; !Err && I < N; ++I)
+    if (Eager[I]) {
+      if (!orc_rt_jit_growArray(&T->Eager, &T->EagerCap, T->NumEager + 1,
+                                sizeof(*T->Eager)))
+        Err = orc_rt_Error_create("out of memory");
+      else
+        T->Eager[T->NumEager++] = &Batch[I];
+    }
+  free(Addrs);
+  return Err;
+}
+
+orc_rt_ErrorRef orc_rt_jit_Tiers_compileEager(orc_rt_jit_Tiers *T) {
+  size_t N = T->NumEager;
+  if (!N)
+    return NULL;
+  const char **Bodies = calloc(N, sizeof(*Bodies));
+  uint64_t *Code = calloc(N, sizeof(*Code));
+  orc_rt_ErrorRef Err =
+      Bodies && Code ? NULL : orc_rt_Error_create("out of memory");
+  for (size_t I = 0; !Err && I < N; ++I)
+    Bodies[I] = T->Eager[I]->Body;
+  if (!Err)
+    Err = lookup(T, Bodies, N, Code);
+  for (size_t I = 0; !Err && I < N; ++I)
+    orc_rt_jit_TierFronts_retarget(T->Eager[I]->Front, Code[I]);
+  free(Bodies);
+  free(Code);
+  T->NumEager = 0;
   return Err;
 }
 
@@ -657,6 +690,7 @@ void orc_rt_jit_Tiers_dispose(orc_rt_jit_Tiers *T) {
   }
   free(T->Batches);
   free(T->BatchSizes);
+  free(T->Eager);
   for (size_t I = 0; I < T->NumUnits; ++I) {
     LLVMDisposeMemoryBuffer(T->Units[I]->Bitcode);
     for (size_t K = 0; K < T->Units[I]->NumCached; ++K)

@@ -1,8 +1,9 @@
 /*===- lib/jit/tier/Tiers.h - Tiered compilation of a lazy module ----------===*/
 /* Tier 0 is the lazy split (compile/LazySplit.h) compiled with the fastest
- * code generation the JIT is given (-O0, FastISel): each function NAME that
- * gets a stub is reached through a front (TierFronts.h) that jumps to a lazy
- * stub of NAME$body, so the body is compiled on its first call. On its way to
+ * code generation the JIT is given (-O0, FastISel), every function with a
+ * body split out with a stub: each function NAME is reached through a front
+ * (TierFronts.h) that jumps to a lazy stub of NAME$body, so the body is
+ * compiled on its first call. On its way to
  * the compiler (the IR transform layer, orc_rt_jit_Tiers_transform), a body's
  * module is saved as bitcode and the body learns to count its calls and loop
  * iterations (ir/CallCounters.h).
@@ -79,12 +80,19 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_create(orc_rt_jit_Tiers **Result,
                                         const orc_rt_jit_TierOptions *Opts);
 
 /* Defines, for each of the N functions, Names[i] in the JITDylib as a front
- * to the (already defined) lazy stub Tier0[i], weak if Weak[i]. */
-orc_rt_ErrorRef orc_rt_jit_Tiers_addFunctions(orc_rt_jit_Tiers *T,
-                                              const char *const *Names,
-                                              const char *const *Bodies,
-                                              const char *const *Tier0,
-                                              const bool *Weak, size_t N);
+ * to the (already defined) lazy stub Tier0[i], weak if Weak[i]; the body of
+ * Bodies[i] counts from its first compile on. A function with Eager[i] is
+ * compiled by orc_rt_jit_Tiers_compileEager (its front then leads to its
+ * body): one whose address escapes, so that it is never compiled on its
+ * first call from inside a library (std::call_once's callable, whose state
+ * LLVM's own call_once would wipe between the compile and the link). */
+orc_rt_ErrorRef orc_rt_jit_Tiers_addFunctions(
+    orc_rt_jit_Tiers *T, const char *const *Names, const char *const *Bodies,
+    const char *const *Tier0, const bool *Weak, const bool *Eager, size_t N);
+
+/* Compiles the eager bodies added so far, before the program runs (once
+ * everything they may refer to is in the JITDylib's link order). */
+orc_rt_ErrorRef orc_rt_jit_Tiers_compileEager(orc_rt_jit_Tiers *T);
 
 /* The IR transform for tier 0 (any thread): saves M and adds the counters
  * to the bodies of functions added above. */
