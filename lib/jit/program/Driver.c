@@ -509,6 +509,7 @@ static void finishProgram(orc_rt_jit_Program *P) {
   pthread_mutex_unlock(&P->Lock);
 
   runFinishSteps(P);
+  orc_rt_jit_Jit_printTierStats(P->Jit);
 
   pthread_mutex_lock(&P->Lock);
   P->FinishState = Finish_Done;

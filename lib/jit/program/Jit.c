@@ -93,6 +93,10 @@ static orc_rt_jit_Jit *LazyJit; /* for the lazy-call-through error handler */
 
 static void reportSessionError(void *Ctx, LLVMErrorRef Err) {
   orc_rt_jit_Jit *J = Ctx;
+  if (orc_rt_jit_Tiers_onCompileThread(J->Tiers)) {
+    LLVMConsumeError(Err); /* a failed tier-up: tier 0 goes on serving */
+    return;
+  }
   orc_rt_ErrorRef E = orc_rt_jit_fromLLVMError(Err, NULL);
   pthread_mutex_lock(&J->Lock);
   if (orc_rt_jit_growArray(&J->Pending, &J->PendingCap, J->NumPending + 1,
@@ -940,6 +944,22 @@ orc_rt_ErrorRef orc_rt_jit_Jit_addObjectsTo(orc_rt_jit_Jit *J,
   return Err;
 }
 
+void orc_rt_jit_Jit_printTierStats(orc_rt_jit_Jit *J) {
+  if (!J || !J->Opts->TieredStats)
+    return;
+  orc_rt_jit_TierStats St = {0};
+  if (J->Tiers)
+    orc_rt_jit_Tiers_stats(J->Tiers, &St);
+  fflush(stdout);
+  fprintf(stderr,
+          "mini-lli: tiered: tier 0: %zu functions compiled in %.3f s\n"
+          "mini-lli: tiered: tier 1: %zu functions compiled in %.3f s "
+          "(background), %zu failed, %zu hot; %zu optimized first, %zu "
+          "from the object cache\n",
+          St.Tier0Functions, St.Tier0Seconds, St.Tier1Functions,
+          St.Tier1Seconds, St.Failed, St.Hot, St.Optimized, St.Cached);
+}
+
 orc_rt_ErrorRef orc_rt_jit_Jit_dispose(orc_rt_jit_Jit *J) {
   if (!J)
     return NULL;
@@ -950,19 +970,6 @@ orc_rt_ErrorRef orc_rt_jit_Jit_dispose(orc_rt_jit_Jit *J) {
   if (J->J)
     orc_rt_jit_DebugDescriptor_dumpNew(J->Opts->Dump);
   /* The compile thread stops before the JIT it links into goes. */
-  if (J->Opts->TieredStats) {
-    orc_rt_jit_TierStats St = {0};
-    if (J->Tiers)
-      orc_rt_jit_Tiers_stats(J->Tiers, &St);
-    fflush(stdout);
-    fprintf(stderr,
-            "mini-lli: tiered: tier 0: %zu functions compiled in %.3f s\n"
-            "mini-lli: tiered: tier 1: %zu functions compiled in %.3f s "
-            "(background), %zu failed, %zu hot; %zu optimized first, %zu "
-            "from the object cache\n",
-            St.Tier0Functions, St.Tier0Seconds, St.Tier1Functions,
-            St.Tier1Seconds, St.Failed, St.Hot, St.Optimized, St.Cached);
-  }
   orc_rt_jit_Tiers_dispose(J->Tiers);
   J->Tiers = NULL;
   /* The lazy-call-through manager holds names from the JIT's symbol pool, and

@@ -154,6 +154,10 @@ orc_rt_ErrorRef orc_rt_jit_Jit_defineReexport(orc_rt_jit_Jit *J,
                                               LLVMOrcJITDylibRef From,
                                               const char *Name);
 
+/* -tiered-stats: prints to stderr how many functions reached each tier and
+ * the compile time spent in each (at the end of the program's lifecycle). */
+void orc_rt_jit_Jit_printTierStats(orc_rt_jit_Jit *J);
+
 /* Frees the JIT, its code and data memory. Everything J handed out dangles.
  * The error includes the session errors no one took, with lli's banner. */
 orc_rt_ErrorRef orc_rt_jit_Jit_dispose(orc_rt_jit_Jit *J);

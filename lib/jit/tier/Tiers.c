@@ -302,13 +302,8 @@ static void tierUp(orc_rt_jit_Tiers *T, Slot *S) {
     }
     orc_rt_jit_ObjectList_dispose(&Objs);
   }
-  /* The fronts' release stores order the linked code before the calls that
-   * read the new target. */
-  for (size_t I = 0; !Err && I < U->NumSlots; ++I) {
-    orc_rt_jit_TierFronts_retarget(U->Slots[I]->Front, Addrs[I]);
-    __atomic_store_n(&U->Slots[I]->State, Tier1, __ATOMIC_RELAXED);
-  }
-  free(Addrs);
+  /* Counted before the switch, so that a program that sees its calls run
+   * tier-1 code and then ends finds them in -tiered-stats. */
   uint64_t Took = nowNanos() - Start;
   pthread_mutex_lock(&T->Lock);
   T->Tier1Nanos += Took;
@@ -319,6 +314,13 @@ static void tierUp(orc_rt_jit_Tiers *T, Slot *S) {
     T->Stats.Optimized += Optimized ? U->NumSlots : 0;
   }
   pthread_mutex_unlock(&T->Lock);
+  /* The fronts' release stores order the linked code before the calls that
+   * read the new target. */
+  for (size_t I = 0; !Err && I < U->NumSlots; ++I) {
+    orc_rt_jit_TierFronts_retarget(U->Slots[I]->Front, Addrs[I]);
+    __atomic_store_n(&U->Slots[I]->State, Tier1, __ATOMIC_RELAXED);
+  }
+  free(Addrs);
   /* A tier-up that failed leaves tier 0 serving (see Tiers.h). */
   orc_rt_Error_consume(Err);
 }
@@ -656,6 +658,13 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_compileEager(orc_rt_jit_Tiers *T) {
   free(Code);
   T->NumEager = 0;
   return Err;
+}
+
+bool orc_rt_jit_Tiers_onCompileThread(orc_rt_jit_Tiers *T) {
+  /* Acquire: pairs with startThread's store of Started (the thread id was
+   * written before it, by pthread_create). */
+  return T && __atomic_load_n(&T->Started, __ATOMIC_ACQUIRE) == 1 &&
+         pthread_equal(pthread_self(), T->Thread);
 }
 
 void orc_rt_jit_Tiers_stats(orc_rt_jit_Tiers *T, orc_rt_jit_TierStats *Out) {

@@ -105,6 +105,10 @@ void orc_rt_jit_Tiers_objectReady(orc_rt_jit_Tiers *T);
 
 void orc_rt_jit_Tiers_stats(orc_rt_jit_Tiers *T, orc_rt_jit_TierStats *Out);
 
+/* True on T's compile thread: the errors the JIT reports there are a failed
+ * tier-up's (counted in the stats), never the program's. NULL: false. */
+bool orc_rt_jit_Tiers_onCompileThread(orc_rt_jit_Tiers *T);
+
 /* Stops the compile thread (a tier-up under way finishes first) and frees
  * everything, the fronts too: after the last call through them, before the
  * JIT. NULL is ignored. */
