@@ -7,6 +7,8 @@
 // No timing: with "wait", main calls until step has run at two addresses
 // (tier 0, then tier 1, whose object is stored before the switch); with
 // "once", it calls 1000 times and reports how many addresses step ran at.
+// The second run takes two functions from the cache: step, and main (an
+// entry point, compiled at tier 1 before it runs).
 //
 // RUN: rm -rf %t.cache
 // RUN: %clang -S -emit-llvm -O1 %s -o %t.ll
@@ -18,7 +20,7 @@
 // FIRST: step ran at 2 addresses, every answer right
 // FIRST: mini-lli: tiered: tier 1: {{[1-9][0-9]*}} functions compiled in {{.*}}; 0 optimized first, 0 from the object cache
 // SECOND: step ran at 1 addresses, every answer right
-// SECOND: mini-lli: tiered: tier 1: {{.*}}; 0 optimized first, 1 from the object cache
+// SECOND: mini-lli: tiered: tier 1: {{.*}}; 0 optimized first, 2 from the object cache
 
 #include <stdio.h>
 #include <string.h>

@@ -661,8 +661,11 @@ static bool waitForDrain(orc_rt_jit_Program *P, double Timeout) {
 static orc_rt_ErrorRef lookupAll(orc_rt_jit_Program *P, uint64_t *EntryAddr,
                                  uint64_t **CtorAddrs, uint64_t **ThreadAddrs) {
   const orc_rt_jit_Options *O = P->Opts;
-  orc_rt_ErrorRef Err =
-      orc_rt_jit_Jit_lookup(P->Jit, NULL, O->EntryFunction, EntryAddr);
+  orc_rt_ErrorRef Err = orc_rt_jit_Jit_startAtTier1(P->Jit, O->EntryFunction);
+  for (size_t I = 0; !Err && I < O->ThreadEntries.Size; ++I)
+    Err = orc_rt_jit_Jit_startAtTier1(P->Jit, O->ThreadEntries.Items[I]);
+  if (!Err)
+    Err = orc_rt_jit_Jit_lookup(P->Jit, NULL, O->EntryFunction, EntryAddr);
   *CtorAddrs = calloc(P->Ctors.Size + 1, sizeof(uint64_t));
   P->DtorAddrs = calloc(P->Dtors.Size + 1, sizeof(uint64_t));
   *ThreadAddrs = calloc(O->ThreadEntries.Size + 1, sizeof(uint64_t));

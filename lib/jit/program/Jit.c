@@ -944,6 +944,14 @@ orc_rt_ErrorRef orc_rt_jit_Jit_addObjectsTo(orc_rt_jit_Jit *J,
   return Err;
 }
 
+orc_rt_ErrorRef orc_rt_jit_Jit_startAtTier1(orc_rt_jit_Jit *J,
+                                            const char *Name) {
+  if (!J->Tiers)
+    return NULL;
+  orc_rt_ErrorRef Err = orc_rt_jit_Tiers_compileEager(J->Tiers);
+  return Err ? Err : orc_rt_jit_Tiers_startAtTier1(J->Tiers, Name);
+}
+
 void orc_rt_jit_Jit_printTierStats(orc_rt_jit_Jit *J) {
   if (!J || !J->Opts->TieredStats)
     return;
@@ -953,8 +961,8 @@ void orc_rt_jit_Jit_printTierStats(orc_rt_jit_Jit *J) {
   fflush(stdout);
   fprintf(stderr,
           "mini-lli: tiered: tier 0: %zu functions compiled in %.3f s\n"
-          "mini-lli: tiered: tier 1: %zu functions compiled in %.3f s "
-          "(background), %zu failed, %zu hot; %zu optimized first, %zu "
+          "mini-lli: tiered: tier 1: %zu functions compiled in %.3f s, "
+          "%zu failed, %zu hot; %zu optimized first, %zu "
           "from the object cache\n",
           St.Tier0Functions, St.Tier0Seconds, St.Tier1Functions,
           St.Tier1Seconds, St.Failed, St.Hot, St.Optimized, St.Cached);

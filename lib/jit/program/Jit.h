@@ -154,6 +154,13 @@ orc_rt_ErrorRef orc_rt_jit_Jit_defineReexport(orc_rt_jit_Jit *J,
                                               LLVMOrcJITDylibRef From,
                                               const char *Name);
 
+/* -jit-kind=orc-tiered: compiles the function Name (the program's entry, a
+ * -thread-entry) at tier 1 before it runs: it is entered once, so a loop in
+ * it would otherwise run at tier 0 for the whole run (Tiers.h). Nothing in
+ * the other modes. */
+orc_rt_ErrorRef orc_rt_jit_Jit_startAtTier1(orc_rt_jit_Jit *J,
+                                            const char *Name);
+
 /* -tiered-stats: prints to stderr how many functions reached each tier and
  * the compile time spent in each (at the end of the program's lifecycle). */
 void orc_rt_jit_Jit_printTierStats(orc_rt_jit_Jit *J);

@@ -660,6 +660,31 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_compileEager(orc_rt_jit_Tiers *T) {
   return Err;
 }
 
+orc_rt_ErrorRef orc_rt_jit_Tiers_startAtTier1(orc_rt_jit_Tiers *T,
+                                              const char *Name) {
+  char *Body = suffixed(Name, "$body");
+  if (!Body)
+    return orc_rt_Error_create("out of memory");
+  LLVMOrcSymbolStringPoolEntryRef E =
+      LLVMOrcLLJITMangleAndIntern(T->Opts.J, Body);
+  pthread_mutex_lock(&T->Lock);
+  Slot *S = orc_rt_jit_PtrSet_get(&T->ByBody, E);
+  pthread_mutex_unlock(&T->Lock);
+  LLVMOrcReleaseSymbolStringPoolEntry(E);
+  int Expected = Tier0;
+  orc_rt_ErrorRef Err = NULL;
+  /* Tier 0 first: its module, saved as bitcode, is what tier 1 is built
+   * from. */
+  uint64_t Addr;
+  if (S &&
+      __atomic_compare_exchange_n(&S->State, &Expected, Queued, false,
+                                  __ATOMIC_RELAXED, __ATOMIC_RELAXED) &&
+      !(Err = lookup(T, (const char *const *)&Body, 1, &Addr)))
+    tierUp(T, S);
+  free(Body);
+  return Err;
+}
+
 bool orc_rt_jit_Tiers_onCompileThread(orc_rt_jit_Tiers *T) {
   /* Acquire: pairs with startThread's store of Started (the thread id was
    * written before it, by pthread_create). */

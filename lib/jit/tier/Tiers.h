@@ -29,7 +29,8 @@
  * compiling (a second run starts hot after each function's first call).
  *
  * A function stuck in a long loop at tier 0 stays there until its next call
- * (no on-stack replacement). */
+ * (no on-stack replacement); the program's entry points, entered once, can
+ * be compiled at tier 1 before they run (orc_rt_jit_Tiers_startAtTier1). */
 
 #ifndef ORC_RT_C_LIB_JIT_TIER_TIERS_H
 #define ORC_RT_C_LIB_JIT_TIER_TIERS_H
@@ -93,6 +94,15 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_addFunctions(
 /* Compiles the eager bodies added so far, before the program runs (once
  * everything they may refer to is in the JITDylib's link order). */
 orc_rt_ErrorRef orc_rt_jit_Tiers_compileEager(orc_rt_jit_Tiers *T);
+
+/* Compiles the function Name at tier 1 now, on this thread (tier 0 first, as
+ * tier 1 is built from its module), and switches its front: for the
+ * program's entry points, entered once, where a loop would otherwise run at
+ * tier 0 for the whole run. Nothing if Name has no front or left tier 0
+ * already; a failed tier-up leaves tier 0 (counted), the error returned is
+ * tier 0's. */
+orc_rt_ErrorRef orc_rt_jit_Tiers_startAtTier1(orc_rt_jit_Tiers *T,
+                                              const char *Name);
 
 /* The IR transform for tier 0 (any thread): saves M and adds the counters
  * to the bodies of functions added above. */
