@@ -453,6 +453,33 @@ static orc_rt_ErrorRef tier0Names(const orc_rt_jit_LazyParts *P, char ***Out) {
   return Names ? NULL : orc_rt_Error_create("out of memory");
 }
 
+/* orc-tiered and fork(): the program's Tiers (one program per mini-lli),
+ * and the one a fork under way holds (Tiers.h). Set before the program
+ * runs, cleared after it ended. */
+static orc_rt_jit_Tiers *ProgramTiers, *ForkingTiers;
+static pthread_once_t AtForkOnce = PTHREAD_ONCE_INIT;
+
+static void tiersBeforeFork(void) {
+  ForkingTiers = __atomic_load_n(&ProgramTiers, __ATOMIC_ACQUIRE);
+  if (ForkingTiers)
+    orc_rt_jit_Tiers_beforeFork(ForkingTiers);
+}
+
+static void tiersAfterForkInParent(void) {
+  if (ForkingTiers)
+    orc_rt_jit_Tiers_afterForkInParent(ForkingTiers);
+}
+
+static void tiersAfterForkInChild(void) {
+  if (ForkingTiers)
+    orc_rt_jit_Tiers_afterForkInChild(ForkingTiers);
+}
+
+static void registerAtFork(void) {
+  pthread_atfork(tiersBeforeFork, tiersAfterForkInParent,
+                 tiersAfterForkInChild);
+}
+
 /* orc-tiered: NAME as a front to NAME$tier0 (Tiers.h). */
 static orc_rt_ErrorRef addFronts(orc_rt_jit_Jit *J,
                                  const orc_rt_jit_LazyParts *P, char **Tier0) {
@@ -470,6 +497,8 @@ static orc_rt_ErrorRef addFronts(orc_rt_jit_Jit *J,
     orc_rt_ErrorRef Err = orc_rt_jit_Tiers_create(&J->Tiers, &O);
     if (Err)
       return Err;
+    pthread_once(&AtForkOnce, registerAtFork);
+    __atomic_store_n(&ProgramTiers, J->Tiers, __ATOMIC_RELEASE);
   }
   size_t N = P->NumStubs;
   const char **Names = calloc(N, sizeof(*Names));
@@ -978,6 +1007,8 @@ orc_rt_ErrorRef orc_rt_jit_Jit_dispose(orc_rt_jit_Jit *J) {
   if (J->J)
     orc_rt_jit_DebugDescriptor_dumpNew(J->Opts->Dump);
   /* The compile thread stops before the JIT it links into goes. */
+  if (__atomic_load_n(&ProgramTiers, __ATOMIC_ACQUIRE) == J->Tiers)
+    __atomic_store_n(&ProgramTiers, NULL, __ATOMIC_RELEASE);
   orc_rt_jit_Tiers_dispose(J->Tiers);
   J->Tiers = NULL;
   /* The lazy-call-through manager holds names from the JIT's symbol pool, and

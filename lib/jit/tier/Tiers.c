@@ -77,7 +77,10 @@ struct orc_rt_jit_Tiers {
   size_t NumEager, EagerCap;
   orc_rt_jit_TierStats Stats;
   uint64_t Tier0Nanos, Tier1Nanos;
-  /* The compile thread and its queue. */
+  /* The compile thread and its queue. The thread holds Gate for each
+   * tier-up (it holds LLVM's locks only then); fork takes it first (see
+   * orc_rt_jit_Tiers_beforeFork). */
+  pthread_mutex_t Gate;
   Slot *Queue;
   sem_t Wake;
   int Started; /* 0 no, 1 running, 2 could not start */
@@ -343,8 +346,11 @@ static void *compileThread(void *Arg) {
       L = Next;
     }
     for (; Fifo && !__atomic_load_n(&T->Stop, __ATOMIC_ACQUIRE);
-         Fifo = Fifo->NextQueued)
+         Fifo = Fifo->NextQueued) {
+      pthread_mutex_lock(&T->Gate);
       tierUp(T, Fifo);
+      pthread_mutex_unlock(&T->Gate);
+    }
   }
   return NULL;
 }
@@ -544,6 +550,7 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_create(orc_rt_jit_Tiers **Result,
   T->Opts = *Opts;
   T->ES = LLVMOrcLLJITGetExecutionSession(Opts->J);
   pthread_mutex_init(&T->Lock, NULL);
+  pthread_mutex_init(&T->Gate, NULL);
   *Result = T;
   return NULL;
 }
@@ -685,6 +692,21 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_startAtTier1(orc_rt_jit_Tiers *T,
   return Err;
 }
 
+void orc_rt_jit_Tiers_beforeFork(orc_rt_jit_Tiers *T) {
+  pthread_mutex_lock(&T->Gate);
+}
+
+void orc_rt_jit_Tiers_afterForkInParent(orc_rt_jit_Tiers *T) {
+  pthread_mutex_unlock(&T->Gate);
+}
+
+void orc_rt_jit_Tiers_afterForkInChild(orc_rt_jit_Tiers *T) {
+  /* The child has no compile thread: what gets hot there is queued and
+   * stays at tier 0 (2: not started, never to start). */
+  __atomic_store_n(&T->Started, 2, __ATOMIC_RELAXED);
+  pthread_mutex_unlock(&T->Gate);
+}
+
 bool orc_rt_jit_Tiers_onCompileThread(orc_rt_jit_Tiers *T) {
   /* Acquire: pairs with startThread's store of Started (the thread id was
    * written before it, by pthread_create). */
@@ -737,6 +759,7 @@ void orc_rt_jit_Tiers_dispose(orc_rt_jit_Tiers *T) {
   free(T->Units);
   orc_rt_jit_TierFronts_dispose(&T->Fronts);
   pthread_mutex_destroy(&T->Lock);
+  pthread_mutex_destroy(&T->Gate);
   sem_destroy(&T->Wake);
   free(T);
 }

@@ -115,6 +115,16 @@ void orc_rt_jit_Tiers_objectReady(orc_rt_jit_Tiers *T);
 
 void orc_rt_jit_Tiers_stats(orc_rt_jit_Tiers *T, orc_rt_jit_TierStats *Out);
 
+/* fork(): the compile thread holds LLVM's locks while it builds tier 1, and
+ * a child forked then would find them taken forever (its first lazy compile
+ * would hang). beforeFork waits for the tier-up under way to end and keeps
+ * the next from starting; afterForkInParent lets them go on; in the child,
+ * which has no compile thread, functions that get hot stay at tier 0. For
+ * pthread_atfork's three handlers. */
+void orc_rt_jit_Tiers_beforeFork(orc_rt_jit_Tiers *T);
+void orc_rt_jit_Tiers_afterForkInParent(orc_rt_jit_Tiers *T);
+void orc_rt_jit_Tiers_afterForkInChild(orc_rt_jit_Tiers *T);
+
 /* True on T's compile thread: the errors the JIT reports there are a failed
  * tier-up's (counted in the stats), never the program's. NULL: false. */
 bool orc_rt_jit_Tiers_onCompileThread(orc_rt_jit_Tiers *T);
