@@ -422,6 +422,7 @@ addWhole(orc_rt_jit_Jit *J, LLVMOrcThreadSafeContextRef TSC, LLVMModuleRef M) {
 static orc_rt_ErrorRef addCompiled(orc_rt_jit_Jit *J, LLVMModuleRef M,
                                    orc_rt_jit_ObjectsCallback OnObjects,
                                    void *CallbackCtx);
+static orc_rt_ErrorRef addCompiledAtTier1(orc_rt_jit_Jit *J, LLVMModuleRef M);
 
 /* Tells J->OnStubs which functions of P got a stub. */
 static void tellStubs(orc_rt_jit_Jit *J, const orc_rt_jit_LazyParts *P,
@@ -543,6 +544,9 @@ addLazy(orc_rt_jit_Jit *J, LLVMOrcThreadSafeContextRef *TSC, LLVMModuleRef M) {
        * (see JITDylibs.h). Its code is still linked on first call. */
       Err = addCompiled(J, P.Modules[I], NULL, NULL);
       LLVMDisposeModule(P.Modules[I]);
+    } else if (J->Opts->Tiered && !P.Bodies && !P.NumStubs) {
+      Err = addCompiledAtTier1(J, P.Modules[I]);
+      LLVMDisposeModule(P.Modules[I]);
     } else {
       Err = addWhole(J, *TSC, P.Modules[I]);
     }
@@ -633,9 +637,34 @@ orc_rt_ErrorRef orc_rt_jit_Jit_addObjects(orc_rt_jit_Jit *J,
 }
 
 /* -jit-kind=orc: compiled now, on the compile threads, and added as objects. */
+static orc_rt_ErrorRef addCompiledBy(orc_rt_jit_Jit *J, LLVMModuleRef M,
+                                     LLVMTargetMachineRef TM,
+                                     orc_rt_jit_TargetMachineFactory NewTM,
+                                     orc_rt_jit_ObjectsCallback OnObjects,
+                                     void *CallbackCtx);
+
 static orc_rt_ErrorRef addCompiled(orc_rt_jit_Jit *J, LLVMModuleRef M,
                                    orc_rt_jit_ObjectsCallback OnObjects,
                                    void *CallbackCtx) {
+  return addCompiledBy(J, M, J->MainTM, newTM, OnObjects, CallbackCtx);
+}
+
+/* orc-tiered, a module the lazy split could not cut (no fronts, so it could
+ * never switch tiers): compiled whole now, at tier 1's -O level. */
+static orc_rt_ErrorRef addCompiledAtTier1(orc_rt_jit_Jit *J, LLVMModuleRef M) {
+  LLVMTargetMachineRef TM = newTier1TM(J);
+  if (!TM)
+    return orc_rt_Error_createf("no JIT target for triple '%s'", J->Triple);
+  orc_rt_ErrorRef Err = addCompiledBy(J, M, TM, newTier1TM, NULL, NULL);
+  LLVMDisposeTargetMachine(TM);
+  return Err;
+}
+
+static orc_rt_ErrorRef addCompiledBy(orc_rt_jit_Jit *J, LLVMModuleRef M,
+                                     LLVMTargetMachineRef TM,
+                                     orc_rt_jit_TargetMachineFactory NewTM,
+                                     orc_rt_jit_ObjectsCallback OnObjects,
+                                     void *CallbackCtx) {
   orc_rt_jit_ObjectList Objs;
   if (dumpsModules(J)) {
     /* Compiled here, not by the LLJIT's IR layers: dumped here. */
@@ -646,7 +675,7 @@ static orc_rt_ErrorRef addCompiled(orc_rt_jit_Jit *J, LLVMModuleRef M,
   bool Cache = J->Opts->EnableCacheManager; /* lli's holds 1 object */
   orc_rt_ErrorRef Err = orc_rt_jit_compileModule(
       M, J->NextModule, Cache ? 1 : J->Opts->CompileThreads,
-      !Cache && J->Opts->JITDylibs.Size, J->MainTM, newTM, J, &Objs);
+      !Cache && J->Opts->JITDylibs.Size, TM, NewTM, J, &Objs);
   if (Err)
     return Err;
   if (OnObjects)
