@@ -127,8 +127,9 @@ static bool declareFunction(LLVMModuleRef M, LLVMValueRef F) {
 }
 
 /* Every definition of M but the tier-1 bodies (Keep) becomes a declaration
- * of the same name, which resolves to tier 0's definition; local ones stay
- * (a copy of a local is harmless). */
+ * of the same name, which resolves to tier 0's definition; local functions
+ * and constants stay (a copy of them is harmless), a writable local variable
+ * is an error. */
 static orc_rt_ErrorRef declareOthers(LLVMModuleRef M,
                                      const orc_rt_jit_PtrSet *Keep) {
   for (LLVMValueRef F = LLVMGetFirstFunction(M); F;) {
@@ -141,6 +142,12 @@ static orc_rt_ErrorRef declareOthers(LLVMModuleRef M,
   for (LLVMValueRef G = LLVMGetFirstGlobal(M); G;) {
     LLVMValueRef Next = LLVMGetNextGlobal(G);
     LLVMLinkage L = LLVMGetLinkage(G);
+    /* A writable local would be a second variable in tier 1. (The split
+     * gives locals external names; this is a backstop.) */
+    if (isLocal(L) && !LLVMIsDeclaration(G) && !LLVMIsGlobalConstant(G))
+      return orc_rt_Error_createf(
+          "the tier-0 module defines the writable local variable '%s'",
+          LLVMGetValueName(G));
     if (L == LLVMAppendingLinkage) {
       LLVMDeleteGlobal(G);
     } else if (!LLVMIsDeclaration(G) && !isLocal(L)) {
