@@ -313,6 +313,22 @@ static orc_rt_ErrorRef finishEnums(orc_rt_jit_Options *Opts, RawValues *Raw) {
   return NULL;
 }
 
+/* A count given to Option: plain decimal digits, from Min to Max; else the
+ * error in cl::'s words ("value invalid for <What>!"). */
+static orc_rt_ErrorRef parseCount(const char *Option, const char *V,
+                                  unsigned long Min, unsigned long Max,
+                                  const char *What, unsigned *Out) {
+  char *End;
+  errno = 0;
+  unsigned long N = strtoul(V, &End, 10);
+  if (!*V || *End || strspn(V, "0123456789") != strlen(V) || errno || N < Min ||
+      N > Max)
+    return orc_rt_Error_createf(
+        "for the --%s option: '%s' value invalid for %s!", Option, V, What);
+  *Out = (unsigned)N;
+  return NULL;
+}
+
 static orc_rt_ErrorRef finish(orc_rt_jit_Options *Opts, RawValues *Raw) {
   orc_rt_ErrorRef Err = finishEnums(Opts, Raw);
   if (Err)
@@ -360,18 +376,10 @@ static orc_rt_ErrorRef finish(orc_rt_jit_Options *Opts, RawValues *Raw) {
   if (Opts->Engine == orc_rt_jit_Engine_Interpreter && Opts->ThreadEntries.Size)
     return orc_rt_Error_create("error: -thread-entry needs a JIT: LLVM's "
                                "interpreter runs on one thread at a time");
-  if (Raw->Values[Raw_CompileThreads]) {
-    const char *V = Raw->Values[Raw_CompileThreads];
-    char *End;
-    errno = 0;
-    unsigned long N = strtoul(V, &End, 10);
-    if (!*V || *End || strspn(V, "0123456789") != strlen(V) || errno ||
-        N > 1024)
-      return orc_rt_Error_createf("for the --compile-threads option: '%s' "
-                                  "value invalid for uint argument!",
-                                  V);
-    Opts->CompileThreads = (unsigned)N;
-  }
+  if (Raw->Values[Raw_CompileThreads] &&
+      (Err = parseCount("compile-threads", Raw->Values[Raw_CompileThreads], 0,
+                        1024, "uint argument", &Opts->CompileThreads)))
+    return Err;
   /* -tier-up-threshold and -tiered-stats are ignored by the other kinds, as
    * lli's kinds ignore each other's options (-per-module-lazy). */
   if (Opts->Tiered && Opts->EnableCacheManager)
@@ -383,19 +391,11 @@ static orc_rt_ErrorRef finish(orc_rt_jit_Options *Opts, RawValues *Raw) {
     return orc_rt_Error_create(
         "error: -jd is not supported with -jit-kind=orc-tiered yet (use "
         "-jit-kind=orc or orc-lazy)");
-  if (Raw->Values[Raw_TierUpThreshold]) {
-    const char *V = Raw->Values[Raw_TierUpThreshold];
-    char *End;
-    errno = 0;
-    unsigned long N = strtoul(V, &End, 10);
-    if (!*V || *End || strspn(V, "0123456789") != strlen(V) || errno || N < 1 ||
-        N > INT32_MAX)
-      return orc_rt_Error_createf("for the --tier-up-threshold option: '%s' "
-                                  "value invalid for a count from 1 to "
-                                  "2147483647!",
-                                  V);
-    Opts->TierUpThreshold = (unsigned)N;
-  }
+  if (Raw->Values[Raw_TierUpThreshold] &&
+      (Err = parseCount("tier-up-threshold", Raw->Values[Raw_TierUpThreshold],
+                        1, INT32_MAX, "a count from 1 to 2147483647",
+                        &Opts->TierUpThreshold)))
+    return Err;
   /* What lli's MCJIT ignores or cannot do (compile a module in parts, link
    * with JITLink), mini-lli's does not either. */
   if (Opts->Engine == orc_rt_jit_Engine_MCJIT) {
