@@ -3,6 +3,7 @@
 
 #include "jit/ir/BodyMover.h"
 #include "jit/ir/ConstantRebuild.h"
+#include "jit/ir/SplitSupport.h"
 #include "jit/support/GrowArray.h"
 
 #include <llvm-c/Comdat.h>
@@ -20,27 +21,6 @@ const char *orc_rt_jit_BodyMover_name(orc_rt_jit_BodyMover *S, const char *Name,
   memcpy(S->Buf, Name, Len);
   strcpy(S->Buf + Len, Suffix);
   return S->Buf;
-}
-
-/* Copies every attribute of From (function, return value, parameters). */
-static void copyAttributes(LLVMValueRef From, LLVMValueRef To) {
-  LLVMAttributeRef Small[16];
-  unsigned NumParams = LLVMCountParams(From);
-  for (unsigned K = 0; K < NumParams + 2; ++K) {
-    LLVMAttributeIndex Idx =
-        K == 0 ? (LLVMAttributeIndex)LLVMAttributeFunctionIndex : K - 1;
-    unsigned N = LLVMGetAttributeCountAtIndex(From, Idx);
-    if (!N)
-      continue;
-    LLVMAttributeRef *A = N <= 16 ? Small : malloc(N * sizeof(*A));
-    if (!A)
-      continue; /* out of memory: the attributes are hints, except ABI ones */
-    LLVMGetAttributesAtIndex(From, Idx, A);
-    for (unsigned I = 0; I < N; ++I)
-      LLVMAddAttributeAtIndex(To, Idx, A[I]);
-    if (A != Small)
-      free(A);
-  }
 }
 
 /* The counterpart in the part of G, a global value of the source: whatever
@@ -65,7 +45,7 @@ static LLVMValueRef declFor(orc_rt_jit_BodyMover *S, LLVMValueRef G) {
   if (IsFunction) {
     D = LLVMAddFunction(S->Part, Z, T);
     LLVMSetFunctionCallConv(D, LLVMGetFunctionCallConv(G));
-    copyAttributes(G, D);
+    orc_rt_jit_copyAttributes(G, D);
   } else {
     D = LLVMAddGlobalInAddressSpace(S->Part, T, Z,
                                     LLVMGetPointerAddressSpace(LLVMTypeOf(G)));
@@ -147,7 +127,7 @@ static LLVMValueRef definitionFor(orc_rt_jit_BodyMover *S, LLVMValueRef F,
   if (!NF) {
     NF = LLVMAddFunction(S->Part, NewName, LLVMGlobalGetValueType(F));
     LLVMSetFunctionCallConv(NF, LLVMGetFunctionCallConv(F));
-    copyAttributes(F, NF);
+    orc_rt_jit_copyAttributes(F, NF);
   }
   LLVMSetLinkage(NF, Linkage);
   LLVMSetVisibility(NF, Visibility);

@@ -4,6 +4,7 @@
  * other first, which deleting blocks one by one through LLVM-C cannot). */
 
 #include "jit/ir/ForwardingBody.h"
+#include "jit/ir/SplitSupport.h"
 
 #include <stdlib.h>
 
@@ -19,25 +20,16 @@ static bool paramsFit(LLVMValueRef F) {
   return true;
 }
 
-/* Gives Call the parameter attributes of F, and a new Callee F's function
- * (as many as fit: they are hints) and parameter attributes. */
-static void copyAttributes(LLVMValueRef F, LLVMValueRef Callee, bool NewCallee,
-                           LLVMValueRef Call) {
+/* Gives Call the parameter attributes of F (paramsFit). */
+static void copyParamAttributes(LLVMValueRef F, LLVMValueRef Call) {
   unsigned N = LLVMCountParams(F);
-  for (unsigned I = 0; I < N + 1; ++I) {
-    LLVMAttributeIndex Idx =
-        I == N ? (LLVMAttributeIndex)LLVMAttributeFunctionIndex : I + 1;
-    unsigned Count = LLVMGetAttributeCountAtIndex(F, Idx);
+  for (unsigned I = 1; I <= N; ++I) {
     LLVMAttributeRef Attrs[MaxAttrs];
-    if (!Count || Count > MaxAttrs)
-      continue;
-    LLVMGetAttributesAtIndex(F, Idx, Attrs);
-    for (unsigned K = 0; K < Count; ++K) {
-      if (NewCallee)
-        LLVMAddAttributeAtIndex(Callee, Idx, Attrs[K]);
-      if (Idx != (LLVMAttributeIndex)LLVMAttributeFunctionIndex)
-        LLVMAddCallSiteAttribute(Call, Idx, Attrs[K]);
-    }
+    unsigned Count = LLVMGetAttributeCountAtIndex(F, I);
+    if (Count)
+      LLVMGetAttributesAtIndex(F, I, Attrs);
+    for (unsigned K = 0; K < Count; ++K)
+      LLVMAddCallSiteAttribute(Call, I, Attrs[K]);
   }
 }
 
@@ -79,7 +71,9 @@ bool orc_rt_jit_makeForwardingBody(LLVMValueRef F, const char *Target) {
     free(Args);
   LLVMSetInstructionCallConv(Call, LLVMGetFunctionCallConv(F));
   LLVMSetTailCallKind(Call, LLVMTailCallKindTail);
-  copyAttributes(F, Callee, NewCallee, Call);
+  if (NewCallee)
+    orc_rt_jit_copyAttributes(F, Callee);
+  copyParamAttributes(F, Call);
   if (LLVMGetTypeKind(LLVMGetReturnType(FT)) == LLVMVoidTypeKind)
     LLVMBuildRetVoid(B);
   else

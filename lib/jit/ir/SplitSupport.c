@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool isLocalLinkage(LLVMLinkage L) {
+bool orc_rt_jit_isLocalLinkage(LLVMLinkage L) {
   return L == LLVMInternalLinkage || L == LLVMPrivateLinkage;
 }
 
@@ -28,10 +28,10 @@ static void promote(LLVMValueRef GV, unsigned ModuleIndex, unsigned N) {
 void orc_rt_jit_promoteLocals(LLVMModuleRef M, unsigned ModuleIndex) {
   unsigned N = 0;
   for (LLVMValueRef F = LLVMGetFirstFunction(M); F; F = LLVMGetNextFunction(F))
-    if (!LLVMIsDeclaration(F) && isLocalLinkage(LLVMGetLinkage(F)))
+    if (!LLVMIsDeclaration(F) && orc_rt_jit_isLocalLinkage(LLVMGetLinkage(F)))
       promote(F, ModuleIndex, N++);
   for (LLVMValueRef G = LLVMGetFirstGlobal(M); G; G = LLVMGetNextGlobal(G))
-    if (!LLVMIsDeclaration(G) && isLocalLinkage(LLVMGetLinkage(G))) {
+    if (!LLVMIsDeclaration(G) && orc_rt_jit_isLocalLinkage(LLVMGetLinkage(G))) {
       promote(G, ModuleIndex, N++);
       /* Another part refers to it by name: it may not be merged away. */
       LLVMSetUnnamedAddress(G, LLVMNoUnnamedAddr);
@@ -96,4 +96,25 @@ LLVMModuleRef orc_rt_jit_newModuleLike(LLVMModuleRef From, const char *Name) {
   if (Flags != Small)
     free(Flags);
   return P;
+}
+
+/* Copies every attribute of From (function, return value, parameters). */
+void orc_rt_jit_copyAttributes(LLVMValueRef From, LLVMValueRef To) {
+  LLVMAttributeRef Small[16];
+  unsigned NumParams = LLVMCountParams(From);
+  for (unsigned K = 0; K < NumParams + 2; ++K) {
+    LLVMAttributeIndex Idx =
+        K == 0 ? (LLVMAttributeIndex)LLVMAttributeFunctionIndex : K - 1;
+    unsigned N = LLVMGetAttributeCountAtIndex(From, Idx);
+    if (!N)
+      continue;
+    LLVMAttributeRef *A = N <= 16 ? Small : malloc(N * sizeof(*A));
+    if (!A)
+      continue; /* out of memory: the attributes are hints, except ABI ones */
+    LLVMGetAttributesAtIndex(From, Idx, A);
+    for (unsigned I = 0; I < N; ++I)
+      LLVMAddAttributeAtIndex(To, Idx, A[I]);
+    if (A != Small)
+      free(A);
+  }
 }

@@ -31,6 +31,13 @@ bool orc_rt_jit_hasBlockAddress(LLVMValueRef F);
  * linkonce, common, extern_weak). */
 bool orc_rt_jit_isWeakLinkage(LLVMLinkage L);
 
+/* Copies every attribute of From (function, return value, parameters) to
+ * To, a function of the same type. */
+void orc_rt_jit_copyAttributes(LLVMValueRef From, LLVMValueRef To);
+
+/* Internal or private. */
+bool orc_rt_jit_isLocalLinkage(LLVMLinkage L);
+
 /* A new empty module in From's context, named Name, like From: same
  * data layout, triple and module flags (PIC level, frame pointers, ...
  * steer code generation). */

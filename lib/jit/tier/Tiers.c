@@ -16,6 +16,7 @@
 #include "jit/ir/CallCounters.h"
 #include "jit/ir/ForwardingBody.h"
 #include "jit/ir/Module.h"
+#include "jit/ir/SplitSupport.h"
 #include "jit/support/Diag.h"
 #include "jit/support/GrowArray.h"
 #include "jit/support/LibcPthread.h"
@@ -35,7 +36,9 @@
 #include <string.h>
 #include <time.h>
 
-enum { Tier0, Queued, Tier1, Failed };
+/* A slot's State. A tier-up that failed leaves it Queued: never queued
+ * again, its tier-0 code serving on. */
+enum { Tier0, Queued, Tier1 };
 
 typedef struct Slot Slot;
 
@@ -44,12 +47,9 @@ typedef struct {
   LLVMMemoryBufferRef Bitcode;
   Slot **Slots;
   size_t NumSlots;
-  bool Taken; /* a tier-up of it has started */
-  /* With an object cache: the key, and the tier-1 objects found there. */
-  orc_rt_jit_Digest Key;
-  LLVMMemoryBufferRef *Cached;
-  size_t NumCached;
-  bool Linked; /* the cached objects are in the JITDylib already */
+  bool Taken;            /* a tier-up of it has started */
+  orc_rt_jit_Digest Key; /* with an object cache: tier 1's key */
+  bool Linked;           /* tier 1 came from the cache and is in the JITDylib */
 } Unit;
 
 struct Slot {
@@ -67,9 +67,11 @@ struct orc_rt_jit_Tiers {
   LLVMOrcExecutionSessionRef ES;
   pthread_mutex_t Lock;
   orc_rt_jit_PtrSet ByBody; /* interned NAME$body -> Slot (key retained) */
-  Slot **Batches;           /* one array of slots per addFunctions */
+  struct Batch {
+    Slot *Items;
+    size_t Size;
+  } * Batches; /* the slots of each addFunctions */
   size_t NumBatches, BatchCap;
-  size_t *BatchSizes;
   Unit **Units;
   size_t NumUnits, UnitCap;
   orc_rt_jit_TierFronts Fronts;
@@ -105,10 +107,6 @@ static char *suffixed(const char *Name, const char *Suffix) {
   return S;
 }
 
-static bool isLocal(LLVMLinkage L) {
-  return L == LLVMInternalLinkage || L == LLVMPrivateLinkage;
-}
-
 /* F becomes a declaration of the same name, type and calling convention
  * (what tier 0 defines). False if out of memory. */
 static bool declareFunction(LLVMModuleRef M, LLVMValueRef F) {
@@ -135,7 +133,7 @@ static orc_rt_ErrorRef declareOthers(LLVMModuleRef M,
   for (LLVMValueRef F = LLVMGetFirstFunction(M); F;) {
     LLVMValueRef Next = LLVMGetNextFunction(F);
     if (!LLVMIsDeclaration(F) && !orc_rt_jit_PtrSet_has(Keep, F) &&
-        !isLocal(LLVMGetLinkage(F)) && !declareFunction(M, F))
+        !orc_rt_jit_isLocalLinkage(LLVMGetLinkage(F)) && !declareFunction(M, F))
       return orc_rt_Error_create("out of memory");
     F = Next;
   }
@@ -144,13 +142,14 @@ static orc_rt_ErrorRef declareOthers(LLVMModuleRef M,
     LLVMLinkage L = LLVMGetLinkage(G);
     /* A writable local would be a second variable in tier 1. (The split
      * gives locals external names; this is a backstop.) */
-    if (isLocal(L) && !LLVMIsDeclaration(G) && !LLVMIsGlobalConstant(G))
+    if (orc_rt_jit_isLocalLinkage(L) && !LLVMIsDeclaration(G) &&
+        !LLVMIsGlobalConstant(G))
       return orc_rt_Error_createf(
           "the tier-0 module defines the writable local variable '%s'",
           LLVMGetValueName(G));
     if (L == LLVMAppendingLinkage) {
       LLVMDeleteGlobal(G);
-    } else if (!LLVMIsDeclaration(G) && !isLocal(L)) {
+    } else if (!LLVMIsDeclaration(G) && !orc_rt_jit_isLocalLinkage(L)) {
       LLVMSetInitializer(G, NULL);
       LLVMSetLinkage(G, LLVMExternalLinkage);
       LLVMSetComdat(G, NULL);
@@ -242,41 +241,52 @@ static orc_rt_ErrorRef compileUnit(orc_rt_jit_Tiers *T, Unit *U,
   return Err;
 }
 
+/* Looks the N names up in the JITDylib (compiling what they need). */
+static orc_rt_ErrorRef lookup(orc_rt_jit_Tiers *T, const char *const *Names,
+                              size_t N, uint64_t *Addrs) {
+  LLVMOrcSymbolStringPoolEntryRef *Interned = calloc(N, sizeof(*Interned));
+  if (!Interned)
+    return orc_rt_Error_create("out of memory");
+  for (size_t I = 0; I < N; ++I)
+    Interned[I] = LLVMOrcLLJITMangleAndIntern(T->Opts.J, Names[I]);
+  orc_rt_ErrorRef Err = orc_rt_jit_fromLLVMError(
+      orc_rt_jit_lookupAndWait(T->ES, T->Opts.JD, Interned, N, Addrs, NULL,
+                               NULL),
+      NULL);
+  for (size_t I = 0; I < N; ++I)
+    LLVMOrcReleaseSymbolStringPoolEntry(Interned[I]);
+  free(Interned);
+  return Err;
+}
+
 /* Adds U's tier-1 objects (taken, also on failure) to the JITDylib and links
  * them; Addrs[i] gets the address of U->Slots[i]'s code. */
-static orc_rt_ErrorRef linkUnit(orc_rt_jit_Tiers *T, Unit *U,
-                                LLVMMemoryBufferRef *Objs, size_t NumObjs,
-                                uint64_t *Addrs) {
+/* Adds the N objects to the JITDylib; takes them all, also on failure. */
+static orc_rt_ErrorRef addObjects(orc_rt_jit_Tiers *T,
+                                  LLVMMemoryBufferRef *Objs, size_t N) {
   orc_rt_ErrorRef Err = NULL;
-  for (size_t I = 0; I < NumObjs; ++I) {
+  for (size_t I = 0; I < N; ++I) {
     if (!Err)
       Err = orc_rt_jit_fromLLVMError(
           LLVMOrcLLJITAddObjectFile(T->Opts.J, T->Opts.JD, Objs[I]), NULL);
     else
       LLVMDisposeMemoryBuffer(Objs[I]);
   }
+  return Err;
+}
+
+static orc_rt_ErrorRef linkUnit(orc_rt_jit_Tiers *T, Unit *U,
+                                LLVMMemoryBufferRef *Objs, size_t NumObjs,
+                                uint64_t *Addrs) {
+  orc_rt_ErrorRef Err = addObjects(T, Objs, NumObjs);
   char **Names = Err ? NULL : calloc(U->NumSlots, sizeof(*Names));
   if (!Err && !Names)
     Err = orc_rt_Error_create("out of memory");
   for (size_t I = 0; !Err && I < U->NumSlots; ++I)
     if (!(Names[I] = tier1Name(U->Slots[I])))
       Err = orc_rt_Error_create("out of memory");
-  if (!Err) {
-    LLVMOrcSymbolStringPoolEntryRef *Interned =
-        calloc(U->NumSlots, sizeof(*Interned));
-    if (!Interned)
-      Err = orc_rt_Error_create("out of memory");
-    for (size_t I = 0; Interned && I < U->NumSlots; ++I)
-      Interned[I] = LLVMOrcLLJITMangleAndIntern(T->Opts.J, Names[I]);
-    if (Interned)
-      Err = orc_rt_jit_fromLLVMError(
-          orc_rt_jit_lookupAndWait(T->ES, T->Opts.JD, Interned, U->NumSlots,
-                                   Addrs, NULL, NULL),
-          NULL);
-    for (size_t I = 0; Interned && I < U->NumSlots; ++I)
-      LLVMOrcReleaseSymbolStringPoolEntry(Interned[I]);
-    free(Interned);
-  }
+  if (!Err)
+    Err = lookup(T, (const char *const *)Names, U->NumSlots, Addrs);
   for (size_t I = 0; Names && I < U->NumSlots; ++I)
     free(Names[I]);
   free(Names);
@@ -414,18 +424,10 @@ static _Thread_local unsigned Depth;
  * each body of M becomes a call of its tier-1 code (ForwardingBody.h), so
  * tier 0 compiles next to nothing. A body that cannot forward keeps its code;
  * if the objects cannot be added, U is compiled as without a cache. */
-static void useCached(orc_rt_jit_Tiers *T, Unit *U, LLVMModuleRef M) {
-  orc_rt_ErrorRef Err = NULL;
-  for (size_t I = 0; I < U->NumCached; ++I) {
-    if (!Err)
-      Err = orc_rt_jit_fromLLVMError(
-          LLVMOrcLLJITAddObjectFile(T->Opts.J, T->Opts.JD, U->Cached[I]), NULL);
-    else
-      LLVMDisposeMemoryBuffer(U->Cached[I]);
-  }
-  free(U->Cached);
-  U->Cached = NULL;
-  U->NumCached = 0;
+static void useCached(orc_rt_jit_Tiers *T, Unit *U, LLVMModuleRef M,
+                      LLVMMemoryBufferRef *Cached, size_t NumCached) {
+  orc_rt_ErrorRef Err = addObjects(T, Cached, NumCached);
+  free(Cached);
   if (Err) {
     orc_rt_Error_consume(Err);
     return;
@@ -479,6 +481,8 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_transform(orc_rt_jit_Tiers *T,
   if (U)
     U->Bitcode = LLVMWriteBitcodeToMemoryBuffer(M);
   orc_rt_ErrorRef Err = NULL;
+  LLVMMemoryBufferRef *Cached = NULL; /* tier 1's objects, if cached */
+  size_t NumCached = 0;
   if (U && U->Bitcode && T->Opts.CacheDir) {
     U->Key = orc_rt_jit_ObjectCache_key(LLVMGetBufferStart(U->Bitcode),
                                         LLVMGetBufferSize(U->Bitcode),
@@ -487,11 +491,11 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_transform(orc_rt_jit_Tiers *T,
     orc_rt_jit_InitList None = {0}; /* (tier-1 entries list nothing) */
     orc_rt_jit_CacheLists Into = {.Ctors = &None, .Dtors = &None};
     Err = orc_rt_jit_ObjectCache_load(T->Opts.CacheDir, U->Key, &Hit, &Into,
-                                      &U->Cached, &U->NumCached);
+                                      &Cached, &NumCached);
     orc_rt_jit_InitList_dispose(&None);
-    if (Hit && !U->NumCached) { /* (an entry with no object: a miss) */
-      free(U->Cached);
-      U->Cached = NULL;
+    if (Hit && !NumCached) { /* (an entry with no object: a miss) */
+      free(Cached);
+      Cached = NULL;
     }
   }
   pthread_mutex_lock(&T->Lock);
@@ -510,17 +514,16 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_transform(orc_rt_jit_Tiers *T,
   if (!Kept) {
     if (U && U->Bitcode)
       LLVMDisposeMemoryBuffer(U->Bitcode);
-    for (size_t I = 0; U && I < U->NumCached; ++I)
-      LLVMDisposeMemoryBuffer(U->Cached[I]);
-    if (U)
-      free(U->Cached);
+    for (size_t I = 0; I < NumCached; ++I)
+      LLVMDisposeMemoryBuffer(Cached[I]);
+    free(Cached);
     free(U);
     free(Found);
     --Depth;
     return Err ? Err : orc_rt_Error_create("out of memory");
   }
-  if (U->Cached)
-    useCached(T, U, M);
+  if (Cached)
+    useCached(T, U, M, Cached, NumCached);
   for (size_t I = 0; I < NumFound; ++I)
     if (U->Linked)
       enqueue(Found[I]); /* (only its front's target is left to set) */
@@ -562,40 +565,17 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_create(orc_rt_jit_Tiers **Result,
   return NULL;
 }
 
-/* Looks the N names up in the JITDylib (compiling what they need). */
-static orc_rt_ErrorRef lookup(orc_rt_jit_Tiers *T, const char *const *Names,
-                              size_t N, uint64_t *Addrs) {
-  LLVMOrcSymbolStringPoolEntryRef *Interned = calloc(N, sizeof(*Interned));
-  if (!Interned)
-    return orc_rt_Error_create("out of memory");
-  for (size_t I = 0; I < N; ++I)
-    Interned[I] = LLVMOrcLLJITMangleAndIntern(T->Opts.J, Names[I]);
-  orc_rt_ErrorRef Err = orc_rt_jit_fromLLVMError(
-      orc_rt_jit_lookupAndWait(T->ES, T->Opts.JD, Interned, N, Addrs, NULL,
-                               NULL),
-      NULL);
-  for (size_t I = 0; I < N; ++I)
-    LLVMOrcReleaseSymbolStringPoolEntry(Interned[I]);
-  free(Interned);
-  return Err;
-}
-
 /* Slots for the N functions, each body in the map (so that its compile,
  * from now on, counts); kept in T (dispose frees them) unless NULL. */
 static Slot *newSlots(orc_rt_jit_Tiers *T, const char *const *Names,
                       const char *const *Bodies, size_t N) {
   Slot *Batch = calloc(N, sizeof(*Batch));
-  size_t *Sizes = NULL;
-  if (!Batch ||
-      !orc_rt_jit_growArray(&T->Batches, &T->BatchCap, T->NumBatches + 1,
-                            sizeof(*T->Batches)) ||
-      !(Sizes = realloc(T->BatchSizes, T->BatchCap * sizeof(*Sizes)))) {
+  if (!Batch || !orc_rt_jit_growArray(&T->Batches, &T->BatchCap,
+                                      T->NumBatches + 1, sizeof(*T->Batches))) {
     free(Batch);
     return NULL;
   }
-  T->BatchSizes = Sizes;
-  T->BatchSizes[T->NumBatches] = N;
-  T->Batches[T->NumBatches++] = Batch;
+  T->Batches[T->NumBatches++] = (struct Batch){Batch, N};
   bool OK = true;
   pthread_mutex_lock(&T->Lock);
   for (size_t I = 0; I < N && OK; ++I) {
@@ -745,21 +725,16 @@ void orc_rt_jit_Tiers_dispose(orc_rt_jit_Tiers *T) {
           (LLVMOrcSymbolStringPoolEntryRef)T->ByBody.Keys[I]);
   orc_rt_jit_PtrSet_free(&T->ByBody);
   for (size_t I = 0; I < T->NumBatches; ++I) {
-    for (size_t K = 0; K < T->BatchSizes[I]; ++K) {
-      free(T->Batches[I][K].Name);
-      free(T->Batches[I][K].Body);
+    for (size_t K = 0; K < T->Batches[I].Size; ++K) {
+      free(T->Batches[I].Items[K].Name);
+      free(T->Batches[I].Items[K].Body);
     }
-    free(T->Batches[I]);
+    free(T->Batches[I].Items);
   }
   free(T->Batches);
-  free(T->BatchSizes);
   free(T->Eager);
   for (size_t I = 0; I < T->NumUnits; ++I) {
     LLVMDisposeMemoryBuffer(T->Units[I]->Bitcode);
-    for (size_t K = 0; K < T->Units[I]->NumCached; ++K)
-      if (T->Units[I]->Cached)
-        LLVMDisposeMemoryBuffer(T->Units[I]->Cached[K]);
-    free(T->Units[I]->Cached);
     free(T->Units[I]->Slots);
     free(T->Units[I]);
   }
