@@ -9,7 +9,7 @@
  * the hook is expected to set the counter negative so that it is not called
  * again (the compare is signed).
  *
- * The counter is read and written with unordered-free monotonic atomics, not
+ * The counter is read and written with monotonic atomic loads and stores, not
  * read-modify-write: threads calling at once may lose counts, which only
  * delays the threshold, and no locked instruction is paid on a call. */
 

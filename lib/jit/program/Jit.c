@@ -436,19 +436,17 @@ static void tellStubs(orc_rt_jit_Jit *J, const orc_rt_jit_LazyParts *P,
   free(Names);
 }
 
-/* orc-tiered: the names of P's lazy stubs, NAME$tier0. */
+/* orc-tiered: the names of P's lazy stubs (orc_rt_jit_tier0Name). */
 static orc_rt_ErrorRef tier0Names(const orc_rt_jit_LazyParts *P, char ***Out) {
   char **Names = calloc(P->NumStubs, sizeof(*Names));
-  for (size_t I = 0; Names && I < P->NumStubs; ++I) {
-    size_t N = strlen(P->Stubs[I].Name) + sizeof("$tier0");
-    if (!(Names[I] = malloc(N))) {
-      while (I-- > 0)
-        free(Names[I]);
-      free(Names);
-      Names = NULL;
-      break;
-    }
-    snprintf(Names[I], N, "%s$tier0", P->Stubs[I].Name);
+  bool OK = Names != NULL;
+  for (size_t I = 0; OK && I < P->NumStubs; ++I)
+    OK = (Names[I] = orc_rt_jit_tier0Name(P->Stubs[I].Name)) != NULL;
+  if (!OK) {
+    for (size_t I = 0; Names && I < P->NumStubs; ++I)
+      free(Names[I]);
+    free(Names);
+    Names = NULL;
   }
   *Out = Names;
   return Names ? NULL : orc_rt_Error_create("out of memory");
@@ -483,7 +481,7 @@ static void registerAtFork(void) {
 
 /* orc-tiered: NAME as a front to NAME$tier0 (Tiers.h). */
 static orc_rt_ErrorRef addFronts(orc_rt_jit_Jit *J,
-                                 const orc_rt_jit_LazyParts *P, char **Tier0) {
+                                 const orc_rt_jit_LazyParts *P) {
   if (!J->Tiers) {
     orc_rt_jit_TierOptions O = {.J = J->J,
                                 .JD = target(J),
@@ -501,28 +499,7 @@ static orc_rt_ErrorRef addFronts(orc_rt_jit_Jit *J,
     pthread_once(&AtForkOnce, registerAtFork);
     __atomic_store_n(&ProgramTiers, J->Tiers, __ATOMIC_RELEASE);
   }
-  size_t N = P->NumStubs;
-  const char **Names = calloc(N, sizeof(*Names));
-  const char **Bodies = calloc(N, sizeof(*Bodies));
-  bool *Weak = calloc(N, sizeof(*Weak));
-  bool *Eager = calloc(N, sizeof(*Eager));
-  orc_rt_ErrorRef Err = NULL;
-  if (!Names || !Bodies || !Weak || !Eager)
-    Err = orc_rt_Error_create("out of memory");
-  for (size_t I = 0; !Err && I < N; ++I) {
-    Names[I] = P->Stubs[I].Name;
-    Bodies[I] = P->Stubs[I].Body;
-    Weak[I] = P->Stubs[I].Weak;
-    Eager[I] = P->Stubs[I].Escapes;
-  }
-  if (!Err)
-    Err = orc_rt_jit_Tiers_addFunctions(
-        J->Tiers, Names, Bodies, (const char *const *)Tier0, Weak, Eager, N);
-  free(Names);
-  free(Bodies);
-  free(Weak);
-  free(Eager);
-  return Err;
+  return orc_rt_jit_Tiers_addFunctions(J->Tiers, P->Stubs, P->NumStubs);
 }
 
 /* May take the caller's reference to the context (*TSC becomes NULL), which
@@ -598,7 +575,7 @@ addLazy(orc_rt_jit_Jit *J, LLVMOrcThreadSafeContextRef *TSC, LLVMModuleRef M) {
     }
   }
   if (!Err && Tier0)
-    Err = addFronts(J, &P, Tier0);
+    Err = addFronts(J, &P);
   for (size_t I = 0; Tier0 && I < P.NumStubs; ++I)
     free(Tier0[I]);
   free(Tier0);

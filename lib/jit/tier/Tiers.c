@@ -567,8 +567,8 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_create(orc_rt_jit_Tiers **Result,
 
 /* Slots for the N functions, each body in the map (so that its compile,
  * from now on, counts); kept in T (dispose frees them) unless NULL. */
-static Slot *newSlots(orc_rt_jit_Tiers *T, const char *const *Names,
-                      const char *const *Bodies, size_t N) {
+static Slot *newSlots(orc_rt_jit_Tiers *T, const orc_rt_jit_LazyStub *Stubs,
+                      size_t N) {
   Slot *Batch = calloc(N, sizeof(*Batch));
   if (!Batch || !orc_rt_jit_growArray(&T->Batches, &T->BatchCap,
                                       T->NumBatches + 1, sizeof(*T->Batches))) {
@@ -581,10 +581,10 @@ static Slot *newSlots(orc_rt_jit_Tiers *T, const char *const *Names,
   for (size_t I = 0; I < N && OK; ++I) {
     Slot *S = &Batch[I];
     S->T = T;
-    S->Name = strdup(Names[I]);
-    S->Body = strdup(Bodies[I]);
+    S->Name = strdup(Stubs[I].Name);
+    S->Body = strdup(Stubs[I].Body);
     LLVMOrcSymbolStringPoolEntryRef E =
-        LLVMOrcLLJITMangleAndIntern(T->Opts.J, Bodies[I]);
+        LLVMOrcLLJITMangleAndIntern(T->Opts.J, Stubs[I].Body);
     int Put = S->Name && S->Body ? orc_rt_jit_PtrSet_put(&T->ByBody, E, S) : -1;
     if (Put <= 0) /* (a weak body seen before keeps its first slot) */
       LLVMOrcReleaseSymbolStringPoolEntry(E);
@@ -594,43 +594,64 @@ static Slot *newSlots(orc_rt_jit_Tiers *T, const char *const *Names,
   return OK ? Batch : NULL;
 }
 
-orc_rt_ErrorRef orc_rt_jit_Tiers_addFunctions(
-    orc_rt_jit_Tiers *T, const char *const *Names, const char *const *Bodies,
-    const char *const *Tier0, const bool *Weak, const bool *Eager, size_t N) {
+char *orc_rt_jit_tier0Name(const char *Name) {
+  return suffixed(Name, "$tier0");
+}
+
+/* Where each of the N functions' fronts start: their lazy stubs. */
+static orc_rt_ErrorRef lookupTier0(orc_rt_jit_Tiers *T,
+                                   const orc_rt_jit_LazyStub *Stubs, size_t N,
+                                   uint64_t *Addrs) {
+  char **Names = calloc(N, sizeof(*Names));
+  orc_rt_ErrorRef Err = Names ? NULL : orc_rt_Error_create("out of memory");
+  for (size_t I = 0; !Err && I < N; ++I)
+    if (!(Names[I] = orc_rt_jit_tier0Name(Stubs[I].Name)))
+      Err = orc_rt_Error_create("out of memory");
+  if (!Err)
+    Err = lookup(T, (const char *const *)Names, N, Addrs);
+  for (size_t I = 0; Names && I < N; ++I)
+    free(Names[I]);
+  free(Names);
+  return Err;
+}
+
+orc_rt_ErrorRef orc_rt_jit_Tiers_addFunctions(orc_rt_jit_Tiers *T,
+                                              const orc_rt_jit_LazyStub *Stubs,
+                                              size_t N) {
   if (!N)
     return NULL;
-  Slot *Batch = newSlots(T, Names, Bodies, N);
+  Slot *Batch = newSlots(T, Stubs, N);
   uint64_t *Addrs = calloc(N, sizeof(*Addrs));
   LLVMOrcCSymbolMapPairs Pairs = calloc(N, sizeof(*Pairs));
   orc_rt_ErrorRef Err = Batch && Addrs && Pairs
-                            ? lookup(T, Tier0, N, Addrs)
+                            ? lookupTier0(T, Stubs, N, Addrs)
                             : orc_rt_Error_create("out of memory");
   uint64_t Base = 0;
   if (!Err && !(Base = orc_rt_jit_TierFronts_create(&T->Fronts, Addrs, N)))
     Err = orc_rt_Error_create("out of memory");
   for (size_t I = 0; !Err && I < N; ++I) {
     Batch[I].Front = Base + 8 * I;
-    Pairs[I].Name = LLVMOrcLLJITMangleAndIntern(T->Opts.J, Names[I]);
+    Pairs[I].Name = LLVMOrcLLJITMangleAndIntern(T->Opts.J, Stubs[I].Name);
     Pairs[I].Sym.Address = Batch[I].Front;
     Pairs[I].Sym.Flags.GenericFlags =
         LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable |
-        (Weak[I] ? LLVMJITSymbolGenericFlagsWeak : 0);
+        (Stubs[I].Weak ? LLVMJITSymbolGenericFlagsWeak : 0);
   }
   if (!Err)
     Err = orc_rt_jit_fromLLVMError(
         LLVMOrcJITDylibDefine(T->Opts.JD, LLVMOrcAbsoluteSymbols(Pairs, N)),
         NULL);
   free(Pairs);
-  /* The eager ones wait for orc_rt_jit_Tiers_compileEager. */
+  free(Addrs);
+  /* Those whose address escapes wait for orc_rt_jit_Tiers_compileEager. */
   for (size_t I = 0; !Err && I < N; ++I)
-    if (Eager[I]) {
+    if (Stubs[I].Escapes) {
       if (!orc_rt_jit_growArray(&T->Eager, &T->EagerCap, T->NumEager + 1,
                                 sizeof(*T->Eager)))
         Err = orc_rt_Error_create("out of memory");
       else
         T->Eager[T->NumEager++] = &Batch[I];
     }
-  free(Addrs);
   return Err;
 }
 

@@ -36,6 +36,7 @@
 #define ORC_RT_C_LIB_JIT_TIER_TIERS_H
 
 #include "jit/compile/CodeGen.h"
+#include "jit/compile/LazySplit.h"
 
 #include "orc-rt-c/Error.h"
 
@@ -80,16 +81,22 @@ typedef struct {
 orc_rt_ErrorRef orc_rt_jit_Tiers_create(orc_rt_jit_Tiers **Result,
                                         const orc_rt_jit_TierOptions *Opts);
 
-/* Defines, for each of the N functions, Names[i] in the JITDylib as a front
- * to the (already defined) lazy stub Tier0[i], weak if Weak[i]; the body of
- * Bodies[i] counts from its first compile on. A function with Eager[i] is
- * compiled by orc_rt_jit_Tiers_compileEager (its front then leads to its
- * body): one whose address escapes, so that it is never compiled on its
- * first call from inside a library (std::call_once's callable, whose state
- * LLVM's own call_once would wipe between the compile and the link). */
-orc_rt_ErrorRef orc_rt_jit_Tiers_addFunctions(
-    orc_rt_jit_Tiers *T, const char *const *Names, const char *const *Bodies,
-    const char *const *Tier0, const bool *Weak, const bool *Eager, size_t N);
+/* The name of the lazy stub (compile/LazySplit.h) a front starts at:
+ * NAME$tier0, for a function NAME. NULL if out of memory; the caller frees
+ * it. */
+char *orc_rt_jit_tier0Name(const char *Name);
+
+/* Defines, for each of the N functions of a lazy split, its name in the
+ * JITDylib as a front to its (already defined) lazy stub
+ * (orc_rt_jit_tier0Name), weak if the function is; its body counts from its
+ * first compile on. A function whose address escapes is compiled by
+ * orc_rt_jit_Tiers_compileEager (its front then leads to its body), so that
+ * it is never compiled on its first call from inside a library
+ * (std::call_once's callable, whose state LLVM's own call_once would wipe
+ * between the compile and the link). */
+orc_rt_ErrorRef orc_rt_jit_Tiers_addFunctions(orc_rt_jit_Tiers *T,
+                                              const orc_rt_jit_LazyStub *Stubs,
+                                              size_t N);
 
 /* Compiles the eager bodies added so far, before the program runs (once
  * everything they may refer to is in the JITDylib's link order). */
