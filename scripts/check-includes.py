@@ -130,9 +130,11 @@ RULES = [
              "support only"),
     Rule("jit-tier", files=["lib/jit/tier/*"],
          only=["lib/jit/tier/*", "lib/jit/cache/*", "lib/jit/compile/*",
-               "lib/jit/ir/*", "lib/jit/support/*"] + RUNTIME,
+               "lib/jit/ir/*", "lib/jit/modules/*", "lib/jit/support/*"] +
+              RUNTIME,
          why="lib/jit/tier (tiered compilation: fronts, counters, the "
-             "compile thread) sits on cache, compile, ir and support"),
+             "compile thread) sits on cache, compile, ir, modules and "
+             "support"),
     # The JIT library's face: orc-rt-c/Jit.h on the folders below it.
     Rule("jit-host", files=["lib/jit/host/*"],
          only=["lib/jit/host/*", "lib/jit/support/*", "lib/jit/ir/*",

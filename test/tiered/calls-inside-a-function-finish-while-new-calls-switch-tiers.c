@@ -2,12 +2,17 @@
 // threads keep calling it (each spends nearly all its time inside), does every
 // call return the right answer, does each thread go on to run the new code
 // (its calls report where they ran: the address of their own instructions),
-// and does the program end as natively? Tier-0 code is never freed or
-// changed under a frame: a call that began in tier 0 finishes there.
+// and does the program end as natively? A call that began in tier 0
+// finishes there (tier-0-code-is-freed-only-after-its-last-frame-returns.c
+// holds frames in tier 0 across the switch and watches the code go).
 //
-// No timing: each thread calls until it has seen its calls run at two
-// addresses (tier 0, then tier 1); only a tier-up that never comes would
-// make the test wait, until lit's time limit.
+// No timing: each thread makes a first call with no loop iterations, which
+// runs at tier 0 (the four of them count 4, under the threshold), and waits
+// at a barrier for the others (a thread that started after the switch would
+// otherwise only ever see tier 1);
+// then each calls until it has seen its calls run at a second address
+// (tier 1); only a tier-up that never comes would make the test wait, until
+// lit's time limit.
 //
 // RUN: %clang -S -emit-llvm -O1 %s -o %t.ll
 // RUN: %python %inputs/mini-lli/expect-status.py 0 mini-lli -jit-kind=orc-tiered -tier-up-threshold=100 -tiered-stats %t.ll 2>&1 | FileCheck %s
@@ -49,20 +54,23 @@ struct Result {
   int Switched;
 };
 
+static pthread_barrier_t Started;
+
 static void *worker(void *Arg) {
   struct Result *R = Arg;
   unsigned long Want[64];
   for (unsigned long K = 0; K < 64; ++K)
     Want[K] = expected(1000 + K);
-  void *First = 0;
+  void *First;
+  if (work(0, &First) != 0)
+    ++R->Wrong;
+  pthread_barrier_wait(&Started);
   for (unsigned long Call = 0; !R->Switched; ++Call) {
     void *Where;
     unsigned long N = 1000 + Call % 64;
     if (work(N, &Where) != Want[Call % 64])
       ++R->Wrong;
-    if (!First)
-      First = Where;
-    else if (Where != First)
+    if (Where != First)
       R->Switched = 1;
   }
   return 0;
@@ -71,6 +79,7 @@ static void *worker(void *Arg) {
 int main(void) {
   pthread_t T[4];
   struct Result R[4] = {{0}};
+  pthread_barrier_init(&Started, 0, 4);
   for (int I = 0; I < 4; ++I)
     pthread_create(&T[I], 0, worker, &R[I]);
   for (int I = 0; I < 4; ++I)

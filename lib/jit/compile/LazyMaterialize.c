@@ -19,6 +19,8 @@ struct orc_rt_jit_LazyBodies {
   LLVMOrcThreadSafeModuleRef HolderTSM; /* its lock guards all of the above */
   LLVMOrcThreadSafeContextRef TSC;
   LLVMOrcIRTransformLayerRef Layer;
+  orc_rt_jit_LazyEmitFn Emit; /* NULL: Layer */
+  void *EmitCtx;
   orc_rt_jit_PtrSet Functions; /* symbol-pool entry -> the function in Holder */
   atomic_size_t Refs; /* one per materialization unit, plus the definer's */
   /* The user's module name: the units' name, so that link errors say where
@@ -195,8 +197,12 @@ static void materializeBodies(void *Ctx,
     LLVMOrcMaterializationResponsibilityFailMaterialization(MR);
     LLVMOrcDisposeMaterializationResponsibility(MR);
   } else {
-    LLVMOrcIRTransformLayerEmit(
-        B->Layer, MR, LLVMOrcCreateNewThreadSafeModule(X.Part, B->TSC));
+    LLVMOrcThreadSafeModuleRef TSM =
+        LLVMOrcCreateNewThreadSafeModule(X.Part, B->TSC);
+    if (B->Emit)
+      B->Emit(B->EmitCtx, MR, TSM);
+    else
+      LLVMOrcIRTransformLayerEmit(B->Layer, MR, TSM);
   }
   LLVMOrcDisposeCSymbolFlagsMap(Syms);
   LLVMOrcDisposeSymbols(Req);
@@ -253,10 +259,14 @@ static bool symbolFor(orc_rt_jit_LazyBodies *B, LLVMOrcLLJITRef J,
 orc_rt_ErrorRef orc_rt_jit_LazyBodies_define(orc_rt_jit_LazyBodies *B,
                                              LLVMOrcLLJITRef J,
                                              LLVMOrcJITDylibRef JD,
-                                             LLVMOrcThreadSafeContextRef *TSC) {
+                                             LLVMOrcThreadSafeContextRef *TSC,
+                                             orc_rt_jit_LazyEmitFn Emit,
+                                             void *EmitCtx) {
   B->TSC = *TSC;
   *TSC = NULL;
   B->Layer = LLVMOrcLLJITGetIRTransformLayer(J);
+  B->Emit = Emit;
+  B->EmitCtx = EmitCtx;
   LLVMModuleRef H = B->Holder;
   /* From here on the holder is only touched under the context lock. */
   B->HolderTSM = LLVMOrcCreateNewThreadSafeModule(H, B->TSC);

@@ -30,14 +30,23 @@ typedef struct orc_rt_jit_LazyBodies orc_rt_jit_LazyBodies;
 orc_rt_jit_LazyBodies *orc_rt_jit_LazyBodies_create(LLVMModuleRef Holder,
                                                     orc_rt_jit_PtrSet *Dirty);
 
+/* Emits the module of the bodies MR is responsible for (any thread ORC
+ * materializes on); takes MR and TSM. */
+typedef void (*orc_rt_jit_LazyEmitFn)(
+    void *Ctx, LLVMOrcMaterializationResponsibilityRef MR,
+    LLVMOrcThreadSafeModuleRef TSM);
+
 /* Defines each body of B in JD: it is compiled, through J's IR transform
- * layer, in a module of its own when first looked up. Takes the caller's
- * reference to B, and its reference to the modules' context (*TSC becomes
- * NULL), which the bodies need for as long as some are left. */
+ * layer (or Emit, if not NULL), in a module of its own when first looked up.
+ * Takes the caller's reference to B, and its reference to the modules'
+ * context (*TSC becomes NULL), which the bodies need for as long as some are
+ * left. */
 orc_rt_ErrorRef orc_rt_jit_LazyBodies_define(orc_rt_jit_LazyBodies *B,
                                              LLVMOrcLLJITRef J,
                                              LLVMOrcJITDylibRef JD,
-                                             LLVMOrcThreadSafeContextRef *TSC);
+                                             LLVMOrcThreadSafeContextRef *TSC,
+                                             orc_rt_jit_LazyEmitFn Emit,
+                                             void *EmitCtx);
 
 /* Drops a reference; the last one frees the bodies. */
 void orc_rt_jit_LazyBodies_release(orc_rt_jit_LazyBodies *B);

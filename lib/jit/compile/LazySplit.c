@@ -253,12 +253,14 @@ orc_rt_ErrorRef orc_rt_jit_splitForLazy(LLVMModuleRef M, unsigned ModuleIndex,
 orc_rt_ErrorRef orc_rt_jit_defineLazyBodies(orc_rt_jit_LazyParts *P,
                                             LLVMOrcLLJITRef J,
                                             LLVMOrcJITDylibRef JD,
-                                            LLVMOrcThreadSafeContextRef *TSC) {
+                                            LLVMOrcThreadSafeContextRef *TSC,
+                                            orc_rt_jit_LazyEmitFn Emit,
+                                            void *EmitCtx) {
   orc_rt_jit_LazyBodies *B = P->Bodies;
   if (!B)
     return NULL;
   P->Bodies = NULL;
-  return orc_rt_jit_LazyBodies_define(B, J, JD, TSC);
+  return orc_rt_jit_LazyBodies_define(B, J, JD, TSC, Emit, EmitCtx);
 }
 
 void orc_rt_jit_LazyParts_dispose(orc_rt_jit_LazyParts *P) {

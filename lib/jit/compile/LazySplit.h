@@ -55,13 +55,16 @@ orc_rt_ErrorRef orc_rt_jit_splitForLazy(LLVMModuleRef M, unsigned ModuleIndex,
                                         orc_rt_jit_LazyParts *Out);
 
 /* Defines P's bodies (if any) in JD: each is compiled, through J's IR
- * transform layer, in a module of its own when first looked up. Takes the
- * bodies and the caller's reference to the modules' context (*TSC becomes
- * NULL), which they need for as long as some are left. */
+ * transform layer (or Emit, if not NULL: LazyMaterialize.h), in a module of
+ * its own when first looked up. Takes the bodies and the caller's reference
+ * to the modules' context (*TSC becomes NULL), which they need for as long as
+ * some are left. */
 orc_rt_ErrorRef orc_rt_jit_defineLazyBodies(orc_rt_jit_LazyParts *P,
                                             LLVMOrcLLJITRef J,
                                             LLVMOrcJITDylibRef JD,
-                                            LLVMOrcThreadSafeContextRef *TSC);
+                                            LLVMOrcThreadSafeContextRef *TSC,
+                                            orc_rt_jit_LazyEmitFn Emit,
+                                            void *EmitCtx);
 
 /* Frees the stub names, any module not yet taken (NULL entries skipped) and
  * the bodies if not defined. */

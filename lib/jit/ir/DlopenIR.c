@@ -40,7 +40,7 @@ static int scalarClass(LLVMTypeRef T) {
   }
 }
 
-static bool registersOnly(LLVMValueRef F, bool *FloatArgs) {
+bool orc_rt_jit_registersOnly(LLVMValueRef F, bool *FloatArgs) {
   LLVMTypeRef FT = LLVMGlobalGetValueType(F);
   if (LLVMIsFunctionVarArg(FT))
     return false;
@@ -93,7 +93,8 @@ static orc_rt_ErrorRef push(orc_rt_jit_ExportList *L, size_t *Cap,
   if (!Name)
     return orc_rt_Error_create("out of memory");
   bool Floats = true;
-  bool Regs = IsFunction && LLVMIsAFunction(GV) && registersOnly(GV, &Floats);
+  bool Regs = IsFunction && LLVMIsAFunction(GV) &&
+              orc_rt_jit_registersOnly(GV, &Floats);
   L->Items[L->Size++] = (orc_rt_jit_Export){Name, IsFunction, Regs, Floats};
   return NULL;
 }
@@ -237,7 +238,7 @@ orc_rt_jit_routeEscapesThroughStubs(LLVMModuleRef M,
     snprintf(Buf, sizeof(Buf), "__mini_lli_stub.%u", N++);
     LLVMValueRef Stub = LLVMAddFunction(M, Buf, LLVMGlobalGetValueType(F));
     bool Floats = true;
-    bool Regs = registersOnly(F, &Floats);
+    bool Regs = orc_rt_jit_registersOnly(F, &Floats);
     char *StubName = strdup(Buf), *Target = strdup(Name);
     if (!StubName || !Target) {
       free(StubName);

@@ -31,6 +31,10 @@ typedef struct {
   size_t Size;
 } orc_rt_jit_ExportList;
 
+/* F's arguments and result all travel in registers (RegsOnly above); then
+ * *FloatArgs says whether it takes a float/double argument. */
+bool orc_rt_jit_registersOnly(LLVMValueRef F, bool *FloatArgs);
+
 /* GV is one of the names collectExports gives: defined, not internal,
  * private or appending, not hidden, named and not "llvm.*". */
 bool orc_rt_jit_isExported(LLVMValueRef GV);

@@ -61,6 +61,9 @@ typedef struct Record {
    * is Superseded; NULL: none (a front's own, or mini-lli's modules). */
   struct Record *Front;
   uintptr_t Entry; /* 56: its page's entry, read by the fronts */
+  /* Where a call denied here goes on once Module is Superseded, if Front is
+   * NULL (setOnward); 0: none. */
+  uintptr_t Onward;
 } Record;
 
 _Static_assert(offsetof(Record, Target) == 0 &&
@@ -238,6 +241,13 @@ void orc_rt_jit_ModuleStubs_setFront(uint64_t Stub, uint64_t Front) {
     __atomic_store_n(&R->Front, F, __ATOMIC_RELAXED);
 }
 
+/* Written, like Front, before the module's Superseded mark. */
+void orc_rt_jit_ModuleStubs_setOnward(uint64_t Stub, uint64_t Addr) {
+  Record *R = findRecord(Stub);
+  if (R)
+    __atomic_store_n(&R->Onward, (uintptr_t)Addr, __ATOMIC_RELAXED);
+}
+
 bool orc_rt_jit_ModuleStubs_lookup(uint64_t Addr, const char **Name,
                                    const orc_rt_jit_StubModule **M) {
   Record *R = findRecord(Addr);
@@ -400,7 +410,8 @@ void orc_rt_jit_ModuleStubs_dropDeadFrames(uintptr_t Sp) {
 
 /* R's token was denied. Superseded by a reload: the call goes on to the
  * front's current target (returned), unless the reload removed the function
- * (the front still names this stub): a stale call. Closed by Session
+ * (the front still names this stub): a stale call. Superseded by a tier-up:
+ * on to R's Onward (the function's front, now leading to tier 1). Closed by Session
  * shutdown: the code is freed only after the Session's drain, which waits
  * for the caller's token, so the call may go on under it (0 returned).
  * Closed by dlclose or unload: the code is (or soon will be) gone. */
@@ -414,6 +425,9 @@ static __attribute__((noinline, cold)) uintptr_t denied(Record *R) {
         F ? (Record *)__atomic_load_n(&F->Target, __ATOMIC_ACQUIRE) : NULL;
     if (To && To != R) /* its stub: the call enters it as from the front */
       return To->Self;
+    uintptr_t On = __atomic_load_n(&R->Onward, __ATOMIC_RELAXED);
+    if (!F && On) /* another kind of front, which leads to the new code */
+      return On;
   }
   bool ByShutdown =
       __atomic_load_n(&R->Module->ClosedByShutdown, __ATOMIC_ACQUIRE);
@@ -526,7 +540,7 @@ size_t orc_rt_jit_ModuleStubs_reportLiveFrames(FILE *Out) {
     Entry *Top = __atomic_load_n(&S->Top, __ATOMIC_ACQUIRE);
     for (Entry *E = S->Entries + 1; E < Top; ++E) {
       Record *R = recordOf(E);
-      if (!R)
+      if (!R || R->Module->Unlisted)
         continue;
       ++N;
       fprintf(Out, "  thread %d: inside '%s' of module '%s' (dlopen)\n",

@@ -58,9 +58,13 @@ typedef struct orc_rt_jit_StubModule {
   /* Set before the group is closed by Session shutdown (not by dlclose):
    * a denied entry then runs under the caller's Session token instead. */
   bool ClosedByShutdown;
-  /* Set before the group is closed by a reload that replaced this version:
-   * a denied entry goes on to its front's current target (see above). */
+  /* Set before the group is closed by a reload that replaced this version
+   * (or a tier-up that replaced this tier-0 code): a denied entry goes on to
+   * its front's current target (see above), or to its Onward. */
   bool Superseded;
+  /* Not a loaded module (a function's tier-0 code, tier/Tiers.h): left out
+   * of the live-frame report. */
+  bool Unlisted;
   /* A denied entry that cannot go on (a stale call): told the function's
    * and the module's names; must not return (the process aborts if it
    * does). NULL: mini-lli's line ("mini-lli: error: call to ...") and
@@ -100,6 +104,12 @@ uint64_t orc_rt_jit_ModuleStubs_frontTarget(uint64_t Front);
 /* Names the front through which a call denied at Stub goes on once Stub's
  * module is Superseded (before that is set). */
 void orc_rt_jit_ModuleStubs_setFront(uint64_t Stub, uint64_t Front);
+
+/* Names where a call denied at Stub goes on once Stub's module is
+ * Superseded, for a stub reached through an entry that is not a front of
+ * these (a tier's front, tier/TierFronts.h, which Addr is): the call enters
+ * Addr as it entered the stub. Before the Superseded mark is stored. */
+void orc_rt_jit_ModuleStubs_setOnward(uint64_t Stub, uint64_t Addr);
 
 /* If Addr is a stub's address, its function name and module; else false. */
 bool orc_rt_jit_ModuleStubs_lookup(uint64_t Addr, const char **Name,

@@ -479,6 +479,14 @@ static void registerAtFork(void) {
                  tiersAfterForkInChild);
 }
 
+/* orc-tiered: a tier-0 module of lazy bodies (Tiers.h; the Tiers exist
+ * before the first body is looked up). */
+static void tierEmit(void *Ctx, LLVMOrcMaterializationResponsibilityRef MR,
+                     LLVMOrcThreadSafeModuleRef TSM) {
+  orc_rt_jit_Jit *J = Ctx;
+  orc_rt_jit_Tiers_emit(J->Tiers, MR, TSM);
+}
+
 /* orc-tiered: NAME as a front to NAME$tier0 (Tiers.h). */
 static orc_rt_ErrorRef addFronts(orc_rt_jit_Jit *J,
                                  const orc_rt_jit_LazyParts *P) {
@@ -531,7 +539,8 @@ addLazy(orc_rt_jit_Jit *J, LLVMOrcThreadSafeContextRef *TSC, LLVMModuleRef M) {
   }
   bool BodiesApart = P.Bodies != NULL; /* (defining them takes them) */
   if (!Err)
-    Err = orc_rt_jit_defineLazyBodies(&P, J->J, target(J), TSC);
+    Err = orc_rt_jit_defineLazyBodies(&P, J->J, target(J), TSC,
+                                      J->Opts->Tiered ? tierEmit : NULL, J);
   /* orc-tiered: the lazy stubs are NAME$tier0, and NAME a front to them. */
   char **Tier0 = NULL;
   if (!Err && J->Opts->Tiered && P.NumStubs)
@@ -995,11 +1004,12 @@ void orc_rt_jit_Jit_printTierStats(orc_rt_jit_Jit *J) {
     orc_rt_jit_Tiers_stats(J->Tiers, &St);
   fflush(stdout);
   fprintf(stderr,
-          "mini-lli: tiered: tier 0: %zu functions compiled in %.3f s\n"
+          "mini-lli: tiered: tier 0: %zu functions compiled in %.3f s, "
+          "%zu freed\n"
           "mini-lli: tiered: tier 1: %zu functions compiled in %.3f s, "
           "%zu failed, %zu hot; %zu optimized first, %zu "
           "from the object cache\n",
-          St.Tier0Functions, St.Tier0Seconds, St.Tier1Functions,
+          St.Tier0Functions, St.Tier0Seconds, St.Tier0Freed, St.Tier1Functions,
           St.Tier1Seconds, St.Failed, St.Hot, St.Optimized, St.Cached);
 }
 

@@ -14,9 +14,11 @@
 #include "jit/cache/ObjectCache.h"
 #include "jit/compile/SymbolImport.h"
 #include "jit/ir/CallCounters.h"
+#include "jit/ir/DlopenIR.h"
 #include "jit/ir/ForwardingBody.h"
 #include "jit/ir/Module.h"
 #include "jit/ir/SplitSupport.h"
+#include "jit/modules/ModuleStubs.h"
 #include "jit/support/Diag.h"
 #include "jit/support/GrowArray.h"
 #include "jit/support/LibcPthread.h"
@@ -42,6 +44,28 @@ enum { Tier0, Queued, Tier1 };
 
 typedef struct Slot Slot;
 
+/* The tier-0 code of one module (the bodies one lookup asked for), under a
+ * resource tracker of its own and entered only through token-taking stubs
+ * (modules/ModuleStubs.h) of a group of its own: once every front leads to
+ * tier 1, the group is closed, and when its last frame returns the code is
+ * freed (on the compile thread). A stub whose token is denied sends its call
+ * on through the function's front. */
+typedef struct Tier0Code {
+  orc_rt_jit_Tiers *T;
+  LLVMOrcMaterializationResponsibilityRef MR; /* NAME$body..., until linked */
+  LLVMOrcCSymbolFlagsMapPairs Syms;           /* MR's, in Slots' order */
+  Slot **Slots;
+  LLVMOrcSymbolStringPoolEntryRef *CodeNames; /* interned Slots[i]->Code */
+  uint64_t *Stubs;                            /* what NAME$body resolves to */
+  size_t N;
+  LLVMOrcResourceTrackerRef RT; /* NULL once the code is freed */
+  orc_rt_TaskGroupRef Group;    /* the creator's reference */
+  orc_rt_jit_StubModule *Id;    /* permanent: the stubs name it */
+  bool Linked;                  /* the stubs lead to the code */
+  bool QueueWhenLinked;         /* tier 1 is cached: queue the tier-ups */
+  struct Tier0Code *NextDrained;
+} Tier0Code;
+
 /* One tier-0 module, as bitcode, and the bodies in it that have a front. */
 typedef struct {
   LLVMMemoryBufferRef Bitcode;
@@ -50,6 +74,7 @@ typedef struct {
   bool Taken;            /* a tier-up of it has started */
   orc_rt_jit_Digest Key; /* with an object cache: tier 1's key */
   bool Linked;           /* tier 1 came from the cache and is in the JITDylib */
+  Tier0Code *Tier0;      /* NULL: its tier-0 code is never freed */
 } Unit;
 
 struct Slot {
@@ -59,14 +84,18 @@ struct Slot {
   Slot *NextQueued;
   uint64_t Front;
   char *Name, *Body; /* NAME, NAME$body */
-  Unit *U;           /* the module it was compiled in at tier 0 */
+  /* The name of its tier-0 code: Body, or NAME$tier0code behind a stub. */
+  char *Code;
+  Tier0Code *Tier0; /* set when Code is not Body */
+  Unit *U;          /* the module it was compiled in at tier 0 */
 };
 
 struct orc_rt_jit_Tiers {
   orc_rt_jit_TierOptions Opts;
   LLVMOrcExecutionSessionRef ES;
   pthread_mutex_t Lock;
-  orc_rt_jit_PtrSet ByBody; /* interned NAME$body -> Slot (key retained) */
+  /* interned NAME$body, and NAME$tier0code -> Slot (keys retained) */
+  orc_rt_jit_PtrSet ByBody;
   struct Batch {
     Slot *Items;
     size_t Size;
@@ -77,6 +106,14 @@ struct orc_rt_jit_Tiers {
   orc_rt_jit_TierFronts Fronts;
   Slot **Eager; /* bodies orc_rt_jit_Tiers_compileEager compiles */
   size_t NumEager, EagerCap;
+  Tier0Code **Tier0s; /* every one made (dispose frees them) */
+  size_t NumTier0s, Tier0Cap;
+  /* Tier-0 code whose group completed, to be freed by the compile thread: a
+   * stack, pushed by the completing thread (release), emptied at once. */
+  Tier0Code *Drained;
+  /* Personality functions with a permanent DW.ref cell (interned, retained;
+   * keepPersonalityRefs). */
+  orc_rt_jit_PtrSet Personalities;
   orc_rt_jit_TierStats Stats;
   uint64_t Tier0Nanos, Tier1Nanos;
   /* The compile thread and its queue. The thread holds Gate for each
@@ -94,6 +131,377 @@ static uint64_t nowNanos(void) {
   struct timespec TS;
   clock_gettime(CLOCK_MONOTONIC, &TS);
   return (uint64_t)TS.tv_sec * 1000000000u + (uint64_t)TS.tv_nsec;
+}
+
+/*===----------------------------------------------------------------------===*/
+/* Tier-0 code that can be freed (Tier0Code). */
+
+static char *suffixed(const char *Name, const char *Suffix);
+static void enqueue(Slot *S);
+
+static const char CodeSuffix[] = "$tier0code";
+
+/* Its frames can be counted: a stub can take the call (its arguments and
+ * result in registers, the C calling convention: the stub's return path
+ * uses the scratch registers). */
+static bool stubbable(LLVMValueRef F, bool *FloatArgs) {
+  unsigned CC = LLVMGetFunctionCallConv(F);
+  return F && !LLVMIsDeclaration(F) &&
+         (CC == LLVMCCallConv || CC == LLVMFastCallConv) &&
+         orc_rt_jit_registersOnly(F, FloatArgs);
+}
+
+typedef struct {
+  Tier0Code *C;
+  bool *FloatArgs;
+  bool Rename; /* first pass: check; second: rename */
+  bool OK;
+  /* First pass: the bodies' personality functions (a name may repeat), and
+   * the module's triple and data layout. */
+  char **Personalities;
+  size_t NumPersonalities, PersonalityCap;
+  char *Triple, *Layout;
+} Prepare;
+
+/* Notes F's personality function, if any: false if it has one that is not
+ * a named function, or if out of memory. */
+static bool notePersonality(Prepare *P, LLVMValueRef F) {
+  if (!LLVMHasPersonalityFn(F))
+    return true;
+  LLVMValueRef Pers = LLVMGetPersonalityFn(F);
+  size_t Len = 0;
+  const char *Name =
+      LLVMIsAFunction(Pers) ? LLVMGetValueName2(Pers, &Len) : NULL;
+  char *Copy = Len ? strndup(Name, Len) : NULL;
+  if (!Copy || !orc_rt_jit_growArray(&P->Personalities, &P->PersonalityCap,
+                                     P->NumPersonalities + 1,
+                                     sizeof(*P->Personalities))) {
+    free(Copy);
+    return false;
+  }
+  P->Personalities[P->NumPersonalities++] = Copy;
+  return true;
+}
+
+/* Checks that every body of C can be entered through a stub, or (second
+ * pass) gives each its code name. */
+static LLVMErrorRef prepareBodies(void *Ctx, LLVMModuleRef M) {
+  Prepare *P = Ctx;
+  P->OK = true;
+  for (size_t I = 0; I < P->C->N && P->OK; ++I) {
+    Slot *S = P->C->Slots[I];
+    LLVMValueRef F = LLVMGetNamedFunction(M, S->Body);
+    if (!P->Rename) {
+      P->OK = F && stubbable(F, &P->FloatArgs[I]) && notePersonality(P, F);
+      continue;
+    }
+    LLVMSetValueName2(F, S->Code, strlen(S->Code));
+    LLVMSetLinkage(F, LLVMExternalLinkage);
+    LLVMSetVisibility(F, LLVMDefaultVisibility);
+    LLVMSetComdat(F, NULL);
+  }
+  if (!P->Rename && P->OK) {
+    P->Triple = strdup(LLVMGetTarget(M));
+    P->Layout = strdup(LLVMGetDataLayoutStr(M));
+    P->OK = P->Triple && P->Layout;
+  }
+  return NULL;
+}
+
+/* Code generation gives every object whose code has a personality function
+ * PERS a weak hidden DW.ref.PERS (the cell its unwind info names the
+ * personality through), and the JITDylib keeps the first one linked for all
+ * later objects: one in tier-0 code that is freed would leave the others'
+ * unwind info pointing into freed memory. So before the first such module,
+ * a permanent DW.ref.PERS is defined in the JITDylib (a module of its own,
+ * linked on first use), and every later object's copy gives way to it. */
+static void keepPersonalityRefs(orc_rt_jit_Tiers *T, LLVMOrcJITDylibRef JD,
+                                const Prepare *P) {
+  for (size_t I = 0; I < P->NumPersonalities; ++I) {
+    LLVMOrcSymbolStringPoolEntryRef E =
+        LLVMOrcLLJITMangleAndIntern(T->Opts.J, P->Personalities[I]);
+    pthread_mutex_lock(&T->Lock);
+    int New = orc_rt_jit_PtrSet_insert(&T->Personalities, E);
+    pthread_mutex_unlock(&T->Lock);
+    if (New <= 0) { /* (known, or out of memory: the define below is weak) */
+      LLVMOrcReleaseSymbolStringPoolEntry(E);
+      if (New == 0)
+        continue;
+    }
+    char *Ref = suffixed("DW.ref.", P->Personalities[I]);
+    LLVMContextRef Ctx = LLVMContextCreate();
+    LLVMModuleRef M = Ref ? LLVMModuleCreateWithNameInContext(Ref, Ctx) : NULL;
+    LLVMOrcThreadSafeContextRef TSC =
+        LLVMOrcCreateNewThreadSafeContextFromLLVMContext(Ctx);
+    if (M) {
+      LLVMSetTarget(M, P->Triple);
+      LLVMSetDataLayout(M, P->Layout);
+      LLVMTypeRef Ptr = LLVMPointerTypeInContext(Ctx, 0);
+      LLVMValueRef Pers = LLVMAddFunction(
+          M, P->Personalities[I],
+          LLVMFunctionType(LLVMInt32TypeInContext(Ctx), NULL, 0, true));
+      LLVMValueRef G = LLVMAddGlobal(M, Ptr, Ref);
+      LLVMSetInitializer(G, Pers);
+      LLVMSetLinkage(G, LLVMWeakAnyLinkage);
+      LLVMSetVisibility(G, LLVMHiddenVisibility);
+      LLVMSetGlobalConstant(G, true);
+      LLVMOrcThreadSafeModuleRef TSM = LLVMOrcCreateNewThreadSafeModule(M, TSC);
+      LLVMErrorRef Err = LLVMOrcLLJITAddLLVMIRModule(T->Opts.J, JD, TSM);
+      if (Err)
+        LLVMConsumeError(Err); /* (a definition there already wins) */
+    }
+    LLVMOrcDisposeThreadSafeContext(TSC);
+    free(Ref);
+  }
+}
+
+static void disposeTier0Code(Tier0Code *C) {
+  if (C->RT)
+    LLVMOrcReleaseResourceTracker(C->RT);
+  orc_rt_TaskGroup_destroy(C->Group);
+  if (C->Syms)
+    LLVMOrcDisposeCSymbolFlagsMap(C->Syms);
+  free(C->Slots);
+  free(C->CodeNames);
+  free(C->Stubs);
+  free(C);
+}
+
+/* Runs when C's group completes (closed by the tier-up, its last frame
+ * back), on the thread that completed it: the compile thread frees it. */
+static void drained(void *Ctx) {
+  Tier0Code *C = Ctx;
+  orc_rt_jit_Tiers *T = C->T;
+  Tier0Code *Head = __atomic_load_n(&T->Drained, __ATOMIC_RELAXED);
+  do
+    C->NextDrained = Head;
+  while (!__atomic_compare_exchange_n(&T->Drained, &Head, C, true,
+                                      __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+  sem_post(&T->Wake);
+}
+
+/* Frees the tier-0 code whose last frame is back. */
+static void freeDrained(orc_rt_jit_Tiers *T) {
+  /* Acquire: pairs with drained's release push. */
+  Tier0Code *L = __atomic_exchange_n(&T->Drained, NULL, __ATOMIC_ACQUIRE);
+  for (; L; L = L->NextDrained) {
+    orc_rt_ErrorRef Err =
+        orc_rt_jit_fromLLVMError(LLVMOrcResourceTrackerRemove(L->RT), NULL);
+    pthread_mutex_lock(&T->Lock);
+    if (!Err)
+      T->Stats.Tier0Freed += L->N;
+    pthread_mutex_unlock(&T->Lock);
+    orc_rt_Error_consume(Err);
+  }
+}
+
+/* Every front of U leads to tier 1: U's tier-0 code takes no new call, and
+ * is freed once its last frame is back. */
+static void retireTier0(Unit *U) {
+  Tier0Code *C = U->Tier0;
+  if (!C)
+    return;
+  /* Release: pairs with the acquire load of the mark in a denied stub entry
+   * (ModuleStubs.c), which then reads the front retargeted before this. */
+  __atomic_store_n(&C->Id->Superseded, true, __ATOMIC_RELEASE);
+  orc_rt_TaskGroup_close(C->Group);
+}
+
+/* The lookup of C's code (compiling and linking it) is done: the stubs lead
+ * to it and MR's bodies are emitted. */
+static void codeLinked(LLVMErrorRef E, LLVMOrcCSymbolMapPairs Result,
+                       size_t NumPairs, void *Ctx) {
+  Tier0Code *C = Ctx;
+  orc_rt_jit_Tiers *T = C->T;
+  for (size_t I = 0; !E && I < C->N; ++I) {
+    uint64_t Addr = 0;
+    for (size_t K = 0; K < NumPairs; ++K)
+      if (Result[K].Name == C->CodeNames[I])
+        Addr = Result[K].Sym.Address;
+    orc_rt_jit_ModuleStubs_setTarget(C->Stubs[I], Addr);
+  }
+  if (!E)
+    E = LLVMOrcMaterializationResponsibilityNotifyEmitted(C->MR, NULL, 0);
+  if (E) {
+    /* The code's own failure went to the session's error reporter; this
+     * lookup's error only repeats it. Whoever waits for the bodies fails. */
+    LLVMOrcMaterializationResponsibilityFailMaterialization(C->MR);
+    LLVMConsumeError(E);
+  }
+  LLVMOrcDisposeMaterializationResponsibility(C->MR);
+  C->MR = NULL;
+  pthread_mutex_lock(&T->Lock);
+  C->Linked = !E;
+  bool Queue = C->Linked && C->QueueWhenLinked;
+  pthread_mutex_unlock(&T->Lock);
+  for (size_t I = 0; Queue && I < C->N; ++I)
+    enqueue(C->Slots[I]);
+}
+
+/* Gives up making C: its bodies keep their names and are never freed. Stubs
+ * already made stay (they are permanent), never published, with C's Id. */
+static void abandonTier0Code(Tier0Code *C, bool HaveStubs) {
+  for (size_t I = 0; I < C->N; ++I) {
+    Slot *S = C->Slots[I];
+    if (!S || S->Tier0 != C)
+      continue;
+    free(S->Code);
+    S->Code = S->Body;
+    S->Tier0 = NULL; /* (its code name stays in the map, unused) */
+  }
+  if (C->Id && !HaveStubs) {
+    orc_rt_TokenSource_dispose(C->Id->Tokens);
+    free(C->Id->Path);
+    free(C->Id);
+  }
+  C->RT = NULL;
+  disposeTier0Code(C);
+}
+
+/* Makes MR's bodies (in TSM) tier-0 code that can be freed: NULL if one of
+ * them cannot be (not a body with a front, or a stub cannot take its calls),
+ * or if memory is exhausted; TSM is then as it was. */
+static Tier0Code *newTier0Code(orc_rt_jit_Tiers *T,
+                               LLVMOrcMaterializationResponsibilityRef MR,
+                               LLVMOrcThreadSafeModuleRef TSM) {
+  Tier0Code *C = calloc(1, sizeof(*C));
+  if (!C)
+    return NULL;
+  C->T = T;
+  C->MR = MR;
+  C->Syms = LLVMOrcMaterializationResponsibilityGetSymbols(MR, &C->N);
+  C->Slots = calloc(C->N, sizeof(*C->Slots));
+  C->CodeNames = calloc(C->N, sizeof(*C->CodeNames));
+  C->Stubs = calloc(C->N, sizeof(*C->Stubs));
+  bool *FloatArgs = calloc(C->N, sizeof(*FloatArgs));
+  bool OK =
+      C->Syms && C->N && C->Slots && C->CodeNames && C->Stubs && FloatArgs;
+  pthread_mutex_lock(&T->Lock);
+  for (size_t I = 0; OK && I < C->N; ++I) {
+    Slot *S = orc_rt_jit_PtrSet_get(&T->ByBody, C->Syms[I].Name);
+    OK = S && !S->Tier0 && !S->U;
+    C->Slots[I] = S;
+  }
+  pthread_mutex_unlock(&T->Lock);
+  Prepare P = {.C = C, .FloatArgs = FloatArgs};
+  if (OK)
+    orc_rt_Error_consume(orc_rt_jit_fromLLVMError(
+        LLVMOrcThreadSafeModuleWithModuleDo(TSM, prepareBodies, &P), NULL));
+  OK = OK && P.OK;
+  if (OK)
+    keepPersonalityRefs(
+        T, LLVMOrcMaterializationResponsibilityGetTargetDylib(MR), &P);
+  for (size_t I = 0; I < P.NumPersonalities; ++I)
+    free(P.Personalities[I]);
+  free(P.Personalities);
+  free(P.Triple);
+  free(P.Layout);
+  /* The group, whose completion hands the code to the compile thread. */
+  if (OK && (C->Group = orc_rt_TaskGroup_create()) &&
+      (C->Id = calloc(1, sizeof(*C->Id)))) {
+    *C->Id = (orc_rt_jit_StubModule){
+        .Tokens = orc_rt_TaskGroup_getTokenSource(C->Group),
+        .Group = C->Group,
+        .Path = strdup("tier 0"),
+        .Unlisted = true};
+  }
+  OK = C->Id && C->Id->Tokens && C->Id->Path &&
+       !orc_rt_TaskGroup_addOnComplete(C->Group, drained, C);
+  /* The code names, each in the map (so that the transform finds it). */
+  pthread_mutex_lock(&T->Lock);
+  for (size_t I = 0; OK && I < C->N; ++I) {
+    Slot *S = C->Slots[I];
+    char *Code = suffixed(S->Name, CodeSuffix);
+    LLVMOrcSymbolStringPoolEntryRef E =
+        Code ? LLVMOrcLLJITMangleAndIntern(T->Opts.J, Code) : NULL;
+    int Put = E ? orc_rt_jit_PtrSet_put(&T->ByBody, E, S) : -1;
+    if (Put <= 0) {
+      if (E)
+        LLVMOrcReleaseSymbolStringPoolEntry(E);
+      free(Code);
+      OK = false;
+      break;
+    }
+    S->Code = Code;
+    S->Tier0 = C;
+    C->CodeNames[I] = E;
+  }
+  pthread_mutex_unlock(&T->Lock);
+  /* The stubs: each leads nowhere until the code is linked (nothing can
+   * call it before MR's bodies are emitted), and once the group is closed,
+   * on to the function's front. */
+  bool HaveStubs = false;
+  for (size_t I = 0; OK && I < C->N; ++I) {
+    C->Stubs[I] = orc_rt_jit_ModuleStubs_create(C->Id, C->Slots[I]->Name, 0,
+                                                true, FloatArgs[I]);
+    HaveStubs |= (OK = C->Stubs[I] != 0);
+    if (OK)
+      orc_rt_jit_ModuleStubs_setOnward(C->Stubs[I], C->Slots[I]->Front);
+  }
+  free(FloatArgs);
+  pthread_mutex_lock(&T->Lock);
+  OK = OK && orc_rt_jit_growArray(&T->Tier0s, &T->Tier0Cap, T->NumTier0s + 1,
+                                  sizeof(*T->Tier0s));
+  if (OK)
+    T->Tier0s[T->NumTier0s++] = C;
+  pthread_mutex_unlock(&T->Lock);
+  if (!OK) {
+    abandonTier0Code(C, HaveStubs);
+    return NULL;
+  }
+  P.Rename = true;
+  orc_rt_Error_consume(orc_rt_jit_fromLLVMError(
+      LLVMOrcThreadSafeModuleWithModuleDo(TSM, prepareBodies, &P), NULL));
+  return C;
+}
+
+void orc_rt_jit_Tiers_emit(orc_rt_jit_Tiers *T,
+                           LLVMOrcMaterializationResponsibilityRef MR,
+                           LLVMOrcThreadSafeModuleRef TSM) {
+  Tier0Code *C = newTier0Code(T, MR, TSM);
+  if (!C) {
+    LLVMOrcIRTransformLayerEmit(LLVMOrcLLJITGetIRTransformLayer(T->Opts.J), MR,
+                                TSM);
+    return;
+  }
+  LLVMOrcJITDylibRef JD =
+      LLVMOrcMaterializationResponsibilityGetTargetDylib(MR);
+  C->RT = LLVMOrcJITDylibCreateResourceTracker(JD);
+  LLVMErrorRef E = LLVMOrcLLJITAddLLVMIRModuleWithRT(T->Opts.J, C->RT, TSM);
+  /* NAME$body is its stub from now on; the code behind it is looked up
+   * (compiled and linked) without waiting here, so that no thread ORC
+   * materializes on is held. */
+  LLVMOrcCSymbolMapPairs Resolved = E ? NULL : calloc(C->N, sizeof(*Resolved));
+  LLVMOrcCLookupSetElement *Code = E ? NULL : calloc(C->N, sizeof(*Code));
+  if (!E && (!Resolved || !Code))
+    E = LLVMCreateStringError("out of memory");
+  for (size_t I = 0; !E && I < C->N; ++I) {
+    Resolved[I].Name = C->Syms[I].Name;
+    Resolved[I].Sym.Address = C->Stubs[I];
+    Resolved[I].Sym.Flags = C->Syms[I].Flags;
+  }
+  if (!E)
+    E = LLVMOrcMaterializationResponsibilityNotifyResolved(MR, Resolved, C->N);
+  free(Resolved);
+  if (E) {
+    /* (Nothing can call the stubs: they stay, leading nowhere.) */
+    free(Code);
+    LLVMConsumeError(E);
+    LLVMOrcMaterializationResponsibilityFailMaterialization(MR);
+    LLVMOrcDisposeMaterializationResponsibility(MR);
+    C->MR = NULL;
+    return;
+  }
+  for (size_t I = 0; I < C->N; ++I) {
+    LLVMOrcRetainSymbolStringPoolEntry(C->CodeNames[I]); /* the lookup's */
+    Code[I] = (LLVMOrcCLookupSetElement){
+        C->CodeNames[I], LLVMOrcSymbolLookupFlagsRequiredSymbol};
+  }
+  LLVMOrcCJITDylibSearchOrderElement Order = {
+      JD, LLVMOrcJITDylibLookupFlagsMatchAllSymbols};
+  LLVMOrcExecutionSessionLookup(T->ES, LLVMOrcLookupKindStatic, &Order, 1, Code,
+                                C->N, codeLinked, C);
+  free(Code);
 }
 
 /*===----------------------------------------------------------------------===*/
@@ -206,7 +614,7 @@ static orc_rt_ErrorRef compileUnit(orc_rt_jit_Tiers *T, Unit *U,
     Err = orc_rt_Error_create("out of memory");
   for (size_t I = 0; I < U->NumSlots && !Err; ++I) {
     Slot *S = U->Slots[I];
-    LLVMValueRef F = LLVMGetNamedFunction(M, S->Body);
+    LLVMValueRef F = LLVMGetNamedFunction(M, S->Code);
     Names[I] = tier1Name(S);
     if (!F || LLVMIsDeclaration(F))
       Err = orc_rt_Error_createf("%s: no body in its tier-0 module", S->Name);
@@ -341,6 +749,11 @@ static void tierUp(orc_rt_jit_Tiers *T, Slot *S) {
     __atomic_store_n(&U->Slots[I]->State, Tier1, __ATOMIC_RELAXED);
   }
   free(Addrs);
+  if (!Err) {
+    LLVMDisposeMemoryBuffer(U->Bitcode); /* (read only by a tier-up) */
+    U->Bitcode = NULL;
+    retireTier0(U);
+  }
   /* A tier-up that failed leaves tier 0 serving (see Tiers.h). */
   orc_rt_Error_consume(Err);
 }
@@ -353,6 +766,9 @@ static void *compileThread(void *Arg) {
     /* Acquire: pairs with the release store in dispose. */
     if (__atomic_load_n(&T->Stop, __ATOMIC_ACQUIRE))
       break;
+    pthread_mutex_lock(&T->Gate);
+    freeDrained(T);
+    pthread_mutex_unlock(&T->Gate);
     /* Acquire: pairs with tierHot's release push, which wrote the node. */
     Slot *L = __atomic_exchange_n(&T->Queue, NULL, __ATOMIC_ACQUIRE);
     Slot *Fifo = NULL;
@@ -366,6 +782,7 @@ static void *compileThread(void *Arg) {
          Fifo = Fifo->NextQueued) {
       pthread_mutex_lock(&T->Gate);
       tierUp(T, Fifo);
+      freeDrained(T); /* (tier 0 is freed at once if no frame is in it) */
       pthread_mutex_unlock(&T->Gate);
     }
   }
@@ -414,6 +831,11 @@ static void tierHot(void *Arg) {
 /*===----------------------------------------------------------------------===*/
 /* Tier 0. */
 
+static bool hasSuffix(const char *Name, size_t Len, const char *Suffix) {
+  size_t N = strlen(Suffix);
+  return Len >= N && !memcmp(Name + Len - N, Suffix, N);
+}
+
 /* Compilations nest on a thread (linking one module may compile another):
  * the start of each, for the time spent at tier 0. */
 enum { MaxDepth = 16 };
@@ -439,7 +861,7 @@ static void useCached(orc_rt_jit_Tiers *T, Unit *U, LLVMModuleRef M,
   for (size_t I = 0; I < U->NumSlots; ++I) {
     char *Name = tier1Name(U->Slots[I]);
     if (Name)
-      orc_rt_jit_makeForwardingBody(LLVMGetNamedFunction(M, U->Slots[I]->Body),
+      orc_rt_jit_makeForwardingBody(LLVMGetNamedFunction(M, U->Slots[I]->Code),
                                     Name);
     free(Name);
   }
@@ -456,7 +878,8 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_transform(orc_rt_jit_Tiers *T,
        F = LLVMGetNextFunction(F)) {
     size_t Len;
     const char *Name = LLVMGetValueName2(F, &Len);
-    if (LLVMIsDeclaration(F) || Len < 5 || memcmp(Name + Len - 5, "$body", 5))
+    if (LLVMIsDeclaration(F) ||
+        !(hasSuffix(Name, Len, "$body") || hasSuffix(Name, Len, CodeSuffix)))
       continue;
     LLVMOrcSymbolStringPoolEntryRef E =
         LLVMOrcLLJITMangleAndIntern(T->Opts.J, Name);
@@ -506,6 +929,7 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_transform(orc_rt_jit_Tiers *T,
     T->Units[T->NumUnits++] = U;
     U->Slots = Found;
     U->NumSlots = NumFound;
+    U->Tier0 = Found[0]->Tier0; /* (the same for every body of the module) */
     for (size_t I = 0; I < NumFound; ++I)
       Found[I]->U = U;
     T->Stats.Tier0Functions += NumFound;
@@ -524,13 +948,23 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_transform(orc_rt_jit_Tiers *T,
   }
   if (Cached)
     useCached(T, U, M, Cached, NumCached);
+  /* With tier 1 cached, only the fronts' targets are left to set: queued now,
+   * or, for tier-0 code that is freed after the switch, once it is linked
+   * (it must not be freed while it is being linked). */
+  bool QueueNow = true;
+  if (U->Linked && U->Tier0) {
+    pthread_mutex_lock(&T->Lock);
+    QueueNow = U->Tier0->Linked;
+    U->Tier0->QueueWhenLinked = !QueueNow;
+    pthread_mutex_unlock(&T->Lock);
+  }
   for (size_t I = 0; I < NumFound; ++I)
-    if (U->Linked)
-      enqueue(Found[I]); /* (only its front's target is left to set) */
-    else
-      orc_rt_jit_addCallCounter(LLVMGetNamedFunction(M, Found[I]->Body),
+    if (!U->Linked)
+      orc_rt_jit_addCallCounter(LLVMGetNamedFunction(M, Found[I]->Code),
                                 (uintptr_t)&Found[I]->Count, T->Opts.Threshold,
                                 (uintptr_t)tierHot, (uintptr_t)Found[I]);
+    else if (QueueNow)
+      enqueue(Found[I]);
   return NULL;
 }
 
@@ -583,6 +1017,7 @@ static Slot *newSlots(orc_rt_jit_Tiers *T, const orc_rt_jit_LazyStub *Stubs,
     S->T = T;
     S->Name = strdup(Stubs[I].Name);
     S->Body = strdup(Stubs[I].Body);
+    S->Code = S->Body;
     LLVMOrcSymbolStringPoolEntryRef E =
         LLVMOrcLLJITMangleAndIntern(T->Opts.J, Stubs[I].Body);
     int Put = S->Name && S->Body ? orc_rt_jit_PtrSet_put(&T->ByBody, E, S) : -1;
@@ -694,8 +1129,10 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_startAtTier1(orc_rt_jit_Tiers *T,
   if (S &&
       __atomic_compare_exchange_n(&S->State, &Expected, Queued, false,
                                   __ATOMIC_RELAXED, __ATOMIC_RELAXED) &&
-      !(Err = lookup(T, (const char *const *)&Body, 1, &Addr)))
+      !(Err = lookup(T, (const char *const *)&Body, 1, &Addr))) {
     tierUp(T, S);
+    freeDrained(T); /* (it has not run: no frame is in its tier 0) */
+  }
   free(Body);
   return Err;
 }
@@ -745,8 +1182,15 @@ void orc_rt_jit_Tiers_dispose(orc_rt_jit_Tiers *T) {
       LLVMOrcReleaseSymbolStringPoolEntry(
           (LLVMOrcSymbolStringPoolEntryRef)T->ByBody.Keys[I]);
   orc_rt_jit_PtrSet_free(&T->ByBody);
+  for (size_t I = 0; I <= T->Personalities.Mask && T->Personalities.Keys; ++I)
+    if (T->Personalities.Keys[I])
+      LLVMOrcReleaseSymbolStringPoolEntry(
+          (LLVMOrcSymbolStringPoolEntryRef)T->Personalities.Keys[I]);
+  orc_rt_jit_PtrSet_free(&T->Personalities);
   for (size_t I = 0; I < T->NumBatches; ++I) {
     for (size_t K = 0; K < T->Batches[I].Size; ++K) {
+      if (T->Batches[I].Items[K].Code != T->Batches[I].Items[K].Body)
+        free(T->Batches[I].Items[K].Code);
       free(T->Batches[I].Items[K].Name);
       free(T->Batches[I].Items[K].Body);
     }
@@ -755,11 +1199,16 @@ void orc_rt_jit_Tiers_dispose(orc_rt_jit_Tiers *T) {
   free(T->Batches);
   free(T->Eager);
   for (size_t I = 0; I < T->NumUnits; ++I) {
-    LLVMDisposeMemoryBuffer(T->Units[I]->Bitcode);
+    if (T->Units[I]->Bitcode)
+      LLVMDisposeMemoryBuffer(T->Units[I]->Bitcode);
     free(T->Units[I]->Slots);
     free(T->Units[I]);
   }
   free(T->Units);
+  /* Tier-0 code still in the JITDylib goes with the JIT. */
+  for (size_t I = 0; I < T->NumTier0s; ++I)
+    disposeTier0Code(T->Tier0s[I]);
+  free(T->Tier0s);
   orc_rt_jit_TierFronts_dispose(&T->Fronts);
   pthread_mutex_destroy(&T->Lock);
   pthread_mutex_destroy(&T->Gate);

@@ -17,10 +17,21 @@
  * slots for its values), compiles it with the tier-1 target machine, adds the
  * object to the JITDylib and links it on that thread. Then each front is
  * pointed at NAME$tier1: calls made after that store run tier 1, calls
- * already in tier 0 finish there. Tier-0 code is not freed (it stays mapped
- * until the JIT goes), so a thread preempted in it or a return into it is
- * always safe. A tier-up that fails leaves the function at tier 0 and is
- * counted (orc_rt_jit_TierStats).
+ * already in tier 0 finish there. A tier-up that fails leaves the function
+ * at tier 0 and is counted (orc_rt_jit_TierStats).
+ *
+ * Freeing tier 0 (orc_rt_jit_Tiers_emit): a body's module is compiled under a
+ * resource tracker of its own as NAME$tier0code, and NAME$body is a
+ * token-taking stub (modules/ModuleStubs.h) of a task group of the module's
+ * own that calls it; every frame in tier-0 code holds a token. Once every
+ * front of the module leads to tier 1, the group is closed: a call that read
+ * a front's old target is denied at the stub and goes on through the front,
+ * and when the last frame in tier 0 returns the group completes and the
+ * compile thread removes the tracker, freeing the code. Stubs (16 bytes and a
+ * record) and the group's token slot stay for the run. A body a stub cannot
+ * enter (arguments on the stack, a result in memory, variadic, another
+ * calling convention: the stub's frame would not unwind or would clobber
+ * registers) keeps its tier-0 code for the run, reached directly.
  *
  * With an object cache, tier 1's objects are stored under a key made of the
  * tier-0 module's bitcode and the code generation settings; in a later run a
@@ -71,6 +82,7 @@ typedef struct {
   size_t Hot;            /* passed the threshold (queued for tier 1) */
   size_t Tier1Functions; /* switched to tier 1 */
   size_t Failed;         /* tier-ups that failed (left at tier 0) */
+  size_t Tier0Freed;     /* functions whose tier-0 code was freed */
   size_t Optimized;      /* tier-1 functions run through default<O2> first */
   size_t Cached;         /* functions whose tier 1 came from the object cache
                             (counted when first compiled at tier 0) */
@@ -115,6 +127,14 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_startAtTier1(orc_rt_jit_Tiers *T,
  * to the bodies of functions added above. */
 orc_rt_ErrorRef orc_rt_jit_Tiers_transform(orc_rt_jit_Tiers *T,
                                            LLVMModuleRef M);
+
+/* Emits the module of lazy bodies MR is responsible for (TSM), for
+ * compile/LazyMaterialize.h: as tier-0 code that is freed after its tier-up
+ * (above) if a stub can enter every body, else through the IR transform
+ * layer. */
+void orc_rt_jit_Tiers_emit(orc_rt_jit_Tiers *T,
+                           LLVMOrcMaterializationResponsibilityRef MR,
+                           LLVMOrcThreadSafeModuleRef TSM);
 
 /* Tier-0 code generation time: the object of the last transform on this
  * thread is ready (the object transform layer). */

@@ -1,0 +1,102 @@
+// Question: is a function's tier-0 code kept while frames are still in it
+// after its switch to tier 1, and freed once the last of them has returned?
+//
+// Four threads enter work() at tier 0 and wait inside it. main then calls
+// work() until its calls run at tier 1 (they report where they ran: the
+// address of their own instructions), so the switch happens with four frames
+// in tier 0. The page of tier-0 code must still be mapped then (mincore);
+// the four threads return through it (they would crash in freed code); and
+// only after that is the page unmapped. No timing: every wait is for an
+// event; only a free that never comes would make the test wait, until the
+// deadline (60 s, far beyond a free's milliseconds), and fail.
+//
+// RUN: %clang -S -emit-llvm -O1 %s -o %t.ll
+// RUN: %python %inputs/mini-lli/expect-status.py 0 mini-lli -jit-kind=orc-tiered -tier-up-threshold=10 -tiered-stats %t.ll 2>&1 | FileCheck %s
+//
+// CHECK: switched with 4 frames in tier 0; its code still mapped
+// CHECK-NEXT: 4 threads returned through tier 0, every answer right
+// CHECK-NEXT: tier-0 code unmapped after the last frame returned
+// CHECK: mini-lli: tiered: tier 0: {{[0-9]+}} functions compiled in {{.*}} s, {{[1-9][0-9]*}} freed
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The address of the instruction after this point in the code that runs. */
+#define HERE(P) __asm__ volatile("leaq 0(%%rip), %0" : "=r"(P))
+
+static int Inside, Release;
+
+__attribute__((noinline)) long work(long X, int Hold, void **Where) {
+  HERE(*Where);
+  if (Hold) {
+    __atomic_add_fetch(&Inside, 1, __ATOMIC_SEQ_CST);
+    while (!__atomic_load_n(&Release, __ATOMIC_ACQUIRE))
+      sched_yield();
+  }
+  return X * 3 + 1;
+}
+
+struct Thread {
+  pthread_t Id;
+  long Index;
+  void *Where;
+  long Answer;
+};
+
+static void *worker(void *Arg) {
+  struct Thread *T = Arg;
+  T->Answer = work(T->Index, 1, &T->Where);
+  return 0;
+}
+
+/* 1 if the page holding P is mapped, 0 if not. */
+static int mapped(void *P) {
+  long Page = sysconf(_SC_PAGESIZE);
+  unsigned char Vec;
+  void *Base = (void *)((uintptr_t)P & ~(uintptr_t)(Page - 1));
+  return mincore(Base, 1, &Vec) == 0 || errno != ENOMEM;
+}
+
+int main(void) {
+  struct Thread T[4];
+  for (long I = 0; I < 4; ++I) {
+    T[I].Index = I;
+    pthread_create(&T[I].Id, 0, worker, &T[I]);
+  }
+  while (__atomic_load_n(&Inside, __ATOMIC_SEQ_CST) < 4)
+    sched_yield();
+  /* The threads are inside (and wrote where they run) before counting. */
+  void *Tier0 = T[0].Where, *Where = Tier0;
+  int Same = 1;
+  for (int I = 1; I < 4; ++I)
+    Same &= T[I].Where == Tier0;
+  for (long Calls = 0; Where == Tier0; ++Calls)
+    if (work(Calls, 0, &Where) != Calls * 3 + 1)
+      return 1;
+  printf("switched with %s frames in tier 0; its code %s\n",
+         Same ? "4" : "(threads at different addresses:)",
+         mapped(Tier0) ? "still mapped" : "UNMAPPED");
+  fflush(stdout);
+  __atomic_store_n(&Release, 1, __ATOMIC_RELEASE);
+  int Right = 1;
+  for (long I = 0; I < 4; ++I) {
+    pthread_join(T[I].Id, 0);
+    Right &= T[I].Answer == I * 3 + 1;
+  }
+  printf("4 threads returned through tier 0, %s\n",
+         Right ? "every answer right" : "WRONG ANSWERS");
+  fflush(stdout);
+  time_t Deadline = time(0) + 60;
+  while (mapped(Tier0) && time(0) < Deadline)
+    usleep(1000);
+  printf("tier-0 code %s\n", mapped(Tier0)
+                                 ? "STILL MAPPED 60 s after the last frame"
+                                 : "unmapped after the last frame returned");
+  return 0;
+}
