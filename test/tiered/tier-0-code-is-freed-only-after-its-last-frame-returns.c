@@ -6,17 +6,19 @@
 // address of their own instructions), so the switch happens with four frames
 // in tier 0. The page of tier-0 code must still be mapped then (mincore);
 // the four threads return through it (they would crash in freed code); and
-// only after that is the page unmapped. No timing: every wait is for an
-// event; only a free that never comes would make the test wait, until the
-// deadline (60 s, far beyond a free's milliseconds), and fail.
+// by the end of the run work's tier-0 code has been freed: -tiered-stats
+// counts two, work and main (compiled at tier 0 only to build its tier 1,
+// and freed before it runs), while worker, called four times, stays. Whether
+// the freed page is unmapped at once is the memory manager's business (a
+// sanitizer's own mappings may take the hole), so it is not asked. No
+// timing: every wait is for an event.
 //
 // RUN: %clang -S -emit-llvm -O1 %s -o %t.ll
 // RUN: %python %inputs/mini-lli/expect-status.py 0 mini-lli -jit-kind=orc-tiered -tier-up-threshold=10 -tiered-stats %t.ll 2>&1 | FileCheck %s
 //
 // CHECK: switched with 4 frames in tier 0; its code still mapped
 // CHECK-NEXT: 4 threads returned through tier 0, every answer right
-// CHECK-NEXT: tier-0 code unmapped after the last frame returned
-// CHECK: mini-lli: tiered: tier 0: {{[0-9]+}} functions compiled in {{.*}} s, {{[1-9][0-9]*}} freed
+// CHECK: mini-lli: tiered: tier 0: 3 functions compiled in {{.*}} s, 2 freed
 
 #include <errno.h>
 #include <pthread.h>
@@ -24,7 +26,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 
 /* The address of the instruction after this point in the code that runs. */
@@ -91,12 +92,5 @@ int main(void) {
   }
   printf("4 threads returned through tier 0, %s\n",
          Right ? "every answer right" : "WRONG ANSWERS");
-  fflush(stdout);
-  time_t Deadline = time(0) + 60;
-  while (mapped(Tier0) && time(0) < Deadline)
-    usleep(1000);
-  printf("tier-0 code %s\n", mapped(Tier0)
-                                 ? "STILL MAPPED 60 s after the last frame"
-                                 : "unmapped after the last frame returned");
   return 0;
 }

@@ -213,7 +213,10 @@ uint64_t orc_rt_jit_ModuleStubs_createFront(orc_rt_jit_StubModule *M,
 void orc_rt_jit_ModuleStubs_setTarget(uint64_t Stub, uint64_t Target) {
   Record *R = findRecord(Stub);
   if (R)
-    R->Target = (uintptr_t)Target;
+    /* Release: pairs with the C paths' acquire load of Target (the code the
+     * stub leads to is linked before this; on x86 the entries' plain loads,
+     * after the address that published the stub, are ordered the same). */
+    __atomic_store_n(&R->Target, (uintptr_t)Target, __ATOMIC_RELEASE);
 }
 
 /* A front's Target (the record of the stub it leads to) is read by its
@@ -507,14 +510,14 @@ orc_rt_jit_ModuleStubs_enter(Record *R, uintptr_t *RetSlot) {
   if (To) /* to the current version's stub, with the caller's frame as is */
     return To;
   *RetSlot = (uintptr_t)orc_rt_jit_moduleStubReturn;
-  return R->Target;
+  return __atomic_load_n(&R->Target, __ATOMIC_ACQUIRE); /* see setTarget */
 }
 
 /* The register-only entry's C path: the stub calls the function itself. */
 __attribute__((used, visibility("hidden"))) uintptr_t
 orc_rt_jit_ModuleStubs_enterCall(Record *R, uintptr_t Sp) {
   uintptr_t To = push(R, Sp, 0, true);
-  return To ? To : R->Target;
+  return To ? To : __atomic_load_n(&R->Target, __ATOMIC_ACQUIRE);
 }
 
 /* The register-only return's C path (the fast path found a frame left by

@@ -1000,8 +1000,11 @@ void orc_rt_jit_Jit_printTierStats(orc_rt_jit_Jit *J) {
   if (!J || !J->Opts->TieredStats)
     return;
   orc_rt_jit_TierStats St = {0};
-  if (J->Tiers)
+  if (J->Tiers) {
+    /* (the compile thread frees as it goes: the count is then final) */
+    orc_rt_jit_Tiers_freeDrainedNow(J->Tiers);
     orc_rt_jit_Tiers_stats(J->Tiers, &St);
+  }
   fflush(stdout);
   fprintf(stderr,
           "mini-lli: tiered: tier 0: %zu functions compiled in %.3f s, "

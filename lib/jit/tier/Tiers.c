@@ -7,7 +7,8 @@
  *     a slot is queued once); the compile thread moves it on;
  *   - the queue: a stack that tierHot pushes on (release) and the compile
  *     thread empties at once (acquire exchange), so no node is ever popped
- *     alone and there is no ABA;
+ *     alone and there is no ABA; Drained (tier-0 code to free) likewise,
+ *     pushed by whichever thread completes a tier-0 group;
  *   - everything else (the map of bodies, a slot's unit, the stats): Lock. */
 
 #include "jit/tier/Tiers.h"
@@ -17,6 +18,7 @@
 #include "jit/ir/DlopenIR.h"
 #include "jit/ir/ForwardingBody.h"
 #include "jit/ir/Module.h"
+#include "jit/ir/SelfCalls.h"
 #include "jit/ir/SplitSupport.h"
 #include "jit/modules/ModuleStubs.h"
 #include "jit/support/Diag.h"
@@ -87,7 +89,10 @@ struct Slot {
   /* The name of its tier-0 code: Body, or NAME$tier0code behind a stub. */
   char *Code;
   Tier0Code *Tier0; /* set when Code is not Body */
-  Unit *U;          /* the module it was compiled in at tier 0 */
+  /* Its address escapes: it may be a signal handler, and is never entered
+   * through a stub (whose first call on a thread allocates). */
+  bool Escapes;
+  Unit *U; /* the module it was compiled in at tier 0 */
 };
 
 struct orc_rt_jit_Tiers {
@@ -280,7 +285,8 @@ static void drained(void *Ctx) {
   sem_post(&T->Wake);
 }
 
-/* Frees the tier-0 code whose last frame is back. */
+/* Frees the tier-0 code whose last frame is back (the caller holds Gate, or
+ * the program has not started). */
 static void freeDrained(orc_rt_jit_Tiers *T) {
   /* Acquire: pairs with drained's release push. */
   Tier0Code *L = __atomic_exchange_n(&T->Drained, NULL, __ATOMIC_ACQUIRE);
@@ -379,7 +385,7 @@ static Tier0Code *newTier0Code(orc_rt_jit_Tiers *T,
   pthread_mutex_lock(&T->Lock);
   for (size_t I = 0; OK && I < C->N; ++I) {
     Slot *S = orc_rt_jit_PtrSet_get(&T->ByBody, C->Syms[I].Name);
-    OK = S && !S->Tier0 && !S->U;
+    OK = S && !S->Tier0 && !S->U && !S->Escapes;
     C->Slots[I] = S;
   }
   pthread_mutex_unlock(&T->Lock);
@@ -958,13 +964,22 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_transform(orc_rt_jit_Tiers *T,
     U->Tier0->QueueWhenLinked = !QueueNow;
     pthread_mutex_unlock(&T->Lock);
   }
-  for (size_t I = 0; I < NumFound; ++I)
-    if (!U->Linked)
-      orc_rt_jit_addCallCounter(LLVMGetNamedFunction(M, Found[I]->Code),
-                                (uintptr_t)&Found[I]->Count, T->Opts.Threshold,
-                                (uintptr_t)tierHot, (uintptr_t)Found[I]);
-    else if (QueueNow)
-      enqueue(Found[I]);
+  for (size_t I = 0; I < NumFound; ++I) {
+    Slot *S = Found[I];
+    LLVMValueRef F = LLVMGetNamedFunction(M, S->Code);
+    if (U->Linked) {
+      if (QueueNow)
+        enqueue(S);
+      continue;
+    }
+    orc_rt_jit_addCallCounter(F, (uintptr_t)&S->Count, T->Opts.Threshold,
+                              (uintptr_t)tierHot, (uintptr_t)S);
+    /* Behind a stub, a call to itself skips the stub until the switch
+     * (ir/SelfCalls.h: recursion at tier 0 costs no stub frame per level). */
+    if (U->Tier0)
+      orc_rt_jit_callSelfDirectly(F, LLVMGetNamedFunction(M, S->Name),
+                                  (uintptr_t)&S->State, Tier1);
+  }
   return NULL;
 }
 
@@ -1018,6 +1033,7 @@ static Slot *newSlots(orc_rt_jit_Tiers *T, const orc_rt_jit_LazyStub *Stubs,
     S->Name = strdup(Stubs[I].Name);
     S->Body = strdup(Stubs[I].Body);
     S->Code = S->Body;
+    S->Escapes = Stubs[I].Escapes;
     LLVMOrcSymbolStringPoolEntryRef E =
         LLVMOrcLLJITMangleAndIntern(T->Opts.J, Stubs[I].Body);
     int Put = S->Name && S->Body ? orc_rt_jit_PtrSet_put(&T->ByBody, E, S) : -1;
@@ -1157,6 +1173,12 @@ bool orc_rt_jit_Tiers_onCompileThread(orc_rt_jit_Tiers *T) {
    * written before it, by pthread_create). */
   return T && __atomic_load_n(&T->Started, __ATOMIC_ACQUIRE) == 1 &&
          pthread_equal(pthread_self(), T->Thread);
+}
+
+void orc_rt_jit_Tiers_freeDrainedNow(orc_rt_jit_Tiers *T) {
+  pthread_mutex_lock(&T->Gate); /* (after a tier-up or free under way) */
+  freeDrained(T);
+  pthread_mutex_unlock(&T->Gate);
 }
 
 void orc_rt_jit_Tiers_stats(orc_rt_jit_Tiers *T, orc_rt_jit_TierStats *Out) {

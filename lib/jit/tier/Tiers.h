@@ -31,7 +31,9 @@
  * record) and the group's token slot stay for the run. A body a stub cannot
  * enter (arguments on the stack, a result in memory, variadic, another
  * calling convention: the stub's frame would not unwind or would clobber
- * registers) keeps its tier-0 code for the run, reached directly.
+ * registers), or whose address escapes (a signal handler may be one: a
+ * stub is not async-signal-safe), keeps its tier-0 code for the run, reached
+ * directly.
  *
  * With an object cache, tier 1's objects are stored under a key made of the
  * tier-0 module's bitcode and the code generation settings; in a later run a
@@ -141,6 +143,11 @@ void orc_rt_jit_Tiers_emit(orc_rt_jit_Tiers *T,
 void orc_rt_jit_Tiers_objectReady(orc_rt_jit_Tiers *T);
 
 void orc_rt_jit_Tiers_stats(orc_rt_jit_Tiers *T, orc_rt_jit_TierStats *Out);
+
+/* Frees, on this thread, the tier-0 code whose last frame is back and that
+ * the compile thread has not freed yet (it frees as it goes): at the end of a
+ * run, so that the stats count everything freed by then. */
+void orc_rt_jit_Tiers_freeDrainedNow(orc_rt_jit_Tiers *T);
 
 /* fork(): the compile thread holds LLVM's locks while it builds tier 1, and
  * a child forked then would find them taken forever (its first lazy compile
