@@ -264,9 +264,14 @@ bool orc_rt_jit_ModuleStubs_lookup(uint64_t Addr, const char **Name,
 /*---- The per-thread shadow stack ----*/
 
 /* One entry per live call through a stub on this thread. Sp is the caller's
- * stack pointer after the call returns: outer calls have larger values, so an
- * entry whose Sp is not above the current one belongs to a frame that is gone
- * (left with longjmp or unwinding) and its token is given back. The entry
+ * stack pointer after the call returns: on the thread's own stack, outer calls
+ * have larger values, so an entry whose Sp is not above the current one
+ * belongs to a frame that is gone (left with longjmp or unwinding) and its
+ * token is given back. That holds only while both are on the thread's own
+ * stack: a frame on another stack (a coroutine's, entered with swapcontext;
+ * a signal handler's sigaltstack) may be suspended, not gone, so its entry
+ * is kept until its own return or the thread's end, and a call made on
+ * another stack gives back nothing. The entry
  * paths' inline code (moduleStubCall, moduleStubEntry, moduleStubReturn)
  * reads and writes entries too: the layout is theirs. */
 typedef struct {
@@ -299,6 +304,7 @@ typedef struct Shadow {
   Entry *Top;   /* 0: written only by its thread; read by the report */
   Entry *Limit; /* 8 */
   Entry *Entries;
+  uintptr_t Lo, Hi; /* the thread's own stack */
   pid_t Tid;
   struct Shadow *Prev, *Next; /* in Threads, under Lock */
 } Shadow;
@@ -352,6 +358,27 @@ static void threadExit(void *Arg) {
 
 static void makeKey(void) { pthread_key_create(&ExitKey, threadExit); }
 
+/* The calling thread's stack, [*Lo, *Hi); everything if it cannot be told
+ * (then a frame on another stack is taken for a gone one, as before). */
+static void ownStack(uintptr_t *Lo, uintptr_t *Hi) {
+  *Lo = 0;
+  *Hi = UINTPTR_MAX;
+  pthread_attr_t A;
+  if (pthread_getattr_np(pthread_self(), &A))
+    return;
+  void *Addr;
+  size_t Size;
+  if (!pthread_attr_getstack(&A, &Addr, &Size)) {
+    *Lo = (uintptr_t)Addr;
+    *Hi = (uintptr_t)Addr + Size;
+  }
+  pthread_attr_destroy(&A);
+}
+
+static bool onOwnStack(const Shadow *S, uintptr_t Sp) {
+  return Sp >= S->Lo && Sp < S->Hi;
+}
+
 static _Noreturn void fatal(const char *Fmt, const char *A, const char *B) {
   fflush(stdout);
   fprintf(stderr, Fmt, A, B);
@@ -367,6 +394,7 @@ static __attribute__((noinline)) void newShadow(Shadow *S) {
     fatal("mini-lli: error: %s%s\n",
           "out of memory entering a dlopen'ed module", "");
   E[0].Sp = UINTPTR_MAX;
+  ownStack(&S->Lo, &S->Hi);
   pthread_mutex_lock(&Lock);
   S->Entries = E;
   S->Limit = E + Cap;
@@ -396,14 +424,38 @@ static __attribute__((noinline)) void grow(Shadow *S) {
           "out of memory entering a dlopen'ed module", "");
 }
 
-/* Gives back the tokens of frames not above Sp: they are gone. The sentinel
- * stops the walk. */
-static void dropDead(Shadow *S, uintptr_t Sp) {
-  Entry *T = S->Top;
-  while (T[-1].Sp <= Sp) {
-    releaseEntry(--T);
-    setTop(S, T);
+/* Removes the entries [From, Top) but those Keep says to keep, which move
+ * down to From in their order (a frame's entry is found by its place only
+ * from the top: what is above it stays above it); gives back the tokens of
+ * the others. */
+static void compact(Shadow *S, Entry *From,
+                    bool (*Keep)(const Shadow *S, const Entry *E, uintptr_t Sp),
+                    uintptr_t Sp) {
+  Entry *To = From;
+  for (Entry *E = From, *T = S->Top; E < T; ++E) {
+    if (Keep(S, E, Sp))
+      *To++ = *E;
+    else
+      releaseEntry(E);
   }
+  setTop(S, To);
+}
+
+/* Kept: a frame on another stack, or (from a call on another stack) any. */
+static bool keepForeign(const Shadow *S, const Entry *E, uintptr_t Sp) {
+  return !onOwnStack(S, Sp) || !onOwnStack(S, E->Sp);
+}
+
+/* Gives back the tokens of frames on the thread's own stack not above Sp
+ * (they are gone), if Sp is on it; entries of frames on other stacks stay.
+ * The first live entry of the own stack, or the sentinel, stops the walk. */
+static void dropDead(Shadow *S, uintptr_t Sp) {
+  Entry *From = S->Top;
+  while (From - 1 > S->Entries &&
+         (From[-1].Sp <= Sp || !onOwnStack(S, From[-1].Sp)))
+    --From;
+  if (onOwnStack(S, Sp) && From < S->Top)
+    compact(S, From, keepForeign, Sp);
 }
 
 void orc_rt_jit_ModuleStubs_dropDeadFrames(uintptr_t Sp) {
@@ -484,17 +536,22 @@ static uintptr_t push(Record *R, uintptr_t Sp, uintptr_t Ret, bool Always) {
 }
 
 /* Pops the entry of the call whose caller resumes at Sp (giving back the
- * tokens of dead frames above it first), gives its token back and returns
- * it. */
+ * tokens of dead frames above it first, keeping those of frames on other
+ * stacks), gives its token back and returns it. */
 static Entry pop(uintptr_t Sp) {
   Shadow *S = My;
-  Entry *T = S->Top;
-  while (T[-1].Sp < Sp) { /* frames left by longjmp above ours */
-    releaseEntry(--T);
-    setTop(S, T);
-  }
-  Entry E = *--T;
-  setTop(S, T);
+  Entry *T = S->Top, *Ours = T - 1;
+  while (Ours - 1 > S->Entries && Ours->Sp != Sp) /* (found: it is live) */
+    --Ours;
+  Entry E = *Ours;
+  /* Above ours: frames left by longjmp (on this stack, below ours) and
+   * frames suspended on other stacks. */
+  Entry *Above = Ours + 1;
+  if (Above < T)
+    compact(S, Above, keepForeign, Sp);
+  T = S->Top;
+  memmove(Ours, Ours + 1, (size_t)(T - Ours - 1) * sizeof(Entry));
+  setTop(S, T - 1);
   /* May complete the module's group (and so schedule its unloading): the
    * module's code is not on this stack any more. */
   releaseEntry(&E);
