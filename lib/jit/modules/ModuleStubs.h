@@ -37,7 +37,10 @@
  * a general stub (its return path has no unwind info): they end the program,
  * as std::terminate; through a register-only stub they unwind. A frame left
  * with longjmp or unwinding gives its token back at the next stub entry or
- * return on that thread, or when the thread ends. */
+ * return on that thread, or when the thread ends; only on the thread's own
+ * stack is a frame below the current call taken for gone: one on another
+ * stack (swapcontext, sigaltstack) may be suspended, and keeps its token
+ * until it returns or the thread ends. */
 
 #ifndef ORC_RT_C_LIB_JIT_MODULES_MODULESTUBS_H
 #define ORC_RT_C_LIB_JIT_MODULES_MODULESTUBS_H
