@@ -38,9 +38,10 @@ static bool isStaticAlloca(LLVMValueRef I) {
 }
 
 /* Bumps the counter in every block of F that branches back (to itself or to
- * a block laid out before it). Returns false if out of memory. */
+ * a block laid out before it); *Found says whether there was one. Returns
+ * false if out of memory. */
 static bool countBackEdges(LLVMValueRef F, LLVMBuilderRef B, LLVMContextRef C,
-                           LLVMValueRef Counter) {
+                           LLVMValueRef Counter, bool *Found) {
   orc_rt_jit_PtrSet Seen = {0};
   bool OK = true;
   for (LLVMBasicBlockRef BB = LLVMGetFirstBasicBlock(F); BB && OK;
@@ -58,6 +59,7 @@ static bool countBackEdges(LLVMValueRef F, LLVMBuilderRef B, LLVMContextRef C,
       Back = orc_rt_jit_PtrSet_has(&Seen, LLVMGetSuccessor(Term, I));
     if (!Back)
       continue;
+    *Found = true;
     LLVMPositionBuilderBefore(B, Term);
     bump(B, C, Counter);
   }
@@ -66,8 +68,11 @@ static bool countBackEdges(LLVMValueRef F, LLVMBuilderRef B, LLVMContextRef C,
 }
 
 bool orc_rt_jit_addCallCounter(LLVMValueRef F, uintptr_t Counter,
-                               int32_t Threshold, uintptr_t Hook,
-                               uintptr_t Arg) {
+                               int32_t Threshold, uintptr_t Hook, uintptr_t Arg,
+                               bool *HasLoop) {
+  bool Loop = false;
+  if (HasLoop)
+    *HasLoop = false;
   LLVMBasicBlockRef Old = LLVMGetEntryBasicBlock(F);
   if (!Old || isNaked(F))
     return false;
@@ -80,10 +85,12 @@ bool orc_rt_jit_addCallCounter(LLVMValueRef F, uintptr_t Counter,
   LLVMBuilderRef B = LLVMCreateBuilderInContext(C);
 
   /* Back-edges first: the blocks added below are none. */
-  if (!countBackEdges(F, B, C, CounterPtr)) {
+  if (!countBackEdges(F, B, C, CounterPtr, &Loop)) {
     LLVMDisposeBuilder(B);
     return false;
   }
+  if (HasLoop)
+    *HasLoop = Loop;
 
   LLVMBasicBlockRef Entry = LLVMInsertBasicBlockInContext(C, Old, "tier.entry");
   LLVMBasicBlockRef Hot = LLVMAppendBasicBlockInContext(C, F, "tier.hot");

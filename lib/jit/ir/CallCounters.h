@@ -21,10 +21,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Adds the count to F, a definition. Returns false, leaving F unchanged, for
- * a function that cannot take code of ours (naked). */
+/* Adds the count to F, a definition; *HasLoop (if not NULL) says whether F
+ * has a back-edge. Returns false, leaving F unchanged, for a function that
+ * cannot take code of ours (naked). */
 bool orc_rt_jit_addCallCounter(LLVMValueRef F, uintptr_t Counter,
-                               int32_t Threshold, uintptr_t Hook,
-                               uintptr_t Arg);
+                               int32_t Threshold, uintptr_t Hook, uintptr_t Arg,
+                               bool *HasLoop);
 
 #endif

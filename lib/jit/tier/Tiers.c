@@ -92,7 +92,8 @@ struct Slot {
   /* Its address escapes: it may be a signal handler, and is never entered
    * through a stub (whose first call on a thread allocates). */
   bool Escapes;
-  Unit *U; /* the module it was compiled in at tier 0 */
+  bool HasLoop; /* its tier-0 body has a back-edge (set by the transform) */
+  Unit *U;      /* the module it was compiled in at tier 0 */
 };
 
 struct orc_rt_jit_Tiers {
@@ -973,7 +974,7 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_transform(orc_rt_jit_Tiers *T,
       continue;
     }
     orc_rt_jit_addCallCounter(F, (uintptr_t)&S->Count, T->Opts.Threshold,
-                              (uintptr_t)tierHot, (uintptr_t)S);
+                              (uintptr_t)tierHot, (uintptr_t)S, &S->HasLoop);
     /* Behind a stub, a call to itself skips the stub until the switch
      * (ir/SelfCalls.h: recursion at tier 0 costs no stub frame per level). */
     if (U->Tier0)
@@ -1140,14 +1141,23 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_startAtTier1(orc_rt_jit_Tiers *T,
   int Expected = Tier0;
   orc_rt_ErrorRef Err = NULL;
   /* Tier 0 first: its module, saved as bitcode, is what tier 1 is built
-   * from. */
+   * from. An entry point without a loop stays there, counting as any
+   * function (it is entered once: compiling it twice before it runs only
+   * delays it). */
   uint64_t Addr;
   if (S &&
       __atomic_compare_exchange_n(&S->State, &Expected, Queued, false,
                                   __ATOMIC_RELAXED, __ATOMIC_RELAXED) &&
       !(Err = lookup(T, (const char *const *)&Body, 1, &Addr))) {
-    tierUp(T, S);
-    freeDrained(T); /* (it has not run: no frame is in its tier 0) */
+    pthread_mutex_lock(&T->Lock);
+    bool Now = S->HasLoop || (S->U && S->U->Linked);
+    pthread_mutex_unlock(&T->Lock);
+    if (Now) {
+      tierUp(T, S);
+      freeDrained(T); /* (it has not run: no frame is in its tier 0) */
+    } else {
+      __atomic_store_n(&S->State, Tier0, __ATOMIC_RELAXED);
+    }
   }
   free(Body);
   return Err;

@@ -119,9 +119,10 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_compileEager(orc_rt_jit_Tiers *T);
 /* Compiles the function Name at tier 1 now, on this thread (tier 0 first, as
  * tier 1 is built from its module), and switches its front: for the
  * program's entry points, entered once, where a loop would otherwise run at
- * tier 0 for the whole run. Nothing if Name has no front or left tier 0
- * already; a failed tier-up leaves tier 0 (counted), the error returned is
- * tier 0's. */
+ * tier 0 for the whole run. A function without a loop is only compiled at
+ * tier 0 (tier 1 would only delay its one call). Nothing if Name has no
+ * front or left tier 0 already; a failed tier-up leaves tier 0 (counted),
+ * the error returned is tier 0's. */
 orc_rt_ErrorRef orc_rt_jit_Tiers_startAtTier1(orc_rt_jit_Tiers *T,
                                               const char *Name);
 
