@@ -2,6 +2,7 @@
 /* See LazyMaterialize.h. */
 
 #include "jit/compile/LazyMaterialize.h"
+#include "jit/compile/SymbolImport.h"
 #include "jit/ir/BodyMover.h"
 #include "jit/ir/SplitSupport.h"
 #include "jit/support/Diag.h"
@@ -64,11 +65,7 @@ void orc_rt_jit_LazyBodies_release(orc_rt_jit_LazyBodies *B) {
     LLVMOrcDisposeThreadSafeModule(B->HolderTSM); /* under the context lock */
   else if (B->Holder)
     LLVMDisposeModule(B->Holder);
-  for (size_t I = 0; B->Functions.Keys && I <= B->Functions.Mask; ++I)
-    if (B->Functions.Keys[I])
-      LLVMOrcReleaseSymbolStringPoolEntry(
-          (LLVMOrcSymbolStringPoolEntryRef)B->Functions.Keys[I]);
-  orc_rt_jit_PtrSet_free(&B->Functions);
+  orc_rt_jit_PtrSet_freeInterned(&B->Functions);
   orc_rt_jit_PtrSet_free(&B->Dirty);
   LLVMOrcDisposeThreadSafeContext(B->TSC);
   free(B->Name);

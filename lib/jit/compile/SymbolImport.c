@@ -140,3 +140,11 @@ LLVMErrorRef orc_rt_jit_lookupWeaklyAndWait(
                        LLVMOrcSymbolLookupFlagsWeaklyReferencedSymbol, Addrs,
                        NULL, NULL);
 }
+
+void orc_rt_jit_PtrSet_freeInterned(orc_rt_jit_PtrSet *S) {
+  for (size_t I = 0; S->Keys && I <= S->Mask; ++I)
+    if (S->Keys[I])
+      LLVMOrcReleaseSymbolStringPoolEntry(
+          (LLVMOrcSymbolStringPoolEntryRef)S->Keys[I]);
+  orc_rt_jit_PtrSet_free(S);
+}

@@ -9,6 +9,8 @@
 #ifndef ORC_RT_C_LIB_JIT_COMPILE_SYMBOLIMPORT_H
 #define ORC_RT_C_LIB_JIT_COMPILE_SYMBOLIMPORT_H
 
+#include "jit/support/PtrSet.h"
+
 #include <llvm-c/Orc.h>
 
 #include <stddef.h>
@@ -45,5 +47,9 @@ LLVMErrorRef orc_rt_jit_lookupAndWait(LLVMOrcExecutionSessionRef ES,
 LLVMErrorRef orc_rt_jit_lookupWeaklyAndWait(
     LLVMOrcExecutionSessionRef ES, LLVMOrcJITDylibRef JD,
     LLVMOrcSymbolStringPoolEntryRef *Names, size_t N, uint64_t *Addrs);
+
+/* Frees S, a set or map whose keys are symbol-pool entries it holds a
+ * reference to (each released). */
+void orc_rt_jit_PtrSet_freeInterned(orc_rt_jit_PtrSet *S);
 
 #endif

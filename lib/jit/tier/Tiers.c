@@ -152,7 +152,7 @@ static const char CodeSuffix[] = "$tier0code";
  * uses the scratch registers). */
 static bool stubbable(LLVMValueRef F, bool *FloatArgs) {
   unsigned CC = LLVMGetFunctionCallConv(F);
-  return F && !LLVMIsDeclaration(F) &&
+  return !LLVMIsDeclaration(F) &&
          (CC == LLVMCCallConv || CC == LLVMFastCallConv) &&
          orc_rt_jit_registersOnly(F, FloatArgs);
 }
@@ -162,11 +162,9 @@ typedef struct {
   bool *FloatArgs;
   bool Rename; /* first pass: check; second: rename */
   bool OK;
-  /* First pass: the bodies' personality functions (a name may repeat), and
-   * the module's triple and data layout. */
+  /* First pass: the bodies' personality functions (a name may repeat). */
   char **Personalities;
   size_t NumPersonalities, PersonalityCap;
-  char *Triple, *Layout;
 } Prepare;
 
 /* Notes F's personality function, if any: false if it has one that is not
@@ -206,11 +204,6 @@ static LLVMErrorRef prepareBodies(void *Ctx, LLVMModuleRef M) {
     LLVMSetVisibility(F, LLVMDefaultVisibility);
     LLVMSetComdat(F, NULL);
   }
-  if (!P->Rename && P->OK) {
-    P->Triple = strdup(LLVMGetTarget(M));
-    P->Layout = strdup(LLVMGetDataLayoutStr(M));
-    P->OK = P->Triple && P->Layout;
-  }
   return NULL;
 }
 
@@ -239,9 +232,7 @@ static void keepPersonalityRefs(orc_rt_jit_Tiers *T, LLVMOrcJITDylibRef JD,
     LLVMModuleRef M = Ref ? LLVMModuleCreateWithNameInContext(Ref, Ctx) : NULL;
     LLVMOrcThreadSafeContextRef TSC =
         LLVMOrcCreateNewThreadSafeContextFromLLVMContext(Ctx);
-    if (M) {
-      LLVMSetTarget(M, P->Triple);
-      LLVMSetDataLayout(M, P->Layout);
+    if (M) { /* (the LLJIT gives it its data layout) */
       LLVMTypeRef Ptr = LLVMPointerTypeInContext(Ctx, 0);
       LLVMValueRef Pers = LLVMAddFunction(
           M, P->Personalities[I],
@@ -401,8 +392,6 @@ static Tier0Code *newTier0Code(orc_rt_jit_Tiers *T,
   for (size_t I = 0; I < P.NumPersonalities; ++I)
     free(P.Personalities[I]);
   free(P.Personalities);
-  free(P.Triple);
-  free(P.Layout);
   /* The group, whose completion hands the code to the compile thread. */
   if (OK && (C->Group = orc_rt_TaskGroup_create()) &&
       (C->Id = calloc(1, sizeof(*C->Id)))) {
@@ -1209,16 +1198,8 @@ void orc_rt_jit_Tiers_dispose(orc_rt_jit_Tiers *T) {
     sem_post(&T->Wake);
     pthread_join(T->Thread, NULL);
   }
-  for (size_t I = 0; I <= T->ByBody.Mask && T->ByBody.Keys; ++I)
-    if (T->ByBody.Keys[I])
-      LLVMOrcReleaseSymbolStringPoolEntry(
-          (LLVMOrcSymbolStringPoolEntryRef)T->ByBody.Keys[I]);
-  orc_rt_jit_PtrSet_free(&T->ByBody);
-  for (size_t I = 0; I <= T->Personalities.Mask && T->Personalities.Keys; ++I)
-    if (T->Personalities.Keys[I])
-      LLVMOrcReleaseSymbolStringPoolEntry(
-          (LLVMOrcSymbolStringPoolEntryRef)T->Personalities.Keys[I]);
-  orc_rt_jit_PtrSet_free(&T->Personalities);
+  orc_rt_jit_PtrSet_freeInterned(&T->ByBody);
+  orc_rt_jit_PtrSet_freeInterned(&T->Personalities);
   for (size_t I = 0; I < T->NumBatches; ++I) {
     for (size_t K = 0; K < T->Batches[I].Size; ++K) {
       if (T->Batches[I].Items[K].Code != T->Batches[I].Items[K].Body)
