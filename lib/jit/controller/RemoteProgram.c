@@ -396,6 +396,9 @@ orc_rt_ErrorRef orc_rt_jit_runRemote(const orc_rt_jit_Options *Opts,
                     "compilation\n");
   LLVMInitializeNativeTarget();
   LLVMInitializeNativeAsmPrinter();
+  /* Inline assembly (module or function level) is parsed when an object is
+   * emitted: without the parser LLVM aborts the process. */
+  LLVMInitializeNativeAsmParser();
   Remote R = {.Opts = Opts};
   orc_rt_jit_MCJITFlags_read(Opts, &R.Flags);
   pthread_mutex_init(&R.Lock, NULL);

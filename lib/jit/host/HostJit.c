@@ -54,6 +54,14 @@ static orc_rt_ErrorRef runPasses(LLVMModuleRef M, const char *Passes,
   return orc_rt_jit_runPasses(M, Passes, J->TM);
 }
 
+/* The first error code generation diagnoses (inline assembly that does not
+ * assemble): LLVM's default handler would print it and exit the host. */
+static void keepFirstError(LLVMDiagnosticInfoRef DI, void *Ctx) {
+  char **First = Ctx;
+  if (LLVMGetDiagInfoSeverity(DI) == LLVMDSError && !*First)
+    *First = LLVMGetDiagInfoDescription(DI);
+}
+
 static orc_rt_ErrorRef compile(LLVMModuleRef M, orc_rt_jit_ObjectList *Out,
                                void *Ctx) {
   orc_rt_JitRef J = Ctx;
@@ -64,7 +72,19 @@ static orc_rt_ErrorRef compile(LLVMModuleRef M, orc_rt_jit_ObjectList *Out,
   orc_rt_ErrorRef Err = orc_rt_jit_lowerEmulatedTLS(M);
   if (Err)
     return Err;
-  return orc_rt_jit_compileModule(M, 0, 1, false, J->TM, NULL, NULL, Out);
+  LLVMContextRef C = LLVMGetModuleContext(M);
+  LLVMDiagnosticHandler Old = LLVMContextGetDiagnosticHandler(C);
+  void *OldCtx = LLVMContextGetDiagnosticContext(C);
+  char *First = NULL;
+  LLVMContextSetDiagnosticHandler(C, keepFirstError, &First);
+  Err = orc_rt_jit_compileModule(M, 0, 1, false, J->TM, NULL, NULL, Out);
+  LLVMContextSetDiagnosticHandler(C, Old, OldCtx);
+  size_t Len;
+  const char *Name = LLVMGetModuleIdentifier(M, &Len);
+  if (First && !Err)
+    Err = orc_rt_Error_createf("%.*s: %s", (int)Len, Name, First);
+  LLVMDisposeMessage(First);
+  return Err;
 }
 
 /* A compiled module could not be written to the cache directory: it loads
@@ -205,6 +225,9 @@ orc_rt_ErrorRef orc_rt_Jit_create(orc_rt_JitRef *Result, orc_rt_SessionRef S,
     snprintf(J->Passes, sizeof(J->Passes), "default<O%u>", J->Opts.OptLevel);
   LLVMInitializeNativeTarget();
   LLVMInitializeNativeAsmPrinter();
+  /* Inline assembly (module or function level) is parsed when an object is
+   * emitted: without the parser LLVM aborts the process. */
+  LLVMInitializeNativeAsmParser();
   J->Triple = LLVMGetDefaultTargetTriple();
   J->CPU = LLVMGetHostCPUName();
   J->Features = LLVMGetHostCPUFeatures();
