@@ -1,7 +1,11 @@
 /*===- unittests/JitFixture.h - A Session, a task queue and a Jit ---------===*/
 /* What the host JIT's tests (JitTest.c, JitReloadTest.c) share: a fresh
  * Session with a Jit per case, loading from IR text, and a log the modules'
- * code writes to through a host symbol. */
+ * code writes to through a host symbol. Each file is built twice: the
+ * second time (JitLazyTest, JitLazyReloadTest) with JIT_TEST_LAZY, where the
+ * fixture's Jit compiles each function on its first call (the same rules
+ * must hold: orc_rt_JitOptions.Lazy changes when code is compiled, nothing
+ * else). */
 
 #ifndef ORC_RT_C_UNITTESTS_JITFIXTURE_H
 #define ORC_RT_C_UNITTESTS_JITFIXTURE_H
@@ -24,12 +28,24 @@ typedef struct {
   orc_rt_JitRef J;
 } Fixture;
 
+#ifndef JIT_TEST_LAZY
+#define JIT_TEST_LAZY 0
+#endif
+
+/* The options of the fixture's Jit: the defaults, Lazy in the lazy build. */
+static inline void testOptions(orc_rt_JitOptions *O) {
+  orc_rt_JitOptions_init(O);
+  O->Lazy = JIT_TEST_LAZY;
+}
+
 static inline int setUp(void **State) {
   Fixture *F = calloc(1, sizeof(*F));
   F->Q = orc_rt_TaskQueue_create();
   assert_null(orc_rt_Session_create(&F->S, orc_rt_TaskQueue_dispatch, F->Q,
                                     NULL, NULL));
-  assert_null(orc_rt_Jit_create(&F->J, F->S, NULL));
+  orc_rt_JitOptions O;
+  testOptions(&O);
+  assert_null(orc_rt_Jit_create(&F->J, F->S, &O));
   *State = F;
   return 0;
 }

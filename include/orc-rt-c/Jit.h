@@ -83,8 +83,15 @@ typedef struct orc_rt_OpaqueJitModule *orc_rt_JitModuleRef;
 typedef struct {
   /** Code generation and IR optimization level, 0-3 (default 2). */
   unsigned OptLevel;
-  /** Compile each function on its first call. Not supported yet: create
-   * fails if it is set. */
+  /** Compile each function on its first call, on the calling thread,
+   * instead of at load (default false). The module is still verified and
+   * optimized whole at load, and what holds its variables is compiled then;
+   * the symbols it uses are resolved at load too, so a missing one fails the
+   * load (or reload), not a call. A function whose code generation fails
+   * (inline assembly that does not assemble) cannot be called: its first
+   * call goes to the stale-call handler and the cause to the Session's
+   * error reporter. Every other rule here holds as without it. Cannot be
+   * combined with ObjectCacheDir (create fails). */
   bool Lazy;
   /** A directory where compiled modules are kept by content, so a module
    * loaded again (in this process or a later one) is not compiled again;
@@ -115,7 +122,8 @@ ORC_RT_C_API orc_rt_ErrorRef orc_rt_Jit_addSymbol(orc_rt_JitRef J,
                                                   const char *Name, void *Addr);
 
 /** Called for a call through an entry of a module that has been unloaded
- * (or after the Session's shutdown began), with the function's and the
+ * (or after the Session's shutdown began), and, with Lazy, for the first call
+ * of a function that could not be compiled, with the function's and the
  * module's names. It must not return (abort, exit, longjmp out); if it does,
  * the process aborts. */
 typedef void (*orc_rt_JitStaleCallFn)(const char *Function, const char *Module,

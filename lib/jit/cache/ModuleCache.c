@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void disposeEntry(orc_rt_jit_CompiledModule *E) {
+void orc_rt_jit_CompiledModule_dispose(orc_rt_jit_CompiledModule *E) {
   for (size_t I = 0; I < E->NumObjs; ++I)
     free(E->Objs[I]);
   free(E->Objs);
@@ -19,8 +19,8 @@ static void disposeEntry(orc_rt_jit_CompiledModule *E) {
 }
 
 /* Keeps a copy of each object's bytes in E. */
-static orc_rt_ErrorRef keepObjects(orc_rt_jit_CompiledModule *E,
-                                   const LLVMMemoryBufferRef *Objs, size_t N) {
+orc_rt_ErrorRef orc_rt_jit_CompiledModule_keepObjects(
+    orc_rt_jit_CompiledModule *E, const LLVMMemoryBufferRef *Objs, size_t N) {
   E->Objs = calloc(N + 1, sizeof(char *));
   E->ObjSizes = calloc(N + 1, sizeof(size_t));
   for (size_t I = 0; E->Objs && E->ObjSizes && I < N; ++I) {
@@ -66,10 +66,37 @@ static orc_rt_ErrorRef loadStored(const char *Dir, orc_rt_jit_CompiledModule *E,
       orc_rt_jit_ObjectCache_load(Dir, E->Key, Hit, &Into, &Objs, &N);
   if (Err || !*Hit)
     return Err;
-  Err = keepObjects(E, Objs, N);
+  Err = orc_rt_jit_CompiledModule_keepObjects(E, Objs, N);
   for (size_t I = 0; I < N; ++I)
     LLVMDisposeMemoryBuffer(Objs[I]);
   free(Objs);
+  return Err;
+}
+
+orc_rt_ErrorRef
+orc_rt_jit_prepareForLoading(const orc_rt_jit_ModuleCompiler *By,
+                             const char *Name, LLVMMemoryBufferRef Buf,
+                             orc_rt_jit_CompiledModule *E, LLVMContextRef *Ctx,
+                             LLVMModuleRef *M) {
+  orc_rt_ErrorRef Err = orc_rt_jit_parseModule(Name, Buf, Ctx, M);
+  if (Err)
+    return Err;
+  if (By->Prepare)
+    Err = By->Prepare(*M, By->Ctx);
+  if (!Err && By->Passes)
+    Err = By->RunPasses(*M, By->Passes, By->Ctx);
+  if (!Err)
+    Err = orc_rt_jit_takeInitializers(*M, 0, &E->Ctors, &E->Dtors);
+  if (!Err) {
+    orc_rt_jit_defineModuleAtexit(*M);
+    Err = orc_rt_jit_collectExports(*M, &E->Exports);
+  }
+  if (!Err)
+    Err = orc_rt_jit_routeEscapesThroughStubs(*M, &E->Escapes);
+  if (Err) {
+    LLVMDisposeModule(*M);
+    LLVMContextDispose(*Ctx);
+  }
   return Err;
 }
 
@@ -78,28 +105,16 @@ static orc_rt_ErrorRef compile(const orc_rt_jit_ModuleCompiler *By,
                                orc_rt_jit_CompiledModule *E) {
   LLVMContextRef Ctx;
   LLVMModuleRef M;
-  orc_rt_ErrorRef Err = orc_rt_jit_parseModule(Name, Buf, &Ctx, &M);
+  orc_rt_ErrorRef Err =
+      orc_rt_jit_prepareForLoading(By, Name, Buf, E, &Ctx, &M);
   if (Err)
     return Err;
-  if (By->Prepare)
-    Err = By->Prepare(M, By->Ctx);
-  if (!Err && By->Passes)
-    Err = By->RunPasses(M, By->Passes, By->Ctx);
-  if (!Err)
-    Err = orc_rt_jit_takeInitializers(M, 0, &E->Ctors, &E->Dtors);
-  if (!Err) {
-    orc_rt_jit_defineModuleAtexit(M);
-    Err = orc_rt_jit_collectExports(M, &E->Exports);
-  }
-  if (!Err)
-    Err = orc_rt_jit_routeEscapesThroughStubs(M, &E->Escapes);
   orc_rt_jit_ObjectList Objs = {NULL, 0};
-  if (!Err)
-    Err = By->Compile(M, &Objs, By->Ctx);
+  Err = By->Compile(M, &Objs, By->Ctx);
   LLVMDisposeModule(M);
   LLVMContextDispose(Ctx);
   if (!Err)
-    Err = keepObjects(E, Objs.Items, Objs.Size);
+    Err = orc_rt_jit_CompiledModule_keepObjects(E, Objs.Items, Objs.Size);
   if (!Err && By->Dir)
     store(By, E, &Objs);
   orc_rt_jit_ObjectList_dispose(&Objs);
@@ -135,7 +150,7 @@ orc_rt_ErrorRef orc_rt_jit_ModuleCache_get(orc_rt_jit_ModuleCache *Cache,
   else
     Err = compile(By, Name, Buf, E); /* consumes Buf */
   if (Err) {
-    disposeEntry(E);
+    orc_rt_jit_CompiledModule_dispose(E);
     return Err;
   }
   E->Users = 1;
@@ -160,13 +175,13 @@ void orc_rt_jit_ModuleCache_put(orc_rt_jit_ModuleCache *C,
   orc_rt_jit_CompiledModule *Gone = *Oldest;
   *Oldest = Gone->Next;
   --C->Unused;
-  disposeEntry(Gone);
+  orc_rt_jit_CompiledModule_dispose(Gone);
 }
 
 void orc_rt_jit_ModuleCache_dispose(orc_rt_jit_ModuleCache *C) {
   while (C->Head) {
     orc_rt_jit_CompiledModule *E = C->Head;
     C->Head = E->Next;
-    disposeEntry(E);
+    orc_rt_jit_CompiledModule_dispose(E);
   }
 }

@@ -72,6 +72,26 @@ orc_rt_ErrorRef orc_rt_jit_ModuleCache_get(orc_rt_jit_ModuleCache *C,
                                            LLVMMemoryBufferRef Buf,
                                            orc_rt_jit_CompiledModule **Out);
 
+/* What ModuleCache_get does to a module it compiles, up to the compile:
+ * parses Buf (consumed; Name names the module in errors), lets By prepare it
+ * and run its passes, and fills E's lists (constructors, destructors,
+ * exports, escaping functions, which now name their stubs). On success the
+ * caller owns *M and its *Ctx; on failure both are gone. For a user that
+ * compiles the module its own way (a lazily compiled host module,
+ * host/HostLazy.c). */
+orc_rt_ErrorRef
+orc_rt_jit_prepareForLoading(const orc_rt_jit_ModuleCompiler *By,
+                             const char *Name, LLVMMemoryBufferRef Buf,
+                             orc_rt_jit_CompiledModule *E, LLVMContextRef *Ctx,
+                             LLVMModuleRef *M);
+
+/* Copies N object files into E. */
+orc_rt_ErrorRef orc_rt_jit_CompiledModule_keepObjects(
+    orc_rt_jit_CompiledModule *E, const LLVMMemoryBufferRef *Objs, size_t N);
+
+/* Frees an entry that is not in a cache (and its objects and lists). */
+void orc_rt_jit_CompiledModule_dispose(orc_rt_jit_CompiledModule *E);
+
 /* Gives back an entry ModuleCache_get handed out (its user is done with
  * its objects and lists). */
 void orc_rt_jit_ModuleCache_put(orc_rt_jit_ModuleCache *C,

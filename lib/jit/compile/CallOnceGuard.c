@@ -28,32 +28,40 @@ static void *NextCtx;
 static LLVMOrcObjectTransformLayerTransformFunction ObjNext;
 static void *ObjNextCtx;
 
-static LLVMErrorRef save(void *Ctx, LLVMOrcThreadSafeModuleRef *ModInOut,
-                         LLVMOrcMaterializationResponsibilityRef MR) {
-  (void)Ctx;
+void orc_rt_jit_CallOnce_save(void) {
   void **Callable = slot("_ZSt15__once_callable");
   void **Call = slot("_ZSt11__once_call");
   if (Depth < MaxDepth)
     Saved[Depth] =
         (OnceState){Callable ? *Callable : NULL, Call ? *Call : NULL};
   ++Depth;
-  return Next ? Next(NextCtx, ModInOut, MR) : NULL;
 }
 
-static LLVMErrorRef restore(void *Ctx, LLVMMemoryBufferRef *ObjInOut) {
-  (void)Ctx;
-  LLVMErrorRef Then = ObjNext ? ObjNext(ObjNextCtx, ObjInOut) : NULL;
+void orc_rt_jit_CallOnce_restore(void) {
   if (!Depth)
-    return Then;
+    return;
   --Depth;
   if (Depth >= MaxDepth)
-    return Then;
+    return;
   void **Callable = slot("_ZSt15__once_callable");
   void **Call = slot("_ZSt11__once_call");
   if (Callable)
     *Callable = Saved[Depth].Callable;
   if (Call)
     *Call = Saved[Depth].Call;
+}
+
+static LLVMErrorRef save(void *Ctx, LLVMOrcThreadSafeModuleRef *ModInOut,
+                         LLVMOrcMaterializationResponsibilityRef MR) {
+  (void)Ctx;
+  orc_rt_jit_CallOnce_save();
+  return Next ? Next(NextCtx, ModInOut, MR) : NULL;
+}
+
+static LLVMErrorRef restore(void *Ctx, LLVMMemoryBufferRef *ObjInOut) {
+  (void)Ctx;
+  LLVMErrorRef Then = ObjNext ? ObjNext(ObjNextCtx, ObjInOut) : NULL;
+  orc_rt_jit_CallOnce_restore();
   return Then;
 }
 

@@ -12,6 +12,11 @@
 
 #include <llvm-c/LLJIT.h>
 
+/* The same by hand, for a compile on the calling thread (host/HostLazy.c):
+ * save before compiling, restore once the object is linked. Nests. */
+void orc_rt_jit_CallOnce_save(void);
+void orc_rt_jit_CallOnce_restore(void);
+
 /* Installs the two transforms on J. Each layer holds one transform: Then
  * (if not NULL) runs after the guard's IR transform, with ThenCtx, and
  * ObjThen after its object transform, with ObjThenCtx. */

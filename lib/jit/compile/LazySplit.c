@@ -19,6 +19,7 @@
 #include "jit/ir/BodyMover.h"
 #include "jit/ir/ConstantRebuild.h"
 #include "jit/ir/SplitSupport.h"
+#include "jit/support/Diag.h"
 #include "jit/support/PtrSet.h"
 
 #include <llvm-c/Comdat.h>
@@ -261,6 +262,47 @@ orc_rt_ErrorRef orc_rt_jit_defineLazyBodies(orc_rt_jit_LazyParts *P,
     return NULL;
   P->Bodies = NULL;
   return orc_rt_jit_LazyBodies_define(B, J, JD, TSC, Emit, EmitCtx);
+}
+
+/* One lazy-reexports unit per STUB_CHUNK stubs: ORC splits a unit at each
+ * first call (the called stub out, the others into a new unit), which costs
+ * the unit's size, so a single unit made a program that calls every
+ * function quadratic. */
+#define STUB_CHUNK 64
+
+orc_rt_ErrorRef orc_rt_jit_defineLazyStubs(
+    LLVMOrcLLJITRef J, LLVMOrcJITDylibRef JD,
+    LLVMOrcLazyCallThroughManagerRef LCTM, LLVMOrcIndirectStubsManagerRef ISM,
+    const orc_rt_jit_LazyStub *Stubs, size_t N, char *const *Names) {
+  LLVMOrcCSymbolAliasMapPairs Pairs = calloc(N + 1, sizeof(*Pairs));
+  if (!Pairs)
+    return orc_rt_Error_create("out of memory");
+  for (size_t I = 0; I < N; ++I) {
+    Pairs[I].Name =
+        LLVMOrcLLJITMangleAndIntern(J, Names ? Names[I] : Stubs[I].Name);
+    Pairs[I].Entry.Name = LLVMOrcLLJITMangleAndIntern(J, Stubs[I].Body);
+    Pairs[I].Entry.Flags.GenericFlags =
+        LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable |
+        (Stubs[I].Weak ? LLVMJITSymbolGenericFlagsWeak : 0);
+    Pairs[I].Entry.Flags.TargetFlags = 0;
+  }
+  orc_rt_ErrorRef Err = NULL;
+  for (size_t I = 0; I < N; I += STUB_CHUNK) {
+    size_t Size = N - I < STUB_CHUNK ? N - I : STUB_CHUNK;
+    if (!Err) {
+      Err = orc_rt_jit_fromLLVMError(
+          LLVMOrcJITDylibDefine(
+              JD, LLVMOrcLazyReexports(LCTM, ISM, JD, Pairs + I, Size)),
+          NULL);
+      continue;
+    }
+    for (size_t K = I; K < I + Size; ++K) { /* not handed to ORC */
+      LLVMOrcReleaseSymbolStringPoolEntry(Pairs[K].Name);
+      LLVMOrcReleaseSymbolStringPoolEntry(Pairs[K].Entry.Name);
+    }
+  }
+  free(Pairs);
+  return Err;
 }
 
 void orc_rt_jit_LazyParts_dispose(orc_rt_jit_LazyParts *P) {

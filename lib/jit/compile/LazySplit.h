@@ -66,6 +66,14 @@ orc_rt_ErrorRef orc_rt_jit_defineLazyBodies(orc_rt_jit_LazyParts *P,
                                             orc_rt_jit_LazyEmitFn Emit,
                                             void *EmitCtx);
 
+/* Defines the N stubs in JD: each name (Names[I], or Stubs[I].Name if Names
+ * is NULL) a lazy reexport of its body, through LCTM and ISM (which must
+ * outlive JD's definitions). */
+orc_rt_ErrorRef orc_rt_jit_defineLazyStubs(
+    LLVMOrcLLJITRef J, LLVMOrcJITDylibRef JD,
+    LLVMOrcLazyCallThroughManagerRef LCTM, LLVMOrcIndirectStubsManagerRef ISM,
+    const orc_rt_jit_LazyStub *Stubs, size_t N, char *const *Names);
+
 /* Frees the stub names, any module not yet taken (NULL entries skipped) and
  * the bodies if not defined. */
 void orc_rt_jit_LazyParts_dispose(orc_rt_jit_LazyParts *P);

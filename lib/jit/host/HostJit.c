@@ -51,7 +51,10 @@ char *orc_rt_jit_Host_takeSessionErrors(orc_rt_JitRef J) {
 static orc_rt_ErrorRef runPasses(LLVMModuleRef M, const char *Passes,
                                  void *Ctx) {
   orc_rt_JitRef J = Ctx;
-  return orc_rt_jit_runPasses(M, Passes, J->TM);
+  pthread_mutex_lock(&J->TMLock);
+  orc_rt_ErrorRef Err = orc_rt_jit_runPasses(M, Passes, J->TM);
+  pthread_mutex_unlock(&J->TMLock);
+  return Err;
 }
 
 /* The first error code generation diagnoses (inline assembly that does not
@@ -77,7 +80,9 @@ static orc_rt_ErrorRef compile(LLVMModuleRef M, orc_rt_jit_ObjectList *Out,
   void *OldCtx = LLVMContextGetDiagnosticContext(C);
   char *First = NULL;
   LLVMContextSetDiagnosticHandler(C, keepFirstError, &First);
+  pthread_mutex_lock(&J->TMLock);
   Err = orc_rt_jit_compileModule(M, 0, 1, false, J->TM, NULL, NULL, Out);
+  pthread_mutex_unlock(&J->TMLock);
   LLVMContextSetDiagnosticHandler(C, Old, OldCtx);
   size_t Len;
   const char *Name = LLVMGetModuleIdentifier(M, &Len);
@@ -151,11 +156,22 @@ static orc_rt_ErrorRef createLLJIT(orc_rt_JitRef J) {
 }
 
 static void disposeJit(orc_rt_JitRef J) {
+  /* Lazy versions' JITDylibs refer to the lazy-call-through manager and to
+   * their indirect stubs, which hold names from the JIT's symbol pool: clear
+   * them, then free the managers (with the versions), then the JIT. */
+  for (orc_rt_jit_HostSlot *S = J->LCTM ? J->AllSlots : NULL; S;
+       S = S->NextAll) {
+    LLVMErrorRef E = LLVMOrcJITDylibClear(S->JD);
+    if (E)
+      LLVMConsumeError(E);
+  }
   for (orc_rt_JitModuleRef M = J->Loaded; M;) {
     orc_rt_JitModuleRef Next = M->Next;
     orc_rt_jit_Host_freeModule(M);
     M = Next;
   }
+  if (J->LCTM)
+    LLVMOrcDisposeLazyCallThroughManager(J->LCTM);
   if (J->LLJIT) { /* frees every module's code and data */
     LLVMErrorRef E = LLVMOrcDisposeLLJIT(J->LLJIT);
     if (E)
@@ -176,8 +192,12 @@ static void disposeJit(orc_rt_JitRef J) {
   free(J->Settings);
   free(J->CacheDir);
   free(J->SessionErrors);
+  free(J->LazyFailure.Function);
+  free(J->LazyFailure.Module);
+  free(J->LazyFailure.Cause);
   pthread_mutex_destroy(&J->Lock);
   pthread_mutex_destroy(&J->SymLock);
+  pthread_mutex_destroy(&J->TMLock);
   free(J);
 }
 
@@ -205,9 +225,11 @@ orc_rt_ErrorRef orc_rt_Jit_create(orc_rt_JitRef *Result, orc_rt_SessionRef S,
   if (Opts->OptLevel > 3)
     return orc_rt_Error_createf("orc_rt_Jit_create: OptLevel %u is not 0-3",
                                 Opts->OptLevel);
-  if (Opts->Lazy)
+  if (Opts->Lazy && Opts->ObjectCacheDir)
     return orc_rt_Error_create(
-        "orc_rt_Jit_create: Lazy compilation is not supported yet");
+        "orc_rt_Jit_create: Lazy and ObjectCacheDir cannot be combined: the "
+        "cache keeps whole compiled modules, Lazy compiles each function on "
+        "its first call");
   orc_rt_JitRef J = calloc(1, sizeof(*J));
   if (!J)
     return orc_rt_Error_create("orc_rt_Jit_create: out of memory");
@@ -217,6 +239,7 @@ orc_rt_ErrorRef orc_rt_Jit_create(orc_rt_JitRef *Result, orc_rt_SessionRef S,
   pthread_mutex_init(&J->Lock, &A);
   pthread_mutexattr_destroy(&A);
   pthread_mutex_init(&J->SymLock, NULL);
+  pthread_mutex_init(&J->TMLock, NULL);
   J->S = S;
   J->Opts = *Opts;
   J->CacheDir = Opts->ObjectCacheDir ? strdup(Opts->ObjectCacheDir) : NULL;
@@ -293,8 +316,10 @@ orc_rt_ErrorRef orc_rt_Jit_addSymbol(orc_rt_JitRef J, const char *Name,
 void orc_rt_Jit_setStaleCallHandler(orc_rt_JitRef J, orc_rt_JitStaleCallFn Fn,
                                     void *Ctx) {
   pthread_mutex_lock(&J->Lock);
+  pthread_mutex_lock(&J->SymLock); /* (HostLazy.c reads them under it) */
   J->OnStale = Fn;
   J->StaleCtx = Ctx;
+  pthread_mutex_unlock(&J->SymLock);
   pthread_mutex_unlock(&J->Lock);
 }
 

@@ -12,7 +12,9 @@
  *            on the same thread: recursive).
  *   SymLock  guards Loaded, the free JITDylibs and what the definition
  *            generators read (which run on whatever thread links and must
- *            not wait for a load in progress). */
+ *            not wait for a load in progress).
+ *   TMLock   guards the target machine, which a load and the first calls of
+ *            lazily compiled functions (HostLazy.c) use from any thread. */
 
 #ifndef ORC_RT_C_LIB_JIT_HOST_HOSTJIT_H
 #define ORC_RT_C_LIB_JIT_HOST_HOSTJIT_H
@@ -67,6 +69,9 @@ typedef struct orc_rt_jit_HostVersion {
   bool ByShutdown; /* finalized by the Session's shutdown */
   char Dso;        /* its __dso_handle: its atexit handlers carry it */
   struct orc_rt_jit_HostVersion *NextPinned;
+  /* Compiled function by function (HostLazy.c): then Code is its own, not
+   * the cache's. */
+  struct orc_rt_jit_HostLazy *Lazy;
 } orc_rt_jit_HostVersion;
 
 /* A function's permanent entry (modules/ModuleStubs.h's front), by key: an
@@ -102,7 +107,7 @@ struct orc_rt_OpaqueJit {
   LLVMTargetMachineRef TM; /* for compiling modules and running passes */
   char *Triple, *CPU, *Features, *DataLayout, *Settings;
   char Passes[24]; /* "default<O2>", or "" at -O0 */
-  pthread_mutex_t Lock, SymLock;
+  pthread_mutex_t Lock, SymLock, TMLock;
   orc_rt_jit_ModuleCache Cache;          /* under Lock */
   orc_rt_jit_ModuleCompiler Compile;     /* under Lock */
   struct orc_rt_OpaqueJitModule *Loaded; /* newest first; under SymLock */
@@ -116,6 +121,12 @@ struct orc_rt_OpaqueJit {
    * a failed link), under SymLock. */
   char *SessionErrors;
   bool ShuttingDown; /* under Lock */
+  /* Lazy (HostLazy.c): made with the first lazy version, under Lock; and
+   * the last body that failed to compile, under SymLock. */
+  LLVMOrcLazyCallThroughManagerRef LCTM;
+  struct {
+    char *Function, *Module, *Cause;
+  } LazyFailure;
 };
 
 /* Loads the module in Buf (consumed) under J->Lock. */
@@ -142,6 +153,23 @@ void orc_rt_jit_HostVersion_finalize(orc_rt_jit_HostVersion *V);
  * bookkeeping; or only the bookkeeping. */
 void orc_rt_jit_HostVersion_release(orc_rt_jit_HostVersion *V);
 void orc_rt_jit_HostVersion_free(orc_rt_jit_HostVersion *V);
+
+/* Lazy versions (HostLazy.c), in the order build calls them: prepares and
+ * cuts up the module in Buf (consumed), compiling what holds its variables
+ * (V->Code and V->Lazy are set, also on failure); defines the bodies and
+ * their lazy stubs in V's JITDylib (before it is linked); looks up the
+ * symbols the module uses (after). HostLazy_free frees V->Code and V->Lazy
+ * (after V's JITDylib was cleared, or when the Jit goes). */
+orc_rt_ErrorRef orc_rt_jit_HostLazy_compile(orc_rt_jit_HostVersion *V,
+                                            const orc_rt_jit_ModuleCompiler *By,
+                                            LLVMMemoryBufferRef Buf);
+orc_rt_ErrorRef orc_rt_jit_HostLazy_define(orc_rt_jit_HostVersion *V);
+orc_rt_ErrorRef orc_rt_jit_HostLazy_resolveImports(
+    orc_rt_jit_HostVersion *V,
+    orc_rt_ErrorRef (*Lookup)(LLVMOrcJITDylibRef JD, const char *const *Names,
+                              size_t N, uint64_t *Addrs, void *Ctx),
+    void *Ctx);
+void orc_rt_jit_HostLazy_free(orc_rt_jit_HostVersion *V);
 
 /* Fronts (HostModule.c): makes those V's functions need that M lacks
  * (jumping to V's stubs; fails only for memory); points them all at V's

@@ -86,7 +86,9 @@ void orc_rt_jit_HostVersion_finalize(orc_rt_jit_HostVersion *V) {
 
 void orc_rt_jit_HostVersion_free(orc_rt_jit_HostVersion *V) {
   orc_rt_JitRef J = V->M->J;
-  if (V->Code) { /* any thread: the cache is J's, under Lock */
+  if (V->Lazy)
+    orc_rt_jit_HostLazy_free(V); /* (its code too) */
+  if (V->Code) {                 /* any thread: the cache is J's, under Lock */
     pthread_mutex_lock(&J->Lock);
     orc_rt_jit_ModuleCache_put(&J->Cache, V->Code);
     pthread_mutex_unlock(&J->Lock);
@@ -285,7 +287,9 @@ static orc_rt_ErrorRef compileVersion(orc_rt_jit_HostVersion *V,
   By.Warn = warn;
   By.Ctx = (void *)B;
   orc_rt_ErrorRef Err =
-      orc_rt_jit_ModuleCache_get(&J->Cache, &By, V->M->Name, Buf, &V->Code);
+      J->Opts.Lazy ? orc_rt_jit_HostLazy_compile(V, &By, Buf)
+                   : orc_rt_jit_ModuleCache_get(&J->Cache, &By, V->M->Name, Buf,
+                                                &V->Code);
   free(Settings);
   return Err;
 }
@@ -404,7 +408,7 @@ orc_rt_ErrorRef orc_rt_jit_HostVersion_build(
   /* The cache's errors name the module (parse, verify). */
   orc_rt_ErrorRef Err = compileVersion(V, &B, Buf);
   if (Err) {
-    free(V);
+    orc_rt_jit_HostVersion_free(V);
     return Err;
   }
   if (!(V->Slot = takeSlot(J, Gen)))
@@ -426,6 +430,8 @@ orc_rt_ErrorRef orc_rt_jit_HostVersion_build(
     Err = makeId(V);
   if (!Err)
     Err = defineKept(V, &B);
+  if (!Err && V->Lazy)
+    Err = orc_rt_jit_HostLazy_define(V);
   if (!Err) {
     V->Link = (orc_rt_jit_LinkedModule){.LLJIT = J->LLJIT,
                                         .JD = V->Slot->JD,
@@ -437,6 +443,8 @@ orc_rt_ErrorRef orc_rt_jit_HostVersion_build(
                                         .Ctx = J};
     Err = orc_rt_jit_LinkedModule_link(&V->Link);
   }
+  if (!Err && V->Lazy)
+    Err = orc_rt_jit_HostLazy_resolveImports(V, lookup, J);
   if (!Err)
     Err = readVars(V, &B);
   if (!Err) {

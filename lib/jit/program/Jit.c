@@ -512,8 +512,6 @@ static orc_rt_ErrorRef addFronts(orc_rt_jit_Jit *J,
 
 /* May take the caller's reference to the context (*TSC becomes NULL), which
  * the function bodies compiled on first lookup need. */
-#define STUB_CHUNK 64
-
 static orc_rt_ErrorRef
 addLazy(orc_rt_jit_Jit *J, LLVMOrcThreadSafeContextRef *TSC, LLVMModuleRef M) {
   orc_rt_jit_LazyParts P;
@@ -545,44 +543,9 @@ addLazy(orc_rt_jit_Jit *J, LLVMOrcThreadSafeContextRef *TSC, LLVMModuleRef M) {
   char **Tier0 = NULL;
   if (!Err && J->Opts->Tiered && P.NumStubs)
     Err = tier0Names(&P, &Tier0);
-  if (!Err && P.NumStubs) {
-    LLVMOrcCSymbolAliasMapPairs Pairs = calloc(P.NumStubs, sizeof(*Pairs));
-    if (!Pairs) {
-      Err = orc_rt_Error_create("out of memory");
-    } else {
-      for (size_t I = 0; I < P.NumStubs; ++I) {
-        Pairs[I].Name = LLVMOrcLLJITMangleAndIntern(
-            J->J, Tier0 ? Tier0[I] : P.Stubs[I].Name);
-        Pairs[I].Entry.Name =
-            LLVMOrcLLJITMangleAndIntern(J->J, P.Stubs[I].Body);
-        Pairs[I].Entry.Flags.GenericFlags =
-            LLVMJITSymbolGenericFlagsExported |
-            LLVMJITSymbolGenericFlagsCallable |
-            (P.Stubs[I].Weak ? LLVMJITSymbolGenericFlagsWeak : 0);
-        Pairs[I].Entry.Flags.TargetFlags = 0;
-      }
-      /* One lazy-reexports unit per STUB_CHUNK stubs: ORC splits a unit at
-       * each first call (the called stub out, the others into a new unit),
-       * which costs the unit's size, so a single unit made a program that
-       * calls every function quadratic. */
-      for (size_t I = 0; I < P.NumStubs; I += STUB_CHUNK) {
-        size_t N = P.NumStubs - I < STUB_CHUNK ? P.NumStubs - I : STUB_CHUNK;
-        if (!Err) {
-          Err = orc_rt_jit_fromLLVMError(
-              LLVMOrcJITDylibDefine(
-                  target(J), LLVMOrcLazyReexports(J->LCTM, J->ISM, target(J),
-                                                  Pairs + I, N)),
-              NULL);
-          continue;
-        }
-        for (size_t K = I; K < I + N; ++K) { /* not handed to ORC */
-          LLVMOrcReleaseSymbolStringPoolEntry(Pairs[K].Name);
-          LLVMOrcReleaseSymbolStringPoolEntry(Pairs[K].Entry.Name);
-        }
-      }
-      free(Pairs);
-    }
-  }
+  if (!Err && P.NumStubs)
+    Err = orc_rt_jit_defineLazyStubs(J->J, target(J), J->LCTM, J->ISM, P.Stubs,
+                                     P.NumStubs, Tier0);
   if (!Err && Tier0)
     Err = addFronts(J, &P);
   for (size_t I = 0; Tier0 && I < P.NumStubs; ++I)

@@ -1,0 +1,346 @@
+/*===- lib/jit/host/HostLazy.c - Host modules compiled function by function ===*/
+/* orc_rt_JitOptions.Lazy. A version's module is prepared as an eagerly
+ * compiled one is (cache/ModuleCache.h: the Jit's passes, initializers,
+ * exports, escaping functions routed through stubs), then cut up as
+ * mini-lli's orc-lazy cuts (compile/LazySplit.h):
+ *
+ *   load:   what holds the variables (and a module that cannot be cut) is
+ *           compiled now; every function body waits in the version's
+ *           JITDylib, each name a lazy reexport of its body (the Jit's
+ *           lazy-call-through manager, the version's indirect stubs). The
+ *           symbols the module uses are looked up before the load returns,
+ *           so a missing one fails the load (or the reload), not a call.
+ *   call:   a body is compiled on the thread that first calls it (under the
+ *           entry's token: the version cannot be freed meanwhile), with the
+ *           Jit's target machine under TMLock, and linked into the version's
+ *           JITDylib; later calls jump straight to it.
+ *   fail:   a body that does not compile (inline assembly that does not
+ *           assemble: nothing the load could see) cannot be called. The
+ *           lazy-call-through manager sends the call to a stub of a closed
+ *           group, whose stale-call path lands in lazyFailed: the cause goes
+ *           to the Session's error reporter, then the Jit's stale-call
+ *           handler (the default: one line on stderr, then abort).
+ *   free:   the version's JITDylib is cleared (bodies compiled or not), then
+ *           its indirect stubs go. The lazy-call-through manager's
+ *           trampolines are never given back (LLVM has no way): a few dozen
+ *           bytes per function per version, for the Jit's life. */
+
+#include "jit/compile/CallOnceGuard.h"
+#include "jit/compile/LazySplit.h"
+#include "jit/host/HostJit.h"
+#include "jit/ir/EmuTLS.h"
+#include "jit/support/Diag.h"
+
+#include <llvm-c/Error.h>
+#include <llvm-c/Orc.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct orc_rt_jit_HostLazy {
+  orc_rt_jit_LazyParts Parts; /* the bodies and stubs, until defined */
+  LLVMOrcThreadSafeContextRef TSC;
+  char **Imports; /* the names the module uses from elsewhere */
+  size_t NumImports;
+  LLVMOrcIndirectStubsManagerRef ISM;
+};
+
+/*---- A body that does not compile ----*/
+
+/* The last body that failed to compile: what lazyFailed reports. */
+static void noteFailure(orc_rt_jit_HostVersion *V,
+                        LLVMOrcMaterializationResponsibilityRef MR,
+                        orc_rt_ErrorRef Cause) {
+  orc_rt_JitRef J = V->M->J;
+  size_t N = 0;
+  LLVMOrcSymbolStringPoolEntryRef *Req =
+      LLVMOrcMaterializationResponsibilityGetRequestedSymbols(MR, &N);
+  char *Fn = strdup(N ? LLVMOrcSymbolStringPoolEntryStr(Req[0]) : "?");
+  LLVMOrcDisposeSymbols(Req);
+  if (Fn)
+    orc_rt_jit_restoreUserNames(Fn);
+  char *Msg = strdup(Cause ? orc_rt_Error_getMessage(Cause) : "out of memory");
+  char *Mod = strdup(V->M->Name);
+  orc_rt_Error_consume(Cause);
+  pthread_mutex_lock(&J->SymLock);
+  free(J->LazyFailure.Function);
+  free(J->LazyFailure.Module);
+  free(J->LazyFailure.Cause);
+  J->LazyFailure.Function = Fn;
+  J->LazyFailure.Module = Mod;
+  J->LazyFailure.Cause = Msg;
+  pthread_mutex_unlock(&J->SymLock);
+}
+
+/* Where the lazy-call-through manager sends a call whose body could not be
+ * compiled or linked (the failure stub's stale-call path). Does not return,
+ * and a handler may leave it with longjmp: nothing is left on the heap. */
+static void lazyFailed(const char *Function, const char *Module, void *Ctx) {
+  (void)Function, (void)Module;
+  orc_rt_JitRef J = Ctx;
+  pthread_mutex_lock(&J->SymLock);
+  char *Fn = J->LazyFailure.Function, *Mod = J->LazyFailure.Module,
+       *Cause = J->LazyFailure.Cause;
+  J->LazyFailure.Function = J->LazyFailure.Module = J->LazyFailure.Cause = NULL;
+  orc_rt_JitStaleCallFn OnStale = J->OnStale;
+  void *StaleCtx = J->StaleCtx;
+  pthread_mutex_unlock(&J->SymLock);
+  char *Linking = orc_rt_jit_Host_takeSessionErrors(J);
+  char F[256], M[1024], Why[2048];
+  snprintf(F, sizeof(F), "%s", Fn ? Fn : "?");
+  snprintf(M, sizeof(M), "%s", Mod ? Mod : "?");
+  snprintf(Why, sizeof(Why), "%s",
+           Cause     ? Cause
+           : Linking ? Linking
+                     : "unknown error");
+  free(Fn), free(Mod), free(Cause), free(Linking);
+  orc_rt_Session_reportError(
+      J->S, orc_rt_Error_createf("orc_rt_Jit: %s: cannot compile '%s' on "
+                                 "its first call: %s",
+                                 M, F, Why));
+  if (OnStale)
+    OnStale(F, M, StaleCtx);
+  fflush(stdout);
+  fprintf(stderr,
+          "orc-rt-c: error: call to '%s' in module '%s', which could not be "
+          "compiled: %s\n",
+          F, M, Why);
+  abort(); /* (a stale-call handler must not return either) */
+}
+
+/* The Jit's lazy-call-through manager, made with the first lazy version:
+ * its error handler is a stub of a group closed from the start, so every
+ * call to it is denied and goes to lazyFailed with the Jit. Under Lock. */
+static orc_rt_ErrorRef needLazyCallThrough(orc_rt_JitRef J) {
+  if (J->LCTM)
+    return NULL;
+  orc_rt_jit_StubModule *Id = calloc(1, sizeof(*Id));
+  char *Path = strdup("<lazy compilation>");
+  orc_rt_TaskGroupRef G = Id && Path ? orc_rt_TaskGroup_create() : NULL;
+  orc_rt_TokenSourceRef TS = G ? orc_rt_TaskGroup_getTokenSource(G) : NULL;
+  uint64_t Stub = 0;
+  if (TS) {
+    orc_rt_TaskGroup_close(G);
+    *Id = (orc_rt_jit_StubModule){.Tokens = TS,
+                                  .Group = G,
+                                  .Path = Path,
+                                  .Unlisted = true,
+                                  .OnStale = lazyFailed,
+                                  .StaleCtx = J};
+    Stub = orc_rt_jit_ModuleStubs_create(Id, Path, 0, false, true);
+  }
+  if (!Stub) {
+    if (TS)
+      orc_rt_TokenSource_dispose(TS);
+    if (G)
+      orc_rt_TaskGroup_destroy(G);
+    free(Path);
+    free(Id);
+    return orc_rt_Error_create("out of memory");
+  }
+  /* Id, its group and the stub are permanent from here (stubs are). */
+  return orc_rt_jit_fromLLVMError(LLVMOrcCreateLocalLazyCallThroughManager(
+                                      J->Triple,
+                                      LLVMOrcLLJITGetExecutionSession(J->LLJIT),
+                                      (LLVMOrcJITTargetAddress)Stub, &J->LCTM),
+                                  "cannot set up lazy compilation: ");
+}
+
+/*---- Compiling a body on its first call ----*/
+
+typedef struct {
+  orc_rt_JitRef J;
+  orc_rt_jit_ObjectList Objs;
+  orc_rt_ErrorRef Err;
+} BodyCompile;
+
+static LLVMErrorRef compileBody(void *Ctx, LLVMModuleRef M) {
+  BodyCompile *C = Ctx;
+  C->Err = C->J->Compile.Compile(M, &C->Objs, C->J->Compile.Ctx);
+  return NULL;
+}
+
+/* compile/LazyMaterialize.h's emit hook, on the calling thread: compiled
+ * here (so a failure is ours to report) and linked through the LLJIT's
+ * object layer. libstdc++'s call_once state is kept across (LLVM uses
+ * call_once; the body may be called from inside one). */
+static void emitBody(void *Ctx, LLVMOrcMaterializationResponsibilityRef MR,
+                     LLVMOrcThreadSafeModuleRef TSM) {
+  orc_rt_jit_HostVersion *V = Ctx;
+  orc_rt_JitRef J = V->M->J;
+  orc_rt_jit_CallOnce_save();
+  BodyCompile C = {J, {NULL, 0}, NULL};
+  LLVMErrorRef E = LLVMOrcThreadSafeModuleWithModuleDo(TSM, compileBody, &C);
+  LLVMOrcDisposeThreadSafeModule(TSM);
+  if (E)
+    C.Err = orc_rt_Error_join(C.Err, orc_rt_jit_fromLLVMError(E, NULL));
+  if (!C.Err && C.Objs.Size == 1) {
+    LLVMOrcObjectLayerEmit(LLVMOrcLLJITGetObjLinkingLayer(J->LLJIT), MR,
+                           C.Objs.Items[0]);
+    C.Objs.Size = 0;
+  } else {
+    noteFailure(V, MR, C.Err);
+    LLVMOrcMaterializationResponsibilityFailMaterialization(MR);
+    LLVMOrcDisposeMaterializationResponsibility(MR);
+  }
+  orc_rt_jit_ObjectList_dispose(&C.Objs);
+  orc_rt_jit_CallOnce_restore();
+}
+
+/*---- Loading ----*/
+
+/* X is a declaration the module needs resolved: not an intrinsic, not a
+ * weak reference (which may stay unresolved). */
+static bool isImport(LLVMValueRef X) {
+  size_t Len;
+  const char *Name = LLVMGetValueName2(X, &Len);
+  return LLVMIsDeclaration(X) && LLVMGetLinkage(X) != LLVMExternalWeakLinkage &&
+         Len && strncmp(Name, "llvm.", 5);
+}
+
+static bool addImport(struct orc_rt_jit_HostLazy *L, LLVMValueRef X) {
+  size_t Len;
+  const char *Name = LLVMGetValueName2(X, &Len);
+  return (L->Imports[L->NumImports++] = strndup(Name, Len)) != NULL;
+}
+
+/* The names of what M declares and needs from elsewhere. */
+static orc_rt_ErrorRef collectImports(LLVMModuleRef M,
+                                      struct orc_rt_jit_HostLazy *L) {
+  size_t N = 0;
+  for (LLVMValueRef G = LLVMGetFirstGlobal(M); G; G = LLVMGetNextGlobal(G))
+    N += isImport(G);
+  for (LLVMValueRef F = LLVMGetFirstFunction(M); F; F = LLVMGetNextFunction(F))
+    N += isImport(F);
+  if (!(L->Imports = calloc(N + 1, sizeof(char *))))
+    return orc_rt_Error_create("out of memory");
+  bool OK = true;
+  for (LLVMValueRef G = LLVMGetFirstGlobal(M); G && OK;
+       G = LLVMGetNextGlobal(G))
+    OK = !isImport(G) || addImport(L, G);
+  for (LLVMValueRef F = LLVMGetFirstFunction(M); F && OK;
+       F = LLVMGetNextFunction(F))
+    OK = !isImport(F) || addImport(L, F);
+  return OK ? NULL : orc_rt_Error_create("out of memory");
+}
+
+orc_rt_ErrorRef orc_rt_jit_HostLazy_compile(orc_rt_jit_HostVersion *V,
+                                            const orc_rt_jit_ModuleCompiler *By,
+                                            LLVMMemoryBufferRef Buf) {
+  orc_rt_JitRef J = V->M->J;
+  struct orc_rt_jit_HostLazy *L = calloc(1, sizeof(*L));
+  orc_rt_jit_CompiledModule *E = calloc(1, sizeof(*E));
+  if (!L || !E) {
+    free(L);
+    free(E);
+    LLVMDisposeMemoryBuffer(Buf);
+    return orc_rt_Error_createf("%s: out of memory", V->M->Name);
+  }
+  V->Lazy = L;
+  V->Code = E;
+  LLVMContextRef Ctx;
+  LLVMModuleRef M;
+  orc_rt_ErrorRef Err =
+      orc_rt_jit_prepareForLoading(By, V->M->Name, Buf, E, &Ctx, &M);
+  if (Err)
+    return Err;
+  L->TSC = LLVMOrcCreateNewThreadSafeContextFromLLVMContext(Ctx);
+  /* The parts are made like M: with the Jit's layout, and thread-locals
+   * lowered in the whole module (the bodies use them too). */
+  LLVMSetDataLayout(M, J->DataLayout);
+  if (!*LLVMGetTarget(M))
+    LLVMSetTarget(M, J->Triple);
+  Err = orc_rt_jit_lowerEmulatedTLS(M);
+  if (!Err)
+    Err = collectImports(M, L);
+  if (Err) {
+    LLVMDisposeModule(M);
+    return Err;
+  }
+  Err = orc_rt_jit_splitForLazy(M, 0, true, false, &L->Parts);
+  orc_rt_jit_ObjectList All = {NULL, 0};
+  for (size_t I = 0; !Err && I < L->Parts.NumModules; ++I) {
+    orc_rt_jit_ObjectList Objs = {NULL, 0};
+    Err = By->Compile(L->Parts.Modules[I], &Objs, By->Ctx);
+    LLVMDisposeModule(L->Parts.Modules[I]);
+    L->Parts.Modules[I] = NULL;
+    LLVMMemoryBufferRef *Grown =
+        Err ? NULL
+            : realloc(All.Items, (All.Size + Objs.Size + 1) * sizeof(*Grown));
+    if (!Err && !Grown)
+      Err = orc_rt_Error_create("out of memory");
+    if (Grown) {
+      All.Items = Grown;
+      memcpy(All.Items + All.Size, Objs.Items, Objs.Size * sizeof(*Grown));
+      All.Size += Objs.Size;
+      free(Objs.Items);
+    } else {
+      orc_rt_jit_ObjectList_dispose(&Objs);
+    }
+  }
+  if (!Err)
+    Err = orc_rt_jit_CompiledModule_keepObjects(E, All.Items, All.Size);
+  orc_rt_jit_ObjectList_dispose(&All);
+  return Err;
+}
+
+orc_rt_ErrorRef orc_rt_jit_HostLazy_define(orc_rt_jit_HostVersion *V) {
+  struct orc_rt_jit_HostLazy *L = V->Lazy;
+  orc_rt_JitRef J = V->M->J;
+  LLVMOrcJITDylibRef JD = V->Slot->JD;
+  orc_rt_ErrorRef Err = orc_rt_jit_defineLazyBodies(&L->Parts, J->LLJIT, JD,
+                                                    &L->TSC, emitBody, V);
+  if (!Err && L->Parts.NumStubs) {
+    Err = needLazyCallThrough(J);
+    if (!Err && !(L->ISM = LLVMOrcCreateLocalIndirectStubsManager(J->Triple)))
+      Err = orc_rt_Error_create("out of memory");
+    if (!Err)
+      Err = orc_rt_jit_defineLazyStubs(J->LLJIT, JD, J->LCTM, L->ISM,
+                                       L->Parts.Stubs, L->Parts.NumStubs, NULL);
+  }
+  orc_rt_jit_LazyParts_dispose(&L->Parts);
+  if (L->TSC) { /* no bodies wait: nothing compiles in the context again */
+    LLVMOrcDisposeThreadSafeContext(L->TSC);
+    L->TSC = NULL;
+  }
+  return Err;
+}
+
+orc_rt_ErrorRef orc_rt_jit_HostLazy_resolveImports(
+    orc_rt_jit_HostVersion *V,
+    orc_rt_ErrorRef (*Lookup)(LLVMOrcJITDylibRef JD, const char *const *Names,
+                              size_t N, uint64_t *Addrs, void *Ctx),
+    void *Ctx) {
+  struct orc_rt_jit_HostLazy *L = V->Lazy;
+  if (!L->NumImports)
+    return NULL;
+  uint64_t *Addrs = calloc(L->NumImports, sizeof(*Addrs));
+  if (!Addrs)
+    return orc_rt_Error_create("out of memory");
+  orc_rt_ErrorRef Err = Lookup(V->Slot->JD, (const char *const *)L->Imports,
+                               L->NumImports, Addrs, Ctx);
+  free(Addrs);
+  return Err;
+}
+
+void orc_rt_jit_HostLazy_free(orc_rt_jit_HostVersion *V) {
+  struct orc_rt_jit_HostLazy *L = V->Lazy;
+  if (V->Code)
+    orc_rt_jit_CompiledModule_dispose(V->Code);
+  V->Code = NULL;
+  if (!L)
+    return;
+  orc_rt_jit_LazyParts_dispose(&L->Parts);
+  if (L->TSC)
+    LLVMOrcDisposeThreadSafeContext(L->TSC);
+  for (size_t I = 0; I < L->NumImports; ++I)
+    free(L->Imports[I]);
+  free(L->Imports);
+  /* After the JITDylib was cleared (or the Jit is going): nothing refers to
+   * the stubs any more. */
+  if (L->ISM)
+    LLVMOrcDisposeIndirectStubsManager(L->ISM);
+  free(L);
+  V->Lazy = NULL;
+}

@@ -1,0 +1,219 @@
+/*===- unittests/JitLazyCompileTest.c - What orc_rt_JitOptions.Lazy adds ---===*/
+/* The rules only a Lazy Jit has (orc-rt-c/Jit.h): a function is compiled on
+ * its first call, not at load; the symbols a module uses are still resolved
+ * at load; a function that cannot be compiled goes to the stale-call handler
+ * with the cause reported; first calls on several threads at once. The
+ * rules every Jit has run on a Lazy one too (JitLazyTest,
+ * JitLazyReloadTest). */
+
+#define JIT_TEST_LAZY 1
+#include "JitFixture.h"
+
+#include <pthread.h>
+#include <setjmp.h>
+
+static int call(void *Fn) { return ((int (*)(void))(uintptr_t)Fn)(); }
+
+static void *entry(orc_rt_JitModuleRef M, const char *Name) {
+  void *Fn = NULL;
+  orc_rt_ErrorRef Err = orc_rt_JitModule_lookup(M, Name, &Fn);
+  if (Err)
+    fail_msg("%s", orc_rt_Error_getMessage(Err));
+  return Fn;
+}
+
+/* bad's inline assembly does not assemble: only compiling it can tell. */
+static const char *HalfBroken =
+    "define i32 @good() {\n"
+    "  ret i32 7\n"
+    "}\n"
+    "define i32 @bad() {\n"
+    "  %r = call i32 asm sideeffect \"not_an_instruction %eax\", "
+    "\"={ax}\"()\n"
+    "  ret i32 %r\n"
+    "}\n";
+
+static char Reported[512];
+static void reportTo(orc_rt_ErrorRef Err, void *Ctx) {
+  (void)Ctx;
+  snprintf(Reported, sizeof(Reported), "%s", orc_rt_Error_getMessage(Err));
+  orc_rt_Error_consume(Err);
+}
+
+static jmp_buf StaleJump;
+static char StaleWhat[256];
+static void onStale(const char *Function, const char *Module, void *Ctx) {
+  (void)Ctx;
+  snprintf(StaleWhat, sizeof(StaleWhat), "%s in %s", Function, Module);
+  longjmp(StaleJump, 1);
+}
+
+/* The eager Jit compiles bad at load and refuses the module; the lazy one
+ * loads it and good runs: bad was never compiled. */
+static void aFunctionIsCompiledOnItsFirstCallNotAtLoad(void **State) {
+  Fixture *F = *State;
+  orc_rt_JitRef Eager;
+  assert_null(orc_rt_Jit_create(&Eager, F->S, NULL));
+  orc_rt_JitModuleRef M = NULL;
+  orc_rt_ErrorRef Err = orc_rt_Jit_loadMemory(Eager, "half.ll", HalfBroken,
+                                              strlen(HalfBroken), &M);
+  assert_non_null(Err);
+  if (!strstr(orc_rt_Error_getMessage(Err), "not_an_instruction"))
+    fail_msg("eager: %s", orc_rt_Error_getMessage(Err));
+  orc_rt_Error_consume(Err);
+  M = load(F, "half.ll", HalfBroken);
+  assert_int_equal(call(entry(M, "good")), 7);
+}
+
+/* A session whose error reporter the test reads, with a Lazy Jit. */
+typedef struct {
+  orc_rt_TaskQueueRef Q;
+  orc_rt_SessionRef S;
+  orc_rt_JitRef J;
+} Reporting;
+
+static void startReporting(Reporting *R) {
+  R->Q = orc_rt_TaskQueue_create();
+  assert_null(orc_rt_Session_create(&R->S, orc_rt_TaskQueue_dispatch, R->Q,
+                                    reportTo, NULL));
+  orc_rt_JitOptions O;
+  testOptions(&O);
+  assert_null(orc_rt_Jit_create(&R->J, R->S, &O));
+}
+
+static void stopReporting(Reporting *R) {
+  orc_rt_Session_destroy(R->S);
+  orc_rt_TaskQueue_destroy(R->Q);
+}
+
+/* bad's first call cannot go anywhere: the Session hears why, the call goes
+ * to the stale-call handler with the function and module; good and the
+ * module go on. */
+static void
+aFunctionThatDoesNotCompileIsAStaleCallWithTheCauseReported(void **State) {
+  (void)State;
+  Reporting R;
+  startReporting(&R);
+  orc_rt_Jit_setStaleCallHandler(R.J, onStale, NULL);
+  orc_rt_JitModuleRef M;
+  assert_null(orc_rt_Jit_loadMemory(R.J, "half.ll", HalfBroken,
+                                    strlen(HalfBroken), &M));
+  void *Bad = entry(M, "bad");
+  Reported[0] = StaleWhat[0] = 0;
+  if (!setjmp(StaleJump)) {
+    call(Bad);
+    fail_msg("a call to a function that does not compile returned");
+  }
+  assert_string_equal(StaleWhat, "bad in half.ll");
+  if (!strstr(Reported, "cannot compile 'bad'") ||
+      !strstr(Reported, "half.ll") || !strstr(Reported, "not_an_instruction"))
+    fail_msg("reported: '%s'", Reported);
+  assert_int_equal(call(entry(M, "good")), 7);
+  stopReporting(&R);
+}
+
+/* lost is never called, and what it calls does not exist: a Lazy load
+ * fails as an eager one does, naming the symbol. */
+static void aMissingSymbolFailsTheLoadNotTheFirstCall(void **State) {
+  Fixture *F = *State;
+  const char *IR = "declare i32 @nowhere_to_be_found()\n"
+                   "define i32 @lost() {\n"
+                   "  %r = call i32 @nowhere_to_be_found()\n"
+                   "  ret i32 %r\n"
+                   "}\n";
+  orc_rt_JitModuleRef M = NULL;
+  orc_rt_ErrorRef Err =
+      orc_rt_Jit_loadMemory(F->J, "lost.ll", IR, strlen(IR), &M);
+  assert_non_null(Err);
+  const char *Msg = orc_rt_Error_getMessage(Err);
+  if (!strstr(Msg, "lost.ll") || !strstr(Msg, "nowhere_to_be_found"))
+    fail_msg("%s", Msg);
+  orc_rt_Error_consume(Err);
+  assert_null(M);
+}
+
+static void lazyAndAnObjectCacheAreRefusedTogether(void **State) {
+  Fixture *F = *State;
+  orc_rt_JitOptions O;
+  testOptions(&O);
+  O.ObjectCacheDir = "/tmp";
+  orc_rt_JitRef J = NULL;
+  orc_rt_ErrorRef Err = orc_rt_Jit_create(&J, F->S, &O);
+  assert_non_null(Err);
+  if (!strstr(orc_rt_Error_getMessage(Err), "Lazy and ObjectCacheDir"))
+    fail_msg("%s", orc_rt_Error_getMessage(Err));
+  orc_rt_Error_consume(Err);
+  assert_null(J);
+}
+
+/* Four threads make the first calls of 32 functions at once, in different
+ * orders, so that some bodies are asked for by two threads together: every
+ * call gets its function's answer. (Whether the shared target machine is
+ * used under its lock no test here can see: LLVM is not built with TSan.) */
+enum { NumFns = 32, NumThreads = 4 };
+
+typedef struct {
+  void **Fns;
+  int First;
+  atomic_int *Ready;
+  int Wrong;
+} FirstCaller;
+
+static void *callAll(void *Arg) {
+  FirstCaller *C = Arg;
+  atomic_fetch_add(C->Ready, 1);
+  while (atomic_load(C->Ready) < NumThreads)
+    ;
+  for (int K = 0; K < NumFns; ++K) {
+    int I = (C->First + K * (C->First % 2 ? 1 : NumFns - 1)) % NumFns;
+    C->Wrong += call(C->Fns[I]) != I * 3 + 1;
+  }
+  return NULL;
+}
+
+static void firstCallsOnSeveralThreadsAtOnceAllGetTheirAnswers(void **State) {
+  Fixture *F = *State;
+  static char IR[NumFns * 160];
+  size_t At = 0;
+  for (int I = 0; I < NumFns; ++I)
+    At += (size_t)snprintf(IR + At, sizeof(IR) - At,
+                           "define i32 @f%d() {\n"
+                           "  %%a = add i32 %d, 1\n"
+                           "  ret i32 %%a\n"
+                           "}\n",
+                           I, I * 3);
+  orc_rt_JitModuleRef M = load(F, "many.ll", IR);
+  void *Fns[NumFns];
+  for (int I = 0; I < NumFns; ++I) {
+    char Name[16];
+    snprintf(Name, sizeof(Name), "f%d", I);
+    Fns[I] = entry(M, Name);
+  }
+  atomic_int Ready = 0;
+  FirstCaller Callers[NumThreads];
+  pthread_t T[NumThreads];
+  for (int I = 0; I < NumThreads; ++I) {
+    Callers[I] = (FirstCaller){Fns, I * 8, &Ready, 0};
+    assert_int_equal(pthread_create(&T[I], NULL, callAll, &Callers[I]), 0);
+  }
+  for (int I = 0; I < NumThreads; ++I) {
+    pthread_join(T[I], NULL);
+    assert_int_equal(Callers[I].Wrong, 0);
+  }
+}
+
+int main(void) {
+  const struct CMUnitTest Tests[] = {
+      cmocka_unit_test_setup_teardown(
+          aFunctionIsCompiledOnItsFirstCallNotAtLoad, setUp, tearDown),
+      cmocka_unit_test(
+          aFunctionThatDoesNotCompileIsAStaleCallWithTheCauseReported),
+      cmocka_unit_test_setup_teardown(aMissingSymbolFailsTheLoadNotTheFirstCall,
+                                      setUp, tearDown),
+      cmocka_unit_test_setup_teardown(lazyAndAnObjectCacheAreRefusedTogether,
+                                      setUp, tearDown),
+      cmocka_unit_test_setup_teardown(
+          firstCallsOnSeveralThreadsAtOnceAllGetTheirAnswers, setUp, tearDown),
+  };
+  return cmocka_run_group_tests(Tests, NULL, NULL);
+}
