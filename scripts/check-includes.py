@@ -138,7 +138,8 @@ RULES = [
     # The JIT library's face: orc-rt-c/Jit.h on the folders below it.
     Rule("jit-host", files=["lib/jit/host/*"],
          only=["lib/jit/host/*", "lib/jit/support/*", "lib/jit/ir/*",
-               "lib/jit/compile/*", "lib/jit/cache/*", "lib/jit/modules/*"] +
+               "lib/jit/compile/*", "lib/jit/cache/*", "lib/jit/modules/*",
+               "lib/jit/tier/*"] +
               RUNTIME,
          why="lib/jit/host (orc-rt-c/Jit.h) sits on the JIT library's folders"),
     # Then what only mini-lli needs: lli's options and outputs, the two LLVM

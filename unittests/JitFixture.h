@@ -1,11 +1,12 @@
 /*===- unittests/JitFixture.h - A Session, a task queue and a Jit ---------===*/
 /* What the host JIT's tests (JitTest.c, JitReloadTest.c) share: a fresh
  * Session with a Jit per case, loading from IR text, and a log the modules'
- * code writes to through a host symbol. Each file is built twice: the
- * second time (JitLazyTest, JitLazyReloadTest) with JIT_TEST_LAZY, where the
- * fixture's Jit compiles each function on its first call (the same rules
- * must hold: orc_rt_JitOptions.Lazy changes when code is compiled, nothing
- * else). */
+ * code writes to through a host symbol. Each file is built three times:
+ * also with JIT_TEST_LAZY (JitLazyTest, JitLazyReloadTest), where the
+ * fixture's Jit compiles each function on its first call, and with
+ * JIT_TEST_TIERED (JitTieredTest, JitTieredReloadTest), where it tiers up
+ * after one call. The same rules must hold: the options change when and how
+ * code is compiled, nothing else. */
 
 #ifndef ORC_RT_C_UNITTESTS_JITFIXTURE_H
 #define ORC_RT_C_UNITTESTS_JITFIXTURE_H
@@ -32,10 +33,18 @@ typedef struct {
 #define JIT_TEST_LAZY 0
 #endif
 
-/* The options of the fixture's Jit: the defaults, Lazy in the lazy build. */
+#ifndef JIT_TEST_TIERED
+#define JIT_TEST_TIERED 0
+#endif
+
+/* The options of the fixture's Jit: the defaults; Lazy in the lazy build;
+ * Tiered in the tiered build, where a function moves to tier 1 after its
+ * first call (so that the cases run across tier-ups). */
 static inline void testOptions(orc_rt_JitOptions *O) {
   orc_rt_JitOptions_init(O);
   O->Lazy = JIT_TEST_LAZY;
+  O->Tiered = JIT_TEST_TIERED;
+  O->TierUpThreshold = JIT_TEST_TIERED ? 1 : 0;
 }
 
 static inline int setUp(void **State) {

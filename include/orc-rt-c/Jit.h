@@ -93,6 +93,18 @@ typedef struct {
    * error reporter. Every other rule here holds as without it. Cannot be
    * combined with ObjectCacheDir (create fails). */
   bool Lazy;
+  /** Tiered compilation (default false; OptLevel must be 1-3): as Lazy, but
+   * each function is first compiled quickly (no IR optimization, -O0 code
+   * generation) and counts its calls and loop iterations; once the count
+   * passes TierUpThreshold it is compiled again at OptLevel on a background
+   * thread of the module's own, and its entry switched: calls made after the
+   * switch run the new code, calls already in the old code finish there,
+   * and the old code is freed once its last frame returns. A function in a
+   * long loop stays in its first code until its next call. Cannot be
+   * combined with ObjectCacheDir (create fails). */
+  bool Tiered;
+  /** Calls plus loop iterations before a tier-up; 0 (the default): 2000. */
+  unsigned TierUpThreshold;
   /** A directory where compiled modules are kept by content, so a module
    * loaded again (in this process or a later one) is not compiled again;
    * NULL (the default) for none. Created if missing. A module that cannot
@@ -104,6 +116,16 @@ typedef struct {
 /** Fills O with the defaults. */
 ORC_RT_C_API void orc_rt_JitOptions_init(orc_rt_JitOptions *O);
 
+/** What a Tiered Jit has done so far, over the versions of its modules that
+ * are still loaded and those already freed (a replaced version counts once
+ * it is freed). */
+typedef struct {
+  size_t Tier0Functions; /**< functions compiled quickly, on a first call */
+  size_t Tier1Functions; /**< switched to their optimized code */
+  size_t Tier0Freed;     /**< whose first code was freed after the switch */
+  size_t FailedTierUps;  /**< left in their first code (they still work) */
+} orc_rt_JitTierStats;
+
 /**
  * Creates an in-process JIT owned by S (freed at S's shutdown, after the
  * drain; the host never frees it). Opts may be NULL (the defaults). Fails if S
@@ -112,6 +134,11 @@ ORC_RT_C_API void orc_rt_JitOptions_init(orc_rt_JitOptions *O);
 ORC_RT_C_API orc_rt_ErrorRef orc_rt_Jit_create(orc_rt_JitRef *Result,
                                                orc_rt_SessionRef S,
                                                const orc_rt_JitOptions *Opts);
+
+/** Fills Out with J's tiered-compilation counts (all 0 unless Tiered). The
+ * compile threads run on: a count is a moment's. */
+ORC_RT_C_API void orc_rt_Jit_getTierStats(orc_rt_JitRef J,
+                                          orc_rt_JitTierStats *Out);
 
 /**
  * Defines Name (copied) for modules loaded from now on: a host function or

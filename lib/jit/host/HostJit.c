@@ -15,8 +15,11 @@
 #include <string.h>
 
 void orc_rt_JitOptions_init(orc_rt_JitOptions *O) {
-  *O =
-      (orc_rt_JitOptions){.OptLevel = 2, .Lazy = false, .ObjectCacheDir = NULL};
+  *O = (orc_rt_JitOptions){.OptLevel = 2,
+                           .Lazy = false,
+                           .Tiered = false,
+                           .TierUpThreshold = 0,
+                           .ObjectCacheDir = NULL};
 }
 
 /*---- What the ExecutionSession reports ----*/
@@ -25,6 +28,7 @@ void orc_rt_JitOptions_init(orc_rt_JitOptions *O) {
  * not in the lookup's error: keep it for the load that is failing. */
 static void reportSessionError(void *Ctx, LLVMErrorRef E) {
   orc_rt_JitRef J = Ctx;
+  orc_rt_jit_HostLazy_endCompile(J); /* a compile of the LLJIT's failed */
   char *Msg = LLVMGetErrorMessage(E);
   orc_rt_jit_restoreUserNames(Msg);
   pthread_mutex_lock(&J->SymLock);
@@ -111,19 +115,33 @@ static LLVMCodeGenOptLevel levelOf(unsigned OptLevel) {
   return Levels[OptLevel];
 }
 
-static LLVMTargetMachineRef createTM(orc_rt_JitRef J, char **Msg) {
+static LLVMTargetMachineRef createTM(orc_rt_JitRef J, LLVMCodeGenOptLevel L,
+                                     char **Msg) {
   LLVMTargetRef T;
   if (LLVMGetTargetFromTriple(J->Triple, &T, Msg))
     return NULL;
-  return LLVMCreateTargetMachine(T, J->Triple, J->CPU, J->Features,
-                                 levelOf(J->Opts.OptLevel), LLVMRelocPIC,
-                                 LLVMCodeModelJITDefault);
+  return LLVMCreateTargetMachine(T, J->Triple, J->CPU, J->Features, L,
+                                 LLVMRelocPIC, LLVMCodeModelJITDefault);
+}
+
+LLVMTargetMachineRef orc_rt_jit_Host_newTM(void *Ctx) {
+  orc_rt_JitRef J = Ctx;
+  char *Msg = NULL;
+  LLVMTargetMachineRef TM = createTM(J, levelOf(J->Opts.OptLevel), &Msg);
+  LLVMDisposeMessage(Msg);
+  return TM;
 }
 
 static orc_rt_ErrorRef createLLJIT(orc_rt_JitRef J) {
   char *Msg = NULL;
-  J->TM = createTM(J, &Msg);
-  LLVMTargetMachineRef ForJIT = J->TM ? createTM(J, &Msg) : NULL;
+  J->TM = createTM(J, levelOf(J->Opts.OptLevel), &Msg);
+  /* The LLJIT's own compiles are tier 0's when Tiered (the rest is ours). */
+  LLVMTargetMachineRef ForJIT =
+      J->TM ? createTM(J,
+                       J->Opts.Tiered ? LLVMCodeGenLevelNone
+                                      : levelOf(J->Opts.OptLevel),
+                       &Msg)
+            : NULL;
   if (!ForJIT) {
     orc_rt_ErrorRef Err =
         orc_rt_Error_createf("orc_rt_Jit_create: cannot target %s: %s",
@@ -143,6 +161,14 @@ static orc_rt_ErrorRef createLLJIT(orc_rt_JitRef J) {
     return Err;
   LLVMOrcExecutionSessionSetErrorReporter(
       LLVMOrcLLJITGetExecutionSession(J->LLJIT), reportSessionError, J);
+  if (J->Opts.Tiered) {
+    LLVMOrcIRTransformLayerSetTransform(
+        LLVMOrcLLJITGetIRTransformLayer(J->LLJIT),
+        orc_rt_jit_HostLazy_transform, J);
+    LLVMOrcObjectTransformLayerSetTransform(
+        LLVMOrcLLJITGetObjTransformLayer(J->LLJIT),
+        orc_rt_jit_HostLazy_objectTransform, J);
+  }
   /* The process's symbols, after the host's (which are defined in the main
    * JITDylib, and so found before any generator runs). */
   LLVMOrcDefinitionGeneratorRef G;
@@ -156,6 +182,11 @@ static orc_rt_ErrorRef createLLJIT(orc_rt_JitRef J) {
 }
 
 static void disposeJit(orc_rt_JitRef J) {
+  /* Tiered versions' compile threads stop before their JITDylibs go. */
+  for (orc_rt_jit_HostSlot *S = J->Opts.Tiered ? J->AllSlots : NULL; S;
+       S = S->NextAll)
+    if (S->Version)
+      orc_rt_jit_HostLazy_stopTiers(S->Version);
   /* Lazy versions' JITDylibs refer to the lazy-call-through manager and to
    * their indirect stubs, which hold names from the JIT's symbol pool: clear
    * them, then free the managers (with the versions), then the JIT. */
@@ -198,6 +229,7 @@ static void disposeJit(orc_rt_JitRef J) {
   pthread_mutex_destroy(&J->Lock);
   pthread_mutex_destroy(&J->SymLock);
   pthread_mutex_destroy(&J->TMLock);
+  pthread_mutex_destroy(&J->CompileLock);
   free(J);
 }
 
@@ -225,11 +257,16 @@ orc_rt_ErrorRef orc_rt_Jit_create(orc_rt_JitRef *Result, orc_rt_SessionRef S,
   if (Opts->OptLevel > 3)
     return orc_rt_Error_createf("orc_rt_Jit_create: OptLevel %u is not 0-3",
                                 Opts->OptLevel);
-  if (Opts->Lazy && Opts->ObjectCacheDir)
+  if ((Opts->Lazy || Opts->Tiered) && Opts->ObjectCacheDir)
+    return orc_rt_Error_createf(
+        "orc_rt_Jit_create: %s and ObjectCacheDir cannot be combined: the "
+        "cache keeps whole compiled modules, %s compiles each function on "
+        "its first call",
+        Opts->Tiered ? "Tiered" : "Lazy", Opts->Tiered ? "Tiered" : "Lazy");
+  if (Opts->Tiered && !Opts->OptLevel)
     return orc_rt_Error_create(
-        "orc_rt_Jit_create: Lazy and ObjectCacheDir cannot be combined: the "
-        "cache keeps whole compiled modules, Lazy compiles each function on "
-        "its first call");
+        "orc_rt_Jit_create: Tiered needs an OptLevel of 1-3 (the level of "
+        "its optimized code); for quick code only, use Lazy with OptLevel 0");
   orc_rt_JitRef J = calloc(1, sizeof(*J));
   if (!J)
     return orc_rt_Error_create("orc_rt_Jit_create: out of memory");
@@ -240,6 +277,7 @@ orc_rt_ErrorRef orc_rt_Jit_create(orc_rt_JitRef *Result, orc_rt_SessionRef S,
   pthread_mutexattr_destroy(&A);
   pthread_mutex_init(&J->SymLock, NULL);
   pthread_mutex_init(&J->TMLock, NULL);
+  pthread_mutex_init(&J->CompileLock, NULL);
   J->S = S;
   J->Opts = *Opts;
   J->CacheDir = Opts->ObjectCacheDir ? strdup(Opts->ObjectCacheDir) : NULL;
@@ -288,6 +326,16 @@ orc_rt_ErrorRef orc_rt_Jit_create(orc_rt_JitRef *Result, orc_rt_SessionRef S,
   }
   *Result = J;
   return NULL;
+}
+
+void orc_rt_Jit_getTierStats(orc_rt_JitRef J, orc_rt_JitTierStats *Out) {
+  pthread_mutex_lock(&J->SymLock);
+  *Out = J->RetiredTiers;
+  for (orc_rt_jit_HostSlot *S = J->Opts.Tiered ? J->AllSlots : NULL; S;
+       S = S->NextAll)
+    if (S->Version)
+      orc_rt_jit_HostLazy_addTierStats(S->Version, Out);
+  pthread_mutex_unlock(&J->SymLock);
 }
 
 /*---- The host's symbols ----*/

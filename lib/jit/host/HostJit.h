@@ -38,7 +38,8 @@
 typedef struct orc_rt_jit_HostSlot {
   struct orc_rt_OpaqueJit *J;
   LLVMOrcJITDylibRef JD;
-  struct orc_rt_OpaqueJitModule *Owner; /* under SymLock */
+  struct orc_rt_OpaqueJitModule *Owner;   /* under SymLock */
+  struct orc_rt_jit_HostVersion *Version; /* Tiered: whose; under SymLock */
   struct orc_rt_jit_HostSlot *NextFree, *NextAll;
 } orc_rt_jit_HostSlot;
 
@@ -108,11 +109,12 @@ struct orc_rt_OpaqueJit {
   char *Triple, *CPU, *Features, *DataLayout, *Settings;
   char Passes[24]; /* "default<O2>", or "" at -O0 */
   pthread_mutex_t Lock, SymLock, TMLock;
-  orc_rt_jit_ModuleCache Cache;          /* under Lock */
+  pthread_mutex_t CompileLock;  /* Tiered: the LLJIT's compiles (HostLazy.c) */
+  orc_rt_jit_ModuleCache Cache; /* under Lock */
   orc_rt_jit_ModuleCompiler Compile;     /* under Lock */
   struct orc_rt_OpaqueJitModule *Loaded; /* newest first; under SymLock */
   orc_rt_jit_HostSlot *FreeSlots;        /* under SymLock */
-  orc_rt_jit_HostSlot *AllSlots;         /* under Lock */
+  orc_rt_jit_HostSlot *AllSlots;         /* written under Lock and SymLock */
   unsigned NumSlots;
   unsigned long NextSerial;
   orc_rt_JitStaleCallFn OnStale;
@@ -127,6 +129,8 @@ struct orc_rt_OpaqueJit {
   struct {
     char *Function, *Module, *Cause;
   } LazyFailure;
+  /* Tiered: the counts of versions whose tiers are gone, under SymLock. */
+  orc_rt_JitTierStats RetiredTiers;
 };
 
 /* Loads the module in Buf (consumed) under J->Lock. */
@@ -170,6 +174,25 @@ orc_rt_ErrorRef orc_rt_jit_HostLazy_resolveImports(
                               size_t N, uint64_t *Addrs, void *Ctx),
     void *Ctx);
 void orc_rt_jit_HostLazy_free(orc_rt_jit_HostVersion *V);
+/* Tiered: stops V's compile thread and frees its tiers (their counts go to
+ * J's), before V's JITDylib is cleared; nothing if V has none. */
+void orc_rt_jit_HostLazy_stopTiers(orc_rt_jit_HostVersion *V);
+/* Tiered: the IR transform of J's LLJIT (tier 0's counters, by the
+ * version the module is for). */
+LLVMErrorRef
+orc_rt_jit_HostLazy_transform(void *Ctx, LLVMOrcThreadSafeModuleRef *ModInOut,
+                              LLVMOrcMaterializationResponsibilityRef MR);
+/* Tiered: the object transform of J's LLJIT, and what its session error
+ * reporter calls: the end of a compile of the LLJIT's (HostLazy.c). */
+LLVMErrorRef orc_rt_jit_HostLazy_objectTransform(void *Ctx,
+                                                 LLVMMemoryBufferRef *Obj);
+void orc_rt_jit_HostLazy_endCompile(struct orc_rt_OpaqueJit *J);
+/* Adds V's tier counts to *Out. Under SymLock. */
+void orc_rt_jit_HostLazy_addTierStats(orc_rt_jit_HostVersion *V,
+                                      orc_rt_JitTierStats *Out);
+
+/* A target machine at J's OptLevel (any thread). */
+LLVMTargetMachineRef orc_rt_jit_Host_newTM(void *J);
 
 /* Fronts (HostModule.c): makes those V's functions need that M lacks
  * (jumping to V's stubs; fails only for memory); points them all at V's

@@ -30,6 +30,7 @@
 #include "jit/host/HostJit.h"
 #include "jit/ir/EmuTLS.h"
 #include "jit/support/Diag.h"
+#include "jit/tier/Tiers.h"
 
 #include <llvm-c/Error.h>
 #include <llvm-c/Orc.h>
@@ -44,7 +45,57 @@ struct orc_rt_jit_HostLazy {
   char **Imports; /* the names the module uses from elsewhere */
   size_t NumImports;
   LLVMOrcIndirectStubsManagerRef ISM;
+  orc_rt_jit_Tiers *Tiers; /* Tiered: until stopTiers */
 };
+
+/*---- The LLJIT's compile layer, one compile at a time ----*/
+
+/* Tier 0 goes through the LLJIT's IR layer (Tiers.h), whose compiler holds
+ * one target machine, and a target machine is not thread-safe (its object
+ * file lowering keeps the MCContext of the compile under way): two threads
+ * making first calls at once corrupted each other's symbols. So J's
+ * CompileLock is taken in the IR transform and given back by the same thread
+ * right after the compile: in the object transform, or, if the compile
+ * failed, when the failure reaches the session's error reporter (the compile
+ * layer reports it on that thread). The transform and the compile run on the
+ * thread, with nothing in between that compiles, so a thread holds it for
+ * one compile at a time. What the compile diagnoses (the versions' contexts
+ * have tier0Diag for a handler, which only takes note) fails it in the
+ * object transform: LLVM's default handler would exit the host. */
+static _Thread_local orc_rt_JitRef Compiling;
+static _Thread_local char *Diagnosed;
+
+static void tier0Diag(LLVMDiagnosticInfoRef DI, void *Ctx) {
+  (void)Ctx;
+  if (LLVMGetDiagInfoSeverity(DI) == LLVMDSError && !Diagnosed)
+    Diagnosed = LLVMGetDiagInfoDescription(DI);
+}
+
+static void beginCompile(orc_rt_JitRef J) {
+  pthread_mutex_lock(&J->CompileLock);
+  Compiling = J;
+}
+
+void orc_rt_jit_HostLazy_endCompile(orc_rt_JitRef J) {
+  if (Compiling != J)
+    return;
+  Compiling = NULL;
+  pthread_mutex_unlock(&J->CompileLock);
+}
+
+LLVMErrorRef orc_rt_jit_HostLazy_objectTransform(void *Ctx,
+                                                 LLVMMemoryBufferRef *Obj) {
+  (void)Obj;
+  orc_rt_JitRef J = Ctx;
+  orc_rt_jit_HostLazy_endCompile(J);
+  char *D = Diagnosed;
+  Diagnosed = NULL;
+  if (!D)
+    return NULL;
+  LLVMErrorRef E = LLVMCreateStringError(D);
+  LLVMDisposeMessage(D);
+  return E;
+}
 
 /*---- A body that does not compile ----*/
 
@@ -245,6 +296,8 @@ orc_rt_ErrorRef orc_rt_jit_HostLazy_compile(orc_rt_jit_HostVersion *V,
       orc_rt_jit_prepareForLoading(By, V->M->Name, Buf, E, &Ctx, &M);
   if (Err)
     return Err;
+  if (J->Opts.Tiered) /* (see tier0Diag) */
+    LLVMContextSetDiagnosticHandler(Ctx, tier0Diag, NULL);
   L->TSC = LLVMOrcCreateNewThreadSafeContextFromLLVMContext(Ctx);
   /* The parts are made like M: with the Jit's layout, and thread-locals
    * lowered in the whole module (the bodies use them too). */
@@ -258,7 +311,8 @@ orc_rt_ErrorRef orc_rt_jit_HostLazy_compile(orc_rt_jit_HostVersion *V,
     LLVMDisposeModule(M);
     return Err;
   }
-  Err = orc_rt_jit_splitForLazy(M, 0, true, false, &L->Parts);
+  /* Tiered: every function gets a front (its entry follows the tier-up). */
+  Err = orc_rt_jit_splitForLazy(M, 0, true, J->Opts.Tiered, &L->Parts);
   orc_rt_jit_ObjectList All = {NULL, 0};
   for (size_t I = 0; !Err && I < L->Parts.NumModules; ++I) {
     orc_rt_jit_ObjectList Objs = {NULL, 0};
@@ -285,19 +339,107 @@ orc_rt_ErrorRef orc_rt_jit_HostLazy_compile(orc_rt_jit_HostVersion *V,
   return Err;
 }
 
+/*---- Tiered ----*/
+
+/* Tier 0 of a body (compile/LazyMaterialize.h's emit hook): the Tiers emit
+ * it through the LLJIT (its transform: orc_rt_jit_HostLazy_transform), on
+ * this thread, with libstdc++'s call_once state kept across. */
+static void emitTier0(void *Ctx, LLVMOrcMaterializationResponsibilityRef MR,
+                      LLVMOrcThreadSafeModuleRef TSM) {
+  orc_rt_jit_HostVersion *V = Ctx;
+  orc_rt_jit_CallOnce_save();
+  orc_rt_jit_Tiers_emit(V->Lazy->Tiers, MR, TSM);
+  orc_rt_jit_CallOnce_restore();
+}
+
+static LLVMErrorRef transformModule(void *Ctx, LLVMModuleRef M) {
+  orc_rt_ErrorRef Err = orc_rt_jit_Tiers_transform(Ctx, M);
+  if (!Err)
+    return NULL;
+  LLVMErrorRef E = LLVMCreateStringError(orc_rt_Error_getMessage(Err));
+  orc_rt_Error_consume(Err);
+  return E;
+}
+
+LLVMErrorRef
+orc_rt_jit_HostLazy_transform(void *Ctx, LLVMOrcThreadSafeModuleRef *ModInOut,
+                              LLVMOrcMaterializationResponsibilityRef MR) {
+  orc_rt_JitRef J = Ctx;
+  LLVMOrcJITDylibRef JD =
+      LLVMOrcMaterializationResponsibilityGetTargetDylib(MR);
+  orc_rt_jit_Tiers *T = NULL;
+  pthread_mutex_lock(&J->SymLock);
+  for (orc_rt_jit_HostSlot *S = J->AllSlots; S && !T; S = S->NextAll)
+    if (S->JD == JD && S->Version)
+      T = S->Version->Lazy->Tiers;
+  pthread_mutex_unlock(&J->SymLock);
+  beginCompile(J); /* (given back after the compile: above) */
+  /* (A version's tiers stop only after its last call returned: no body of
+   * it is compiled after that.) */
+  return T ? LLVMOrcThreadSafeModuleWithModuleDo(*ModInOut, transformModule, T)
+           : NULL;
+}
+
+static orc_rt_ErrorRef startTiers(orc_rt_jit_HostVersion *V) {
+  orc_rt_JitRef J = V->M->J;
+  orc_rt_jit_TierOptions O = {.J = J->LLJIT,
+                              .JD = V->Slot->JD,
+                              .Threshold =
+                                  J->Opts.TierUpThreshold
+                                      ? (int32_t)J->Opts.TierUpThreshold
+                                      : ORC_RT_JIT_DEFAULT_TIER_UP_THRESHOLD,
+                              .NewTM = orc_rt_jit_Host_newTM,
+                              .TMCtx = J,
+                              .CacheDir = NULL,
+                              .Settings = J->Settings};
+  orc_rt_ErrorRef Err = orc_rt_jit_Tiers_create(&V->Lazy->Tiers, &O);
+  if (Err)
+    return Err;
+  pthread_mutex_lock(&J->SymLock);
+  V->Slot->Version = V;
+  pthread_mutex_unlock(&J->SymLock);
+  return NULL;
+}
+
+/* Tiered: the lazy stubs are NAME$tier0, and NAME a front to them. */
+static orc_rt_ErrorRef defineTieredStubs(orc_rt_jit_HostVersion *V) {
+  struct orc_rt_jit_HostLazy *L = V->Lazy;
+  orc_rt_JitRef J = V->M->J;
+  size_t N = L->Parts.NumStubs;
+  char **Names = calloc(N + 1, sizeof(char *));
+  orc_rt_ErrorRef Err = Names ? NULL : orc_rt_Error_create("out of memory");
+  for (size_t I = 0; !Err && I < N; ++I)
+    if (!(Names[I] = orc_rt_jit_tier0Name(L->Parts.Stubs[I].Name)))
+      Err = orc_rt_Error_create("out of memory");
+  if (!Err)
+    Err = orc_rt_jit_defineLazyStubs(J->LLJIT, V->Slot->JD, J->LCTM, L->ISM,
+                                     L->Parts.Stubs, N, Names);
+  if (!Err)
+    Err = orc_rt_jit_Tiers_addFunctions(L->Tiers, L->Parts.Stubs, N);
+  for (size_t I = 0; Names && I < N; ++I)
+    free(Names[I]);
+  free(Names);
+  return Err;
+}
+
 orc_rt_ErrorRef orc_rt_jit_HostLazy_define(orc_rt_jit_HostVersion *V) {
   struct orc_rt_jit_HostLazy *L = V->Lazy;
   orc_rt_JitRef J = V->M->J;
   LLVMOrcJITDylibRef JD = V->Slot->JD;
-  orc_rt_ErrorRef Err = orc_rt_jit_defineLazyBodies(&L->Parts, J->LLJIT, JD,
-                                                    &L->TSC, emitBody, V);
+  bool Tiered = J->Opts.Tiered && L->Parts.NumStubs;
+  orc_rt_ErrorRef Err = Tiered ? startTiers(V) : NULL;
+  if (!Err)
+    Err = orc_rt_jit_defineLazyBodies(&L->Parts, J->LLJIT, JD, &L->TSC,
+                                      Tiered ? emitTier0 : emitBody, V);
   if (!Err && L->Parts.NumStubs) {
     Err = needLazyCallThrough(J);
     if (!Err && !(L->ISM = LLVMOrcCreateLocalIndirectStubsManager(J->Triple)))
       Err = orc_rt_Error_create("out of memory");
     if (!Err)
-      Err = orc_rt_jit_defineLazyStubs(J->LLJIT, JD, J->LCTM, L->ISM,
-                                       L->Parts.Stubs, L->Parts.NumStubs, NULL);
+      Err = Tiered ? defineTieredStubs(V)
+                   : orc_rt_jit_defineLazyStubs(J->LLJIT, JD, J->LCTM, L->ISM,
+                                                L->Parts.Stubs,
+                                                L->Parts.NumStubs, NULL);
   }
   orc_rt_jit_LazyParts_dispose(&L->Parts);
   if (L->TSC) { /* no bodies wait: nothing compiles in the context again */
@@ -313,15 +455,55 @@ orc_rt_ErrorRef orc_rt_jit_HostLazy_resolveImports(
                               size_t N, uint64_t *Addrs, void *Ctx),
     void *Ctx) {
   struct orc_rt_jit_HostLazy *L = V->Lazy;
-  if (!L->NumImports)
-    return NULL;
-  uint64_t *Addrs = calloc(L->NumImports, sizeof(*Addrs));
+  uint64_t *Addrs = calloc(L->NumImports + 1, sizeof(*Addrs));
   if (!Addrs)
     return orc_rt_Error_create("out of memory");
-  orc_rt_ErrorRef Err = Lookup(V->Slot->JD, (const char *const *)L->Imports,
-                               L->NumImports, Addrs, Ctx);
+  orc_rt_ErrorRef Err =
+      L->NumImports ? Lookup(V->Slot->JD, (const char *const *)L->Imports,
+                             L->NumImports, Addrs, Ctx)
+                    : NULL;
   free(Addrs);
+  /* Tiered: functions whose address escapes are compiled now (Tiers.h). */
+  if (!Err && L->Tiers)
+    Err = orc_rt_jit_Tiers_compileEager(L->Tiers);
   return Err;
+}
+
+static void addStats(orc_rt_jit_Tiers *T, orc_rt_JitTierStats *Out) {
+  orc_rt_jit_TierStats S;
+  orc_rt_jit_Tiers_stats(T, &S);
+  Out->Tier0Functions += S.Tier0Functions;
+  Out->Tier1Functions += S.Tier1Functions;
+  Out->Tier0Freed += S.Tier0Freed;
+  Out->FailedTierUps += S.Failed;
+}
+
+void orc_rt_jit_HostLazy_addTierStats(orc_rt_jit_HostVersion *V,
+                                      orc_rt_JitTierStats *Out) {
+  if (V->Lazy && V->Lazy->Tiers)
+    addStats(V->Lazy->Tiers, Out);
+}
+
+void orc_rt_jit_HostLazy_stopTiers(orc_rt_jit_HostVersion *V) {
+  struct orc_rt_jit_HostLazy *L = V->Lazy;
+  if (!L || !L->Tiers)
+    return;
+  orc_rt_JitRef J = V->M->J;
+  pthread_mutex_lock(&J->SymLock);
+  V->Slot->Version = NULL;
+  orc_rt_jit_Tiers *T = L->Tiers;
+  L->Tiers = NULL;
+  pthread_mutex_unlock(&J->SymLock);
+  orc_rt_jit_Tiers_freeDrainedNow(T);
+  orc_rt_JitTierStats Final = {0};
+  addStats(T, &Final);
+  orc_rt_jit_Tiers_dispose(T);
+  pthread_mutex_lock(&J->SymLock);
+  J->RetiredTiers.Tier0Functions += Final.Tier0Functions;
+  J->RetiredTiers.Tier1Functions += Final.Tier1Functions;
+  J->RetiredTiers.Tier0Freed += Final.Tier0Freed;
+  J->RetiredTiers.FailedTierUps += Final.FailedTierUps;
+  pthread_mutex_unlock(&J->SymLock);
 }
 
 void orc_rt_jit_HostLazy_free(orc_rt_jit_HostVersion *V) {

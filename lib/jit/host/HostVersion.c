@@ -124,6 +124,8 @@ static void releaseSlot(orc_rt_JitRef J, orc_rt_jit_HostSlot *S) {
 
 /* Its code and data go, and its bookkeeping. */
 void orc_rt_jit_HostVersion_release(orc_rt_jit_HostVersion *V) {
+  if (V->Lazy)
+    orc_rt_jit_HostLazy_stopTiers(V);
   if (V->Slot)
     releaseSlot(V->M->J, V->Slot);
   orc_rt_jit_HostVersion_free(V);
@@ -191,8 +193,10 @@ takeSlot(orc_rt_JitRef J,
   S->JD = LLVMOrcExecutionSessionCreateBareJITDylib(
       LLVMOrcLLJITGetExecutionSession(J->LLJIT), Name);
   LLVMOrcJITDylibAddGenerator(S->JD, Gen(S));
+  pthread_mutex_lock(&J->SymLock); /* (walked under it: HostJit.c) */
   S->NextAll = J->AllSlots;
   J->AllSlots = S;
+  pthread_mutex_unlock(&J->SymLock);
   return S;
 }
 
@@ -281,15 +285,17 @@ static orc_rt_ErrorRef compileVersion(orc_rt_jit_HostVersion *V,
   }
   orc_rt_jit_ModuleCompiler By = J->Compile;
   By.CodegenSettings = Settings;
+  if (J->Opts.Tiered) /* tier 0 is not optimized; tier 1 is, per function */
+    By.Passes = NULL;
   By.Prepare = prepare;
   By.RunPasses = runPasses;
   By.Compile = compile;
   By.Warn = warn;
   By.Ctx = (void *)B;
-  orc_rt_ErrorRef Err =
-      J->Opts.Lazy ? orc_rt_jit_HostLazy_compile(V, &By, Buf)
-                   : orc_rt_jit_ModuleCache_get(&J->Cache, &By, V->M->Name, Buf,
-                                                &V->Code);
+  orc_rt_ErrorRef Err = J->Opts.Lazy || J->Opts.Tiered
+                            ? orc_rt_jit_HostLazy_compile(V, &By, Buf)
+                            : orc_rt_jit_ModuleCache_get(
+                                  &J->Cache, &By, V->M->Name, Buf, &V->Code);
   free(Settings);
   return Err;
 }

@@ -1182,8 +1182,15 @@ void orc_rt_jit_Tiers_freeDrainedNow(orc_rt_jit_Tiers *T) {
 
 void orc_rt_jit_Tiers_stats(orc_rt_jit_Tiers *T, orc_rt_jit_TierStats *Out) {
   pthread_mutex_lock(&T->Lock);
-  *Out = T->Stats;
+  /* Field by field: Hot is bumped without the lock (enqueue), and may be
+   * while a host reads the stats with the program running. */
+  Out->Tier0Functions = T->Stats.Tier0Functions;
   Out->Hot = __atomic_load_n(&T->Stats.Hot, __ATOMIC_RELAXED);
+  Out->Tier1Functions = T->Stats.Tier1Functions;
+  Out->Failed = T->Stats.Failed;
+  Out->Tier0Freed = T->Stats.Tier0Freed;
+  Out->Optimized = T->Stats.Optimized;
+  Out->Cached = T->Stats.Cached;
   Out->Tier0Seconds = (double)T->Tier0Nanos / 1e9;
   Out->Tier1Seconds = (double)T->Tier1Nanos / 1e9;
   pthread_mutex_unlock(&T->Lock);

@@ -1,0 +1,176 @@
+/*===- unittests/JitTieredCompileTest.c - What orc_rt_JitOptions.Tiered adds ===*/
+/* The rules only a Tiered Jit has (orc-rt-c/Jit.h): a function that gets
+ * hot is switched to its optimized code and its first code is freed after
+ * its last frame; calls on four threads all along the switch all get their
+ * answers; a reload retires the old version's tiers; the options it cannot
+ * take are refused. The rules every Jit has run on a Tiered one too
+ * (JitTieredTest, JitTieredReloadTest). */
+
+#define JIT_TEST_TIERED 1
+#include "JitFixture.h"
+
+#include <pthread.h>
+#include <time.h>
+
+static int call2(void *Fn, int A, int B) {
+  return ((int (*)(int, int))(uintptr_t)Fn)(A, B);
+}
+
+static void *entry(orc_rt_JitModuleRef M, const char *Name) {
+  void *Fn = NULL;
+  orc_rt_ErrorRef Err = orc_rt_JitModule_lookup(M, Name, &Fn);
+  if (Err)
+    fail_msg("%s", orc_rt_Error_getMessage(Err));
+  return Fn;
+}
+
+static const char *Mix = "define i32 @mix(i32 %a, i32 %b) {\n"
+                         "  %x = mul i32 %a, 31\n"
+                         "  %y = add i32 %x, %b\n"
+                         "  ret i32 %y\n"
+                         "}\n";
+
+static orc_rt_JitTierStats stats(orc_rt_JitRef J) {
+  orc_rt_JitTierStats S;
+  orc_rt_Jit_getTierStats(J, &S);
+  return S;
+}
+
+/* Waits (up to 60 s, polling: the compile thread runs when it runs) until
+ * Done says the stats are there; false if they never were. */
+static bool waitFor(orc_rt_JitRef J, bool (*Done)(orc_rt_JitTierStats),
+                    void *Fn) {
+  for (int I = 0; I < 6000; ++I) {
+    if (Fn) /* a call: the tier-0 code's frames come and go */
+      assert_int_equal(call2(Fn, 2, 3), 65);
+    if (Done(stats(J)))
+      return true;
+    struct timespec T = {0, 10 * 1000 * 1000};
+    nanosleep(&T, NULL);
+  }
+  return false;
+}
+
+static bool atTier1(orc_rt_JitTierStats S) { return S.Tier1Functions >= 1; }
+static bool tier0Freed(orc_rt_JitTierStats S) { return S.Tier0Freed >= 1; }
+
+static void aHotFunctionSwitchesToTier1AndItsFirstCodeIsFreed(void **State) {
+  Fixture *F = *State;
+  orc_rt_JitModuleRef M = load(F, "mix.ll", Mix);
+  void *Fn = entry(M, "mix");
+  assert_int_equal(stats(F->J).Tier1Functions, 0);
+  assert_int_equal(call2(Fn, 1, 2), 33); /* tier 0; past the threshold */
+  assert_int_equal(stats(F->J).Tier0Functions, 1);
+  if (!waitFor(F->J, atTier1, Fn))
+    fail_msg("mix never reached tier 1");
+  if (!waitFor(F->J, tier0Freed, Fn))
+    fail_msg("mix's tier-0 code was never freed");
+  orc_rt_JitTierStats S = stats(F->J);
+  assert_int_equal(S.Tier0Functions, 1);
+  assert_int_equal(S.Tier1Functions, 1);
+  assert_int_equal(S.Tier0Freed, 1);
+  assert_int_equal(S.FailedTierUps, 0);
+  assert_int_equal(call2(Fn, 4, 5), 129);
+}
+
+/* Four threads call mix all along its switch: every call gets its answer,
+ * in tier 0 or tier 1. */
+typedef struct {
+  void *Fn;
+  atomic_bool *Stop;
+  long Calls, Wrong;
+} Caller;
+
+static void *keepCalling(void *Arg) {
+  Caller *C = Arg;
+  while (!atomic_load(C->Stop) || C->Calls < 1000) {
+    int A = (int)(C->Calls % 1000);
+    C->Wrong += call2(C->Fn, A, 7) != A * 31 + 7;
+    ++C->Calls;
+  }
+  return NULL;
+}
+
+static void callsOnFourThreadsAcrossTheSwitchAllGetTheirAnswers(void **State) {
+  Fixture *F = *State;
+  orc_rt_JitModuleRef M = load(F, "mix.ll", Mix);
+  void *Fn = entry(M, "mix");
+  atomic_bool Stop = false;
+  Caller C[4];
+  pthread_t T[4];
+  for (int I = 0; I < 4; ++I) {
+    C[I] = (Caller){Fn, &Stop, 0, 0};
+    assert_int_equal(pthread_create(&T[I], NULL, keepCalling, &C[I]), 0);
+  }
+  bool Switched = waitFor(F->J, atTier1, NULL);
+  atomic_store(&Stop, true);
+  for (int I = 0; I < 4; ++I) {
+    pthread_join(T[I], NULL);
+    assert_int_equal(C[I].Wrong, 0);
+  }
+  if (!Switched)
+    fail_msg("mix never reached tier 1");
+}
+
+/* A reload replaces the version with its tiers: the new version starts at
+ * tier 0 again and tiers up on its own; the old one's counts stay. */
+static void aReloadStartsTheNewVersionAtTier0(void **State) {
+  Fixture *F = *State;
+  orc_rt_JitModuleRef M = load(F, "mix.ll", Mix);
+  void *Fn = entry(M, "mix");
+  assert_int_equal(call2(Fn, 1, 2), 33);
+  if (!waitFor(F->J, atTier1, Fn))
+    fail_msg("mix never reached tier 1");
+  const char *V2 = "define i32 @mix(i32 %a, i32 %b) {\n"
+                   "  %x = mul i32 %a, 10\n"
+                   "  %y = sub i32 %x, %b\n"
+                   "  ret i32 %y\n"
+                   "}\n";
+  orc_rt_ErrorRef Err = orc_rt_JitModule_reloadMemory(M, V2, strlen(V2));
+  if (Err)
+    fail_msg("%s", orc_rt_Error_getMessage(Err));
+  assert_int_equal(call2(Fn, 4, 5), 35);
+  for (int I = 0; I < 6000 && stats(F->J).Tier1Functions < 2; ++I) {
+    assert_int_equal(call2(Fn, 4, 5), 35);
+    struct timespec T = {0, 10 * 1000 * 1000};
+    nanosleep(&T, NULL);
+  }
+  orc_rt_JitTierStats S = stats(F->J);
+  assert_int_equal(S.Tier0Functions, 2);
+  assert_int_equal(S.Tier1Functions, 2);
+}
+
+static void optionsTieredCannotTakeAreRefused(void **State) {
+  Fixture *F = *State;
+  orc_rt_JitOptions O;
+  testOptions(&O);
+  O.ObjectCacheDir = "/tmp";
+  orc_rt_JitRef J = NULL;
+  orc_rt_ErrorRef Err = orc_rt_Jit_create(&J, F->S, &O);
+  assert_non_null(Err);
+  if (!strstr(orc_rt_Error_getMessage(Err), "Tiered and ObjectCacheDir"))
+    fail_msg("%s", orc_rt_Error_getMessage(Err));
+  orc_rt_Error_consume(Err);
+  testOptions(&O);
+  O.OptLevel = 0;
+  Err = orc_rt_Jit_create(&J, F->S, &O);
+  assert_non_null(Err);
+  if (!strstr(orc_rt_Error_getMessage(Err), "OptLevel"))
+    fail_msg("%s", orc_rt_Error_getMessage(Err));
+  orc_rt_Error_consume(Err);
+  assert_null(J);
+}
+
+int main(void) {
+  const struct CMUnitTest Tests[] = {
+      cmocka_unit_test_setup_teardown(
+          aHotFunctionSwitchesToTier1AndItsFirstCodeIsFreed, setUp, tearDown),
+      cmocka_unit_test_setup_teardown(
+          callsOnFourThreadsAcrossTheSwitchAllGetTheirAnswers, setUp, tearDown),
+      cmocka_unit_test_setup_teardown(aReloadStartsTheNewVersionAtTier0, setUp,
+                                      tearDown),
+      cmocka_unit_test_setup_teardown(optionsTieredCannotTakeAreRefused, setUp,
+                                      tearDown),
+  };
+  return cmocka_run_group_tests(Tests, NULL, NULL);
+}
