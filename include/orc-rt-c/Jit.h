@@ -84,10 +84,11 @@ typedef struct {
   /** Code generation and IR optimization level, 0-3 (default 2). */
   unsigned OptLevel;
   /** Compile each function on its first call, on the calling thread,
-   * instead of at load (default false). The module is still verified and
-   * optimized whole at load, and what holds its variables is compiled then;
-   * the symbols it uses are resolved at load too, so a missing one fails the
-   * load (or reload), not a call. A function whose code generation fails
+   * instead of at load (default false). The module is verified at load and
+   * what holds its variables is compiled then; each function is optimized
+   * (at OptLevel) when it is compiled, on its own: no function is inlined
+   * into another. The symbols the module uses are resolved at load, so a
+   * missing one fails the load (or reload), not a call. A function whose code generation fails
    * (inline assembly that does not assemble) cannot be called: its first
    * call goes to the stale-call handler and the cause to the Session's
    * error reporter. Every other rule here holds as without it. Cannot be

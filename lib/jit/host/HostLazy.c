@@ -1,8 +1,13 @@
 /*===- lib/jit/host/HostLazy.c - Host modules compiled function by function ===*/
-/* orc_rt_JitOptions.Lazy. A version's module is prepared as an eagerly
- * compiled one is (cache/ModuleCache.h: the Jit's passes, initializers,
- * exports, escaping functions routed through stubs), then cut up as
- * mini-lli's orc-lazy cuts (compile/LazySplit.h):
+/* orc_rt_JitOptions.Lazy and Tiered. A version's module is prepared as an
+ * eagerly compiled one is (cache/ModuleCache.h: initializers, exports,
+ * escaping functions routed through stubs) but not optimized, then cut up
+ * as mini-lli's orc-lazy cuts (compile/LazySplit.h). Lazy optimizes each
+ * body's module with the Jit's pipeline when it is compiled, as LLVM's
+ * compile-on-demand layer does a partition: a load costs no whole-module
+ * optimization (on SQLite, 10 s of a 19 s load at -O2), and no function is
+ * inlined into another (a body's callees are declarations there). Tiered
+ * leaves optimizing to tier 1 (tier/Tiers.h, below):
  *
  *   load:   what holds the variables (and a module that cannot be cut) is
  *           compiled now; every function body waits in the version's
@@ -22,8 +27,8 @@
  *           handler (the default: one line on stderr, then abort).
  *   free:   the version's JITDylib is cleared (bodies compiled or not), then
  *           its indirect stubs go. The lazy-call-through manager's
- *           trampolines are never given back (LLVM has no way): a few dozen
- *           bytes per function per version, for the Jit's life. */
+ *           trampolines (one per function per version) are never given back
+ *           (LLVM has no way): they stay for the Jit's life. */
 
 #include "jit/compile/CallOnceGuard.h"
 #include "jit/compile/LazySplit.h"
@@ -208,7 +213,11 @@ typedef struct {
 
 static LLVMErrorRef compileBody(void *Ctx, LLVMModuleRef M) {
   BodyCompile *C = Ctx;
-  C->Err = C->J->Compile.Compile(M, &C->Objs, C->J->Compile.Ctx);
+  orc_rt_JitRef J = C->J;
+  if (J->Compile.Passes) /* the body's own pipeline (see the file comment) */
+    C->Err = J->Compile.RunPasses(M, J->Compile.Passes, J->Compile.Ctx);
+  if (!C->Err)
+    C->Err = J->Compile.Compile(M, &C->Objs, J->Compile.Ctx);
   return NULL;
 }
 
@@ -314,9 +323,17 @@ orc_rt_ErrorRef orc_rt_jit_HostLazy_compile(orc_rt_jit_HostVersion *V,
   /* Tiered: every function gets a front (its entry follows the tier-up). */
   Err = orc_rt_jit_splitForLazy(M, 0, true, J->Opts.Tiered, &L->Parts);
   orc_rt_jit_ObjectList All = {NULL, 0};
+  /* A module that could not be cut is compiled whole now: optimized whole
+   * too (Lazy, at OptLevel > 0; Tiered's parts are tier 1's). */
+  const char *WholePasses =
+      !L->Parts.Bodies && !J->Opts.Tiered ? J->Compile.Passes : NULL;
   for (size_t I = 0; !Err && I < L->Parts.NumModules; ++I) {
     orc_rt_jit_ObjectList Objs = {NULL, 0};
-    Err = By->Compile(L->Parts.Modules[I], &Objs, By->Ctx);
+    if (WholePasses)
+      Err = J->Compile.RunPasses(L->Parts.Modules[I], WholePasses,
+                                 J->Compile.Ctx);
+    if (!Err)
+      Err = By->Compile(L->Parts.Modules[I], &Objs, By->Ctx);
     LLVMDisposeModule(L->Parts.Modules[I]);
     L->Parts.Modules[I] = NULL;
     LLVMMemoryBufferRef *Grown =

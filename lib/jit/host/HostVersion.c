@@ -285,7 +285,7 @@ static orc_rt_ErrorRef compileVersion(orc_rt_jit_HostVersion *V,
   }
   orc_rt_jit_ModuleCompiler By = J->Compile;
   By.CodegenSettings = Settings;
-  if (J->Opts.Tiered) /* tier 0 is not optimized; tier 1 is, per function */
+  if (J->Opts.Lazy || J->Opts.Tiered) /* per function: HostLazy.c */
     By.Passes = NULL;
   By.Prepare = prepare;
   By.RunPasses = runPasses;
