@@ -28,7 +28,8 @@ void orc_rt_JitOptions_init(orc_rt_JitOptions *O) {
  * not in the lookup's error: keep it for the load that is failing. */
 static void reportSessionError(void *Ctx, LLVMErrorRef E) {
   orc_rt_JitRef J = Ctx;
-  orc_rt_jit_HostLazy_endCompile(J); /* a compile of the LLJIT's failed */
+  /* A compile of the LLJIT's that failed on this thread ends here. */
+  orc_rt_jit_SerialCompile_end(&J->Serial);
   char *Msg = LLVMGetErrorMessage(E);
   orc_rt_jit_restoreUserNames(Msg);
   pthread_mutex_lock(&J->SymLock);
@@ -229,7 +230,7 @@ static void disposeJit(orc_rt_JitRef J) {
   pthread_mutex_destroy(&J->Lock);
   pthread_mutex_destroy(&J->SymLock);
   pthread_mutex_destroy(&J->TMLock);
-  pthread_mutex_destroy(&J->CompileLock);
+  orc_rt_jit_SerialCompile_dispose(&J->Serial);
   free(J);
 }
 
@@ -277,7 +278,7 @@ orc_rt_ErrorRef orc_rt_Jit_create(orc_rt_JitRef *Result, orc_rt_SessionRef S,
   pthread_mutexattr_destroy(&A);
   pthread_mutex_init(&J->SymLock, NULL);
   pthread_mutex_init(&J->TMLock, NULL);
-  pthread_mutex_init(&J->CompileLock, NULL);
+  orc_rt_jit_SerialCompile_init(&J->Serial);
   J->S = S;
   J->Opts = *Opts;
   J->CacheDir = Opts->ObjectCacheDir ? strdup(Opts->ObjectCacheDir) : NULL;

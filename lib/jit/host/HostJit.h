@@ -20,6 +20,7 @@
 #define ORC_RT_C_LIB_JIT_HOST_HOSTJIT_H
 
 #include "jit/cache/ModuleCache.h"
+#include "jit/compile/SerialCompile.h"
 #include "jit/host/ModuleLink.h"
 #include "jit/ir/KeptVariables.h"
 #include "jit/modules/ModuleExitOrder.h"
@@ -109,8 +110,8 @@ struct orc_rt_OpaqueJit {
   char *Triple, *CPU, *Features, *DataLayout, *Settings;
   char Passes[24]; /* "default<O2>", or "" at -O0 */
   pthread_mutex_t Lock, SymLock, TMLock;
-  pthread_mutex_t CompileLock;  /* Tiered: the LLJIT's compiles (HostLazy.c) */
-  orc_rt_jit_ModuleCache Cache; /* under Lock */
+  orc_rt_jit_SerialCompile Serial;       /* the LLJIT's compiles (Tiered) */
+  orc_rt_jit_ModuleCache Cache;          /* under Lock */
   orc_rt_jit_ModuleCompiler Compile;     /* under Lock */
   struct orc_rt_OpaqueJitModule *Loaded; /* newest first; under SymLock */
   orc_rt_jit_HostSlot *FreeSlots;        /* under SymLock */
@@ -182,11 +183,9 @@ void orc_rt_jit_HostLazy_stopTiers(orc_rt_jit_HostVersion *V);
 LLVMErrorRef
 orc_rt_jit_HostLazy_transform(void *Ctx, LLVMOrcThreadSafeModuleRef *ModInOut,
                               LLVMOrcMaterializationResponsibilityRef MR);
-/* Tiered: the object transform of J's LLJIT, and what its session error
- * reporter calls: the end of a compile of the LLJIT's (HostLazy.c). */
+/* Tiered: the object transform of J's LLJIT (the end of its compile). */
 LLVMErrorRef orc_rt_jit_HostLazy_objectTransform(void *Ctx,
                                                  LLVMMemoryBufferRef *Obj);
-void orc_rt_jit_HostLazy_endCompile(struct orc_rt_OpaqueJit *J);
 /* Adds V's tier counts to *Out. Under SymLock. */
 void orc_rt_jit_HostLazy_addTierStats(orc_rt_jit_HostVersion *V,
                                       orc_rt_JitTierStats *Out);

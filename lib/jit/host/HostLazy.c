@@ -55,19 +55,12 @@ struct orc_rt_jit_HostLazy {
 
 /*---- The LLJIT's compile layer, one compile at a time ----*/
 
-/* Tier 0 goes through the LLJIT's IR layer (Tiers.h), whose compiler holds
- * one target machine, and a target machine is not thread-safe (its object
- * file lowering keeps the MCContext of the compile under way): two threads
- * making first calls at once corrupted each other's symbols. So J's
- * CompileLock is taken in the IR transform and given back by the same thread
- * right after the compile: in the object transform, or, if the compile
- * failed, when the failure reaches the session's error reporter (the compile
- * layer reports it on that thread). The transform and the compile run on the
- * thread, with nothing in between that compiles, so a thread holds it for
- * one compile at a time. What the compile diagnoses (the versions' contexts
- * have tier0Diag for a handler, which only takes note) fails it in the
- * object transform: LLVM's default handler would exit the host. */
-static _Thread_local orc_rt_JitRef Compiling;
+/* Tier 0 goes through the LLJIT's IR layer (Tiers.h), one compile at a time
+ * (compile/SerialCompile.h: begun in the IR transform, ended in the object
+ * transform or the session's error reporter). What such a compile diagnoses
+ * (the versions' contexts have tier0Diag for a handler, which only takes
+ * note) fails it in the object transform: LLVM's default handler would exit
+ * the host. */
 static _Thread_local char *Diagnosed;
 
 static void tier0Diag(LLVMDiagnosticInfoRef DI, void *Ctx) {
@@ -76,23 +69,11 @@ static void tier0Diag(LLVMDiagnosticInfoRef DI, void *Ctx) {
     Diagnosed = LLVMGetDiagInfoDescription(DI);
 }
 
-static void beginCompile(orc_rt_JitRef J) {
-  pthread_mutex_lock(&J->CompileLock);
-  Compiling = J;
-}
-
-void orc_rt_jit_HostLazy_endCompile(orc_rt_JitRef J) {
-  if (Compiling != J)
-    return;
-  Compiling = NULL;
-  pthread_mutex_unlock(&J->CompileLock);
-}
-
 LLVMErrorRef orc_rt_jit_HostLazy_objectTransform(void *Ctx,
                                                  LLVMMemoryBufferRef *Obj) {
   (void)Obj;
   orc_rt_JitRef J = Ctx;
-  orc_rt_jit_HostLazy_endCompile(J);
+  orc_rt_jit_SerialCompile_end(&J->Serial);
   char *D = Diagnosed;
   Diagnosed = NULL;
   if (!D)
@@ -390,7 +371,7 @@ orc_rt_jit_HostLazy_transform(void *Ctx, LLVMOrcThreadSafeModuleRef *ModInOut,
     if (S->JD == JD && S->Version)
       T = S->Version->Lazy->Tiers;
   pthread_mutex_unlock(&J->SymLock);
-  beginCompile(J); /* (given back after the compile: above) */
+  orc_rt_jit_SerialCompile_begin(&J->Serial); /* (ended after the compile) */
   /* (A version's tiers stop only after its last call returned: no body of
    * it is compiled after that.) */
   return T ? LLVMOrcThreadSafeModuleWithModuleDo(*ModInOut, transformModule, T)

@@ -6,6 +6,7 @@
 #include "jit/compile/EagerLink.h"
 #include "jit/compile/LazySplit.h"
 #include "jit/compile/LinkInputs.h"
+#include "jit/compile/SerialCompile.h"
 #include "jit/compile/SymbolImport.h"
 #include "jit/interpreter/InterpreterEngine.h"
 #include "jit/ir/EmuTLS.h"
@@ -87,12 +88,16 @@ struct orc_rt_jit_Jit {
   pthread_mutex_t Lock;
   orc_rt_ErrorRef *Pending;
   size_t NumPending, PendingCap;
+  /* orc-lazy and orc-tiered: the LLJIT's compiles, one at a time. */
+  orc_rt_jit_SerialCompile Serial;
 };
 
 static orc_rt_jit_Jit *LazyJit; /* for the lazy-call-through error handler */
 
 static void reportSessionError(void *Ctx, LLVMErrorRef Err) {
   orc_rt_jit_Jit *J = Ctx;
+  /* A compile of the LLJIT's that failed on this thread ends here. */
+  orc_rt_jit_SerialCompile_end(&J->Serial);
   if (orc_rt_jit_Tiers_onCompileThread(J->Tiers)) {
     LLVMConsumeError(Err); /* a failed tier-up: tier 0 goes on serving */
     return;
@@ -271,6 +276,25 @@ static LLVMErrorRef tierObjectReady(void *Ctx, LLVMMemoryBufferRef *Obj) {
   return NULL;
 }
 
+/* orc-lazy and orc-tiered: the LLJIT compiles on whatever thread makes a
+ * first call, each compile alone (compile/SerialCompile.h: two threads
+ * calling into two modules at once crashed, as they do lli-22), then tier
+ * 0's counters or the -orc-lazy-debug dumps. */
+static LLVMErrorRef lazyTransform(void *Ctx, LLVMOrcThreadSafeModuleRef *TSM,
+                                  LLVMOrcMaterializationResponsibilityRef MR) {
+  orc_rt_jit_Jit *J = Ctx;
+  orc_rt_jit_SerialCompile_begin(&J->Serial); /* (ended below) */
+  if (J->Opts->Tiered)
+    return tierTransform(Ctx, TSM, MR);
+  return dumpsModules(J) ? dumpTransform(Ctx, TSM, MR) : NULL;
+}
+
+static LLVMErrorRef lazyObjectReady(void *Ctx, LLVMMemoryBufferRef *Obj) {
+  orc_rt_jit_Jit *J = Ctx;
+  orc_rt_jit_SerialCompile_end(&J->Serial);
+  return J->Opts->Tiered ? tierObjectReady(Ctx, Obj) : NULL;
+}
+
 /* Tier 1's code generation: the -O level (tier 0 is -O0). */
 static LLVMTargetMachineRef newTier1TM(void *Ctx) {
   orc_rt_jit_Jit *J = Ctx;
@@ -322,11 +346,8 @@ static orc_rt_ErrorRef buildLLJIT(orc_rt_jit_Jit *J) {
         "cannot set up lazy compilation: ");
     LazyJit = J;
   }
-  if (!Err && J->Opts->Tiered)
-    orc_rt_jit_installCallOnceGuard(J->J, tierTransform, J, tierObjectReady, J);
-  else if (!Err && J->Opts->Lazy)
-    orc_rt_jit_installCallOnceGuard(
-        J->J, dumpsModules(J) ? dumpTransform : NULL, J, NULL, NULL);
+  if (!Err && (J->Opts->Tiered || J->Opts->Lazy))
+    orc_rt_jit_installCallOnceGuard(J->J, lazyTransform, J, lazyObjectReady, J);
   return Err;
 }
 
@@ -358,6 +379,7 @@ orc_rt_ErrorRef orc_rt_jit_Jit_create(orc_rt_jit_Jit **Result,
   if (!J)
     return orc_rt_Error_create("out of memory");
   pthread_mutex_init(&J->Lock, NULL);
+  orc_rt_jit_SerialCompile_init(&J->Serial);
   J->Opts = Opts;
   J->MCJIT = Opts->Engine == orc_rt_jit_Engine_MCJIT;
   orc_rt_jit_MCJITFlags_read(Opts, &J->MCJITFlags);
@@ -1034,6 +1056,7 @@ orc_rt_ErrorRef orc_rt_jit_Jit_dispose(orc_rt_jit_Jit *J) {
   LLVMDisposeMessage(J->DataLayout);
   orc_rt_Error_consume(J->CreateErr);
   pthread_mutex_destroy(&J->Lock);
+  orc_rt_jit_SerialCompile_dispose(&J->Serial);
   free(J);
   return Err;
 }
