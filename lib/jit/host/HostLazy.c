@@ -62,6 +62,8 @@ struct orc_rt_jit_HostLazy {
  * note) fails it in the object transform: LLVM's default handler would exit
  * the host. */
 static _Thread_local char *Diagnosed;
+/* What this thread's compile of the LLJIT's is for (a failure names them). */
+static _Thread_local char *CompilingFn, *CompilingMod;
 
 static void tier0Diag(LLVMDiagnosticInfoRef DI, void *Ctx) {
   (void)Ctx;
@@ -69,16 +71,23 @@ static void tier0Diag(LLVMDiagnosticInfoRef DI, void *Ctx) {
     Diagnosed = LLVMGetDiagInfoDescription(DI);
 }
 
+static void recordFailure(orc_rt_JitRef J, char *Fn, char *Mod, char *Msg);
+
 LLVMErrorRef orc_rt_jit_HostLazy_objectTransform(void *Ctx,
                                                  LLVMMemoryBufferRef *Obj) {
-  (void)Obj;
   orc_rt_JitRef J = Ctx;
   orc_rt_jit_SerialCompile_end(&J->Serial);
-  char *D = Diagnosed;
-  Diagnosed = NULL;
-  if (!D)
+  char *D = Diagnosed, *Fn = CompilingFn, *Mod = CompilingMod;
+  Diagnosed = CompilingFn = CompilingMod = NULL;
+  if (!D) {
+    free(Fn);
+    free(Mod);
     return NULL;
+  }
+  LLVMDisposeMemoryBuffer(*Obj); /* (an error: the buffer is ours to drop) */
+  *Obj = NULL;
   LLVMErrorRef E = LLVMCreateStringError(D);
+  recordFailure(J, Fn, Mod, strdup(D));
   LLVMDisposeMessage(D);
   return E;
 }
@@ -86,20 +95,21 @@ LLVMErrorRef orc_rt_jit_HostLazy_objectTransform(void *Ctx,
 /*---- A body that does not compile ----*/
 
 /* The last body that failed to compile: what lazyFailed reports. */
-static void noteFailure(orc_rt_jit_HostVersion *V,
-                        LLVMOrcMaterializationResponsibilityRef MR,
-                        orc_rt_ErrorRef Cause) {
-  orc_rt_JitRef J = V->M->J;
+/* The user's name of the first function MR is to compile (the caller
+ * frees it), or NULL. */
+static char *firstFunction(LLVMOrcMaterializationResponsibilityRef MR) {
   size_t N = 0;
   LLVMOrcSymbolStringPoolEntryRef *Req =
       LLVMOrcMaterializationResponsibilityGetRequestedSymbols(MR, &N);
-  char *Fn = strdup(N ? LLVMOrcSymbolStringPoolEntryStr(Req[0]) : "?");
+  char *Fn = N ? strdup(LLVMOrcSymbolStringPoolEntryStr(Req[0])) : NULL;
   LLVMOrcDisposeSymbols(Req);
   if (Fn)
     orc_rt_jit_restoreUserNames(Fn);
-  char *Msg = strdup(Cause ? orc_rt_Error_getMessage(Cause) : "out of memory");
-  char *Mod = strdup(V->M->Name);
-  orc_rt_Error_consume(Cause);
+  return Fn;
+}
+
+/* Keeps Fn, Mod and Msg (taken) as J's last failure. */
+static void recordFailure(orc_rt_JitRef J, char *Fn, char *Mod, char *Msg) {
   pthread_mutex_lock(&J->SymLock);
   free(J->LazyFailure.Function);
   free(J->LazyFailure.Module);
@@ -108,6 +118,14 @@ static void noteFailure(orc_rt_jit_HostVersion *V,
   J->LazyFailure.Module = Mod;
   J->LazyFailure.Cause = Msg;
   pthread_mutex_unlock(&J->SymLock);
+}
+
+static void noteFailure(orc_rt_jit_HostVersion *V,
+                        LLVMOrcMaterializationResponsibilityRef MR,
+                        orc_rt_ErrorRef Cause) {
+  char *Msg = strdup(Cause ? orc_rt_Error_getMessage(Cause) : "out of memory");
+  orc_rt_Error_consume(Cause);
+  recordFailure(V->M->J, firstFunction(MR), strdup(V->M->Name), Msg);
 }
 
 /* Where the lazy-call-through manager sends a call whose body could not be
@@ -366,12 +384,19 @@ orc_rt_jit_HostLazy_transform(void *Ctx, LLVMOrcThreadSafeModuleRef *ModInOut,
   LLVMOrcJITDylibRef JD =
       LLVMOrcMaterializationResponsibilityGetTargetDylib(MR);
   orc_rt_jit_Tiers *T = NULL;
+  char *Mod = NULL;
   pthread_mutex_lock(&J->SymLock);
   for (orc_rt_jit_HostSlot *S = J->AllSlots; S && !T; S = S->NextAll)
-    if (S->JD == JD && S->Version)
+    if (S->JD == JD && S->Version) {
       T = S->Version->Lazy->Tiers;
+      Mod = strdup(S->Version->M->Name);
+    }
   pthread_mutex_unlock(&J->SymLock);
   orc_rt_jit_SerialCompile_begin(&J->Serial); /* (ended after the compile) */
+  free(CompilingFn);
+  free(CompilingMod);
+  CompilingFn = firstFunction(MR);
+  CompilingMod = Mod;
   /* (A version's tiers stop only after its last call returned: no body of
    * it is compiled after that.) */
   return T ? LLVMOrcThreadSafeModuleWithModuleDo(*ModInOut, transformModule, T)

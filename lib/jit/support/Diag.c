@@ -40,9 +40,17 @@ void orc_rt_jit_restoreUserNames(char *Msg) {
     }
     size_t Skip = 0;
     if (In != Msg && isNameChar(In[-1]) && In[-1] != '.') {
-      if (!strncmp(In, "$body", 5) && !isNameChar(In[5]))
-        Skip = 5;
-      else
+      /* A lazy body, and a tiered function's tier-0 stub, code and tier 1
+       * (tier/Tiers.h). */
+      static const char *const Suffixes[] = {"$body", "$tier0code", "$tier0",
+                                             "$tier1"};
+      for (size_t I = 0; !Skip && I < sizeof(Suffixes) / sizeof(*Suffixes);
+           ++I) {
+        size_t Len = strlen(Suffixes[I]);
+        if (!strncmp(In, Suffixes[I], Len) && !isNameChar(In[Len]))
+          Skip = Len;
+      }
+      if (!Skip)
         Skip = uniqueSuffixAt(In);
     }
     if (Skip) {

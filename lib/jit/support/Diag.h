@@ -10,7 +10,8 @@
 #include <llvm-c/Error.h>
 
 /* Gives mini-lli's renamed symbols their names in the user's module back, in
- * place: "f$body" (a lazily compiled body) and "x.__mini_lli.1.2" (a local
+ * place: "f$body" (a lazily compiled body; "f$tier0code" and the like for
+ * tiered compilation) and "x.__mini_lli.1.2" (a local
  * symbol made unique for a split) become "f" and "x"; the program's
  * JITDylib, "<program>" to ORC, is "main", as lli's. */
 void orc_rt_jit_restoreUserNames(char *Msg);

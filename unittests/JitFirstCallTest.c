@@ -1,12 +1,15 @@
-/*===- unittests/JitLazyCompileTest.c - What orc_rt_JitOptions.Lazy adds ---===*/
-/* The rules only a Lazy Jit has (orc-rt-c/Jit.h): a function is compiled on
- * its first call, not at load; the symbols a module uses are still resolved
- * at load; a function that cannot be compiled goes to the stale-call handler
- * with the cause reported; first calls on several threads at once. The
- * rules every Jit has run on a Lazy one too (JitLazyTest,
- * JitLazyReloadTest). */
+/*===- unittests/JitFirstCallTest.c - Compiling on a function's first call ===*/
+/* The rules of a Jit that compiles each function on its first call (Lazy,
+ * and Tiered's tier 0; orc-rt-c/Jit.h): a function is compiled on its first
+ * call, not at load; the symbols a module uses are still resolved at load; a
+ * function that cannot be compiled goes to the stale-call handler with the
+ * cause reported; first calls on several threads at once. Built twice:
+ * JitLazyFirstCallTest and, with JIT_TEST_TIERED, JitTieredFirstCallTest.
+ * The rules every Jit has run on both too (JitLazyTest, JitTieredTest, ...). */
 
+#ifndef JIT_TEST_TIERED
 #define JIT_TEST_LAZY 1
+#endif
 #include "JitFixture.h"
 
 #include <pthread.h>
@@ -132,7 +135,7 @@ static void aMissingSymbolFailsTheLoadNotTheFirstCall(void **State) {
   assert_null(M);
 }
 
-static void lazyAndAnObjectCacheAreRefusedTogether(void **State) {
+static void anObjectCacheIsRefused(void **State) {
   Fixture *F = *State;
   orc_rt_JitOptions O;
   testOptions(&O);
@@ -140,7 +143,9 @@ static void lazyAndAnObjectCacheAreRefusedTogether(void **State) {
   orc_rt_JitRef J = NULL;
   orc_rt_ErrorRef Err = orc_rt_Jit_create(&J, F->S, &O);
   assert_non_null(Err);
-  if (!strstr(orc_rt_Error_getMessage(Err), "Lazy and ObjectCacheDir"))
+  if (!strstr(orc_rt_Error_getMessage(Err), JIT_TEST_TIERED
+                                                ? "Tiered and ObjectCacheDir"
+                                                : "Lazy and ObjectCacheDir"))
     fail_msg("%s", orc_rt_Error_getMessage(Err));
   orc_rt_Error_consume(Err);
   assert_null(J);
@@ -210,8 +215,7 @@ int main(void) {
           aFunctionThatDoesNotCompileIsAStaleCallWithTheCauseReported),
       cmocka_unit_test_setup_teardown(aMissingSymbolFailsTheLoadNotTheFirstCall,
                                       setUp, tearDown),
-      cmocka_unit_test_setup_teardown(lazyAndAnObjectCacheAreRefusedTogether,
-                                      setUp, tearDown),
+      cmocka_unit_test_setup_teardown(anObjectCacheIsRefused, setUp, tearDown),
       cmocka_unit_test_setup_teardown(
           firstCallsOnSeveralThreadsAtOnceAllGetTheirAnswers, setUp, tearDown),
   };
