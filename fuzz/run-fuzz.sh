@@ -48,7 +48,7 @@ runtime_objects() {
   ls "$OUT"/obj/*.o
 }
 
-# The JIT library's sources (lib/jit: support, ir, compile, cache, modules, host),
+# The JIT library's sources (lib/jit: support, ir, compile, cache, modules, tier, host),
 # for the jit target, into $OUT/jit-obj; LLVM itself is not instrumented.
 LLVM_LIBDIR=$(dirname "$CLANG")/../lib
 jit_objects() {
@@ -56,7 +56,7 @@ jit_objects() {
       -newer "$OUT/jit-obj/.done" -name '*.[ch]' | head -1)" ]; then
     mkdir -p "$OUT/jit-obj"
     rm -f "$OUT"/jit-obj/*.o
-    for d in support ir compile cache modules host; do ls "$SRC"/lib/jit/$d/*.c; done |
+    for d in support ir compile cache modules tier host; do ls "$SRC"/lib/jit/$d/*.c; done |
       xargs -P "$JOBS" -I{} sh -c '
         f={}; o="$0/jit-obj/$(basename "$(dirname "$f")")-$(basename "$f" .c).o"
         exec "$1" $2 -fsanitize=fuzzer-no-link -I$3 -DORC_RT_C_VERSION=\"fuzz\" \
