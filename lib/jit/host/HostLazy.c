@@ -34,6 +34,7 @@
 #include "jit/compile/LazySplit.h"
 #include "jit/host/HostJit.h"
 #include "jit/ir/EmuTLS.h"
+#include "jit/ir/OptNone.h"
 #include "jit/support/Diag.h"
 #include "jit/tier/Tiers.h"
 
@@ -319,6 +320,8 @@ orc_rt_ErrorRef orc_rt_jit_HostLazy_compile(orc_rt_jit_HostVersion *V,
     LLVMDisposeModule(M);
     return Err;
   }
+  if (J->Opts.Tiered) /* tier 1 optimizes clang -O0's output (OptNone.h) */
+    orc_rt_jit_dropO0OptNone(M);
   /* Tiered: every function gets a front (its entry follows the tier-up). */
   Err = orc_rt_jit_splitForLazy(M, 0, true, J->Opts.Tiered, &L->Parts);
   orc_rt_jit_ObjectList All = {NULL, 0};

@@ -10,6 +10,7 @@
 #include "jit/compile/SymbolImport.h"
 #include "jit/interpreter/InterpreterEngine.h"
 #include "jit/ir/EmuTLS.h"
+#include "jit/ir/OptNone.h"
 #include "jit/ir/WeakRefs.h"
 #include "jit/lli/DebugDescriptor.h"
 #include "jit/lli/DebugDump.h"
@@ -537,6 +538,8 @@ static orc_rt_ErrorRef addFronts(orc_rt_jit_Jit *J,
 static orc_rt_ErrorRef
 addLazy(orc_rt_jit_Jit *J, LLVMOrcThreadSafeContextRef *TSC, LLVMModuleRef M) {
   orc_rt_jit_LazyParts P;
+  if (J->Opts->Tiered) /* tier 1 optimizes clang -O0's output (OptNone.h) */
+    orc_rt_jit_dropO0OptNone(M);
   orc_rt_ErrorRef Err = orc_rt_jit_splitForLazy(
       M, J->NextModule, !J->Opts->PerModuleLazy, J->Opts->Tiered, &P);
   if (Err)
