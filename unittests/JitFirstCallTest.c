@@ -17,14 +17,6 @@
 
 static int call(void *Fn) { return ((int (*)(void))(uintptr_t)Fn)(); }
 
-static void *entry(orc_rt_JitModuleRef M, const char *Name) {
-  void *Fn = NULL;
-  orc_rt_ErrorRef Err = orc_rt_JitModule_lookup(M, Name, &Fn);
-  if (Err)
-    fail_msg("%s", orc_rt_Error_getMessage(Err));
-  return Fn;
-}
-
 /* bad's inline assembly does not assemble: only compiling it can tell. */
 static const char *HalfBroken =
     "define i32 @good() {\n"
@@ -35,21 +27,6 @@ static const char *HalfBroken =
     "\"={ax}\"()\n"
     "  ret i32 %r\n"
     "}\n";
-
-static char Reported[512];
-static void reportTo(orc_rt_ErrorRef Err, void *Ctx) {
-  (void)Ctx;
-  snprintf(Reported, sizeof(Reported), "%s", orc_rt_Error_getMessage(Err));
-  orc_rt_Error_consume(Err);
-}
-
-static jmp_buf StaleJump;
-static char StaleWhat[256];
-static void onStale(const char *Function, const char *Module, void *Ctx) {
-  (void)Ctx;
-  snprintf(StaleWhat, sizeof(StaleWhat), "%s in %s", Function, Module);
-  longjmp(StaleJump, 1);
-}
 
 /* The eager Jit compiles bad at load and refuses the module; the lazy one
  * loads it and good runs: bad was never compiled. */

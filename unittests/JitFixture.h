@@ -18,6 +18,7 @@
 #include "orc-rt-c/Session.h"
 
 #include <dirent.h>
+#include <setjmp.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +75,34 @@ static inline orc_rt_JitModuleRef load(Fixture *F, const char *Name,
   if (Err)
     fail_msg("%s", orc_rt_Error_getMessage(Err));
   return M;
+}
+
+/* The entry of M's function Name; the test fails if there is none. */
+static inline void *entry(orc_rt_JitModuleRef M, const char *Name) {
+  void *Fn = NULL;
+  orc_rt_ErrorRef Err = orc_rt_JitModule_lookup(M, Name, &Fn);
+  if (Err)
+    fail_msg("%s", orc_rt_Error_getMessage(Err));
+  return Fn;
+}
+
+/* A stale-call handler for one thread's test: notes "FUNCTION in MODULE" in
+ * StaleWhat and jumps back to StaleJump (a handler must not return). */
+static jmp_buf StaleJump;
+static char StaleWhat[256];
+static inline void onStale(const char *Function, const char *Module,
+                           void *Ctx) {
+  (void)Ctx;
+  snprintf(StaleWhat, sizeof(StaleWhat), "%s in %s", Function, Module);
+  longjmp(StaleJump, 1);
+}
+
+/* A Session error reporter that keeps the last message in Reported. */
+static char Reported[512];
+static inline void reportTo(orc_rt_ErrorRef Err, void *Ctx) {
+  (void)Ctx;
+  snprintf(Reported, sizeof(Reported), "%s", orc_rt_Error_getMessage(Err));
+  orc_rt_Error_consume(Err);
 }
 
 /* Removes a test's cache directory and what is in it. */

@@ -17,14 +17,6 @@
 
 static int call(void *Fn) { return ((int (*)(void))(uintptr_t)Fn)(); }
 
-static void *entry(orc_rt_JitModuleRef M, const char *Name) {
-  void *Fn = NULL;
-  orc_rt_ErrorRef Err = orc_rt_JitModule_lookup(M, Name, &Fn);
-  if (Err)
-    fail_msg("%s", orc_rt_Error_getMessage(Err));
-  return Fn;
-}
-
 static void reload(orc_rt_JitModuleRef M, const char *IR) {
   orc_rt_ErrorRef Err = orc_rt_JitModule_reloadMemory(M, IR, strlen(IR));
   if (Err)
@@ -75,14 +67,6 @@ static void newFunctionsCanBeLookedUpAndRemovedOnesAreStale(void **State) {
   assert_non_null(Err);
   orc_rt_Error_consume(Err);
   orc_rt_JitModule_unload(M, NULL, NULL);
-}
-
-static jmp_buf StaleJump;
-static char StaleWhat[256];
-static void onStale(const char *Function, const char *Module, void *Ctx) {
-  (void)Ctx;
-  snprintf(StaleWhat, sizeof(StaleWhat), "%s in %s", Function, Module);
-  longjmp(StaleJump, 1);
 }
 
 static void aFunctionTheReloadRemovedIsAStaleCall(void **State) {

@@ -260,13 +260,6 @@ static void jitIsFreedAfterTheDrainWithACallStillInside(void **State) {
 
 /* A compiled module the cache directory cannot take still loads; the host
  * hears of it through the Session's error reporter. */
-static char Reported[512];
-static void reportTo(orc_rt_ErrorRef Err, void *Ctx) {
-  (void)Ctx;
-  snprintf(Reported, sizeof(Reported), "%s", orc_rt_Error_getMessage(Err));
-  orc_rt_Error_consume(Err);
-}
-
 static void aCacheThatCannotStoreIsReportedNotFatal(void **State) {
   (void)State;
   orc_rt_TaskQueueRef Q = orc_rt_TaskQueue_create();
@@ -298,14 +291,6 @@ static void aCacheThatCannotStoreIsReportedNotFatal(void **State) {
   orc_rt_Session_destroy(S);
   orc_rt_TaskQueue_destroy(Q);
   assert_int_equal(unlink(Dir), 0);
-}
-
-static jmp_buf StaleJump;
-static char StaleWhat[256];
-static void onStale(const char *Function, const char *Module, void *Ctx) {
-  (void)Ctx;
-  snprintf(StaleWhat, sizeof(StaleWhat), "%s in %s", Function, Module);
-  longjmp(StaleJump, 1);
 }
 
 static void staleCallGoesToTheHandler(void **State) {

@@ -16,14 +16,6 @@ static int call2(void *Fn, int A, int B) {
   return ((int (*)(int, int))(uintptr_t)Fn)(A, B);
 }
 
-static void *entry(orc_rt_JitModuleRef M, const char *Name) {
-  void *Fn = NULL;
-  orc_rt_ErrorRef Err = orc_rt_JitModule_lookup(M, Name, &Fn);
-  if (Err)
-    fail_msg("%s", orc_rt_Error_getMessage(Err));
-  return Fn;
-}
-
 static const char *Mix = "define i32 @mix(i32 %a, i32 %b) {\n"
                          "  %x = mul i32 %a, 31\n"
                          "  %y = add i32 %x, %b\n"

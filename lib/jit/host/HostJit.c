@@ -62,14 +62,6 @@ static orc_rt_ErrorRef runPasses(LLVMModuleRef M, const char *Passes,
   return Err;
 }
 
-/* The first error code generation diagnoses (inline assembly that does not
- * assemble): LLVM's default handler would print it and exit the host. */
-static void keepFirstError(LLVMDiagnosticInfoRef DI, void *Ctx) {
-  char **First = Ctx;
-  if (LLVMGetDiagInfoSeverity(DI) == LLVMDSError && !*First)
-    *First = LLVMGetDiagInfoDescription(DI);
-}
-
 static orc_rt_ErrorRef compile(LLVMModuleRef M, orc_rt_jit_ObjectList *Out,
                                void *Ctx) {
   orc_rt_JitRef J = Ctx;
@@ -84,7 +76,8 @@ static orc_rt_ErrorRef compile(LLVMModuleRef M, orc_rt_jit_ObjectList *Out,
   LLVMDiagnosticHandler Old = LLVMContextGetDiagnosticHandler(C);
   void *OldCtx = LLVMContextGetDiagnosticContext(C);
   char *First = NULL;
-  LLVMContextSetDiagnosticHandler(C, keepFirstError, &First);
+  /* Inline assembly that does not assemble is the load's error. */
+  LLVMContextSetDiagnosticHandler(C, orc_rt_jit_keepFirstError, &First);
   pthread_mutex_lock(&J->TMLock);
   Err = orc_rt_jit_compileModule(M, 0, 1, false, J->TM, NULL, NULL, Out);
   pthread_mutex_unlock(&J->TMLock);

@@ -91,3 +91,9 @@ orc_rt_ErrorRef orc_rt_jit_fromDiagnostic(char *Msg) {
   LLVMDisposeMessage(Msg);
   return R;
 }
+
+void orc_rt_jit_keepFirstError(LLVMDiagnosticInfoRef DI, void *Ctx) {
+  char **First = Ctx;
+  if (LLVMGetDiagInfoSeverity(DI) == LLVMDSError && !*First)
+    *First = LLVMGetDiagInfoDescription(DI);
+}

@@ -7,6 +7,7 @@
 
 #include "orc-rt-c/Error.h"
 
+#include <llvm-c/Core.h>
 #include <llvm-c/Error.h>
 
 /* Gives mini-lli's renamed symbols their names in the user's module back, in
@@ -23,5 +24,10 @@ orc_rt_ErrorRef orc_rt_jit_fromLLVMError(LLVMErrorRef E, const char *Prefix);
 /* Turns an SMDiagnostic print-out ("file:1:2: error: msg\nline\n  ^") into
  * "file:1:2: msg\nline\n  ^". Consumes Msg (an LLVM message string). */
 orc_rt_ErrorRef orc_rt_jit_fromDiagnostic(char *Msg);
+
+/* An LLVMContext diagnostic handler whose Ctx is a char **: keeps the first
+ * error's description there (free it with LLVMDisposeMessage). LLVM's
+ * default handler would print it and exit the process. */
+void orc_rt_jit_keepFirstError(LLVMDiagnosticInfoRef DI, void *Ctx);
 
 #endif

@@ -593,21 +593,14 @@ static char *tier1Name(const Slot *S) { return suffixed(S->Name, "$tier1"); }
 
 /* Builds and compiles U's tier-1 code into *Objs; *Optimized says whether it
  * went through the IR pipeline. */
-/* The first error tier 1's code generation diagnoses (inline assembly the
- * optimizer duplicated, a label defined twice): LLVM's default handler
- * would print it and exit the program; it fails the tier-up instead. */
-static void firstError(LLVMDiagnosticInfoRef DI, void *Ctx) {
-  char **First = Ctx;
-  if (LLVMGetDiagInfoSeverity(DI) == LLVMDSError && !*First)
-    *First = LLVMGetDiagInfoDescription(DI);
-}
-
 static orc_rt_ErrorRef compileUnit(orc_rt_jit_Tiers *T, Unit *U,
                                    orc_rt_jit_ObjectList *Objs,
                                    bool *Optimized) {
   LLVMContextRef C = LLVMContextCreate();
   char *Diagnosed = NULL;
-  LLVMContextSetDiagnosticHandler(C, firstError, &Diagnosed);
+  /* Inline assembly the optimizer duplicated (a label defined twice) fails
+   * the tier-up, not the program (LLVM's default handler would exit). */
+  LLVMContextSetDiagnosticHandler(C, orc_rt_jit_keepFirstError, &Diagnosed);
   LLVMModuleRef M = NULL;
   if (LLVMParseBitcodeInContext2(C, U->Bitcode, &M)) {
     LLVMContextDispose(C);
