@@ -44,6 +44,8 @@ static void reportSessionError(void *Ctx, LLVMErrorRef E) {
 }
 
 char *orc_rt_jit_Host_takeSessionErrors(orc_rt_JitRef J) {
+  if (J->Owned) /* its LLJIT's session reports to its owner */
+    return J->Owner.TakeSessionErrors(J->Owner.Ctx);
   pthread_mutex_lock(&J->SymLock);
   char *Errs = J->SessionErrors;
   J->SessionErrors = NULL;
@@ -190,18 +192,35 @@ static void disposeJit(orc_rt_JitRef J) {
     if (E)
       LLVMConsumeError(E);
   }
+  /* Modules unloaded after the Session's shutdown finalized them: their
+   * OnFreed runs once their code is (here, or with the owner's LLJIT). */
+  size_t NumFreed = 0;
+  for (orc_rt_JitModuleRef M = J->Loaded; M; M = M->Next)
+    NumFreed += M->OnFreed != NULL;
+  struct {
+    orc_rt_CallbackFn Fn;
+    void *Ctx;
+  } *Freed = NumFreed ? calloc(NumFreed, sizeof(*Freed)) : NULL;
+  NumFreed = 0;
   for (orc_rt_JitModuleRef M = J->Loaded; M;) {
     orc_rt_JitModuleRef Next = M->Next;
+    if (M->OnFreed && Freed) {
+      Freed[NumFreed].Fn = M->OnFreed;
+      Freed[NumFreed++].Ctx = M->OnFreedCtx;
+    }
     orc_rt_jit_Host_freeModule(M);
     M = Next;
   }
   if (J->LCTM)
     LLVMOrcDisposeLazyCallThroughManager(J->LCTM);
-  if (J->LLJIT) { /* frees every module's code and data */
+  if (J->LLJIT && !J->Owned) { /* frees every module's code and data */
     LLVMErrorRef E = LLVMOrcDisposeLLJIT(J->LLJIT);
     if (E)
       LLVMConsumeError(E);
   }
+  for (size_t I = 0; I < NumFreed; ++I)
+    Freed[I].Fn(Freed[I].Ctx);
+  free(Freed);
   for (orc_rt_jit_HostSlot *S = J->AllSlots; S;) {
     orc_rt_jit_HostSlot *Next = S->NextAll;
     free(S);
@@ -220,27 +239,72 @@ static void disposeJit(orc_rt_JitRef J) {
   free(J->LazyFailure.Function);
   free(J->LazyFailure.Module);
   free(J->LazyFailure.Cause);
-  pthread_mutex_destroy(&J->Lock);
+  pthread_mutex_destroy(&J->OwnLock);
   pthread_mutex_destroy(&J->SymLock);
   pthread_mutex_destroy(&J->TMLock);
+  pthread_mutex_destroy(&J->CacheLock);
   orc_rt_jit_SerialCompile_dispose(&J->Serial);
   free(J);
 }
 
 /* Detach: the modules still loaded are finalized as at exit, their groups
- * closed; the Session's drain then waits for the calls inside them. */
+ * closed (again for those their destructors load); the Session's drain then
+ * waits for the calls inside them. */
 static void onDetach(void *Ctx) {
   orc_rt_JitRef J = Ctx;
-  pthread_mutex_lock(&J->Lock);
-  J->ShuttingDown = true;
+  /* This thread is outside every module frame below this one: a frame it
+   * left with longjmp or an exception gives its token back here, or the
+   * drain would wait for it forever. */
+  orc_rt_jit_ModuleStubs_dropDeadFrames((uintptr_t)__builtin_frame_address(0));
+  pthread_mutex_lock(J->Lock);
   orc_rt_jit_Host_finalizeAll(J);
-  pthread_mutex_unlock(&J->Lock);
+  J->ShuttingDown = true;
+  pthread_mutex_unlock(J->Lock);
 }
 
-/* After the drain: no frame is inside any module; the code goes. */
-static void onShutdown(void *Ctx) { disposeJit(Ctx); }
+/* After the drain: no frame is inside any module; the code goes (over
+ * another's LLJIT: with it, later). */
+static void onShutdown(void *Ctx) {
+  orc_rt_JitRef J = Ctx;
+  if (J->Owned && J->Owner.OnGone)
+    J->Owner.OnGone(J->Owner.Ctx);
+  disposeJit(J);
+}
 
 static const orc_rt_ServiceVTable Service = {onDetach, onShutdown};
+
+/* A Jit with its locks and options, nothing made yet. */
+static orc_rt_JitRef newJit(orc_rt_SessionRef S,
+                            const orc_rt_JitOptions *Opts) {
+  orc_rt_JitRef J = calloc(1, sizeof(*J));
+  if (!J)
+    return NULL;
+  pthread_mutexattr_t A;
+  pthread_mutexattr_init(&A);
+  pthread_mutexattr_settype(&A, PTHREAD_MUTEX_RECURSIVE);
+  pthread_mutex_init(&J->OwnLock, &A);
+  J->Lock = &J->OwnLock;
+  pthread_mutexattr_destroy(&A);
+  pthread_mutex_init(&J->SymLock, NULL);
+  pthread_mutex_init(&J->TMLock, NULL);
+  pthread_mutex_init(&J->CacheLock, NULL);
+  orc_rt_jit_SerialCompile_init(&J->Serial);
+  J->S = S;
+  J->Opts = *Opts;
+  return J;
+}
+
+/* Owned by S from here: freed at its shutdown, after the drain. */
+static orc_rt_ErrorRef handTo(orc_rt_SessionRef S, orc_rt_JitRef J,
+                              orc_rt_JitRef *Result) {
+  orc_rt_ErrorRef Err = orc_rt_Session_addService(S, &Service, J);
+  if (Err) {
+    disposeJit(J);
+    return Err;
+  }
+  *Result = J;
+  return NULL;
+}
 
 orc_rt_ErrorRef orc_rt_Jit_create(orc_rt_JitRef *Result, orc_rt_SessionRef S,
                                   const orc_rt_JitOptions *Opts) {
@@ -261,19 +325,9 @@ orc_rt_ErrorRef orc_rt_Jit_create(orc_rt_JitRef *Result, orc_rt_SessionRef S,
     return orc_rt_Error_create(
         "orc_rt_Jit_create: Tiered needs an OptLevel of 1-3 (the level of "
         "its optimized code); for quick code only, use Lazy with OptLevel 0");
-  orc_rt_JitRef J = calloc(1, sizeof(*J));
+  orc_rt_JitRef J = newJit(S, Opts);
   if (!J)
     return orc_rt_Error_create("orc_rt_Jit_create: out of memory");
-  pthread_mutexattr_t A;
-  pthread_mutexattr_init(&A);
-  pthread_mutexattr_settype(&A, PTHREAD_MUTEX_RECURSIVE);
-  pthread_mutex_init(&J->Lock, &A);
-  pthread_mutexattr_destroy(&A);
-  pthread_mutex_init(&J->SymLock, NULL);
-  pthread_mutex_init(&J->TMLock, NULL);
-  orc_rt_jit_SerialCompile_init(&J->Serial);
-  J->S = S;
-  J->Opts = *Opts;
   J->CacheDir = Opts->ObjectCacheDir ? strdup(Opts->ObjectCacheDir) : NULL;
   J->Opts.ObjectCacheDir = J->CacheDir;
   if (J->Opts.OptLevel)
@@ -312,14 +366,29 @@ orc_rt_ErrorRef orc_rt_Jit_create(orc_rt_JitRef *Result, orc_rt_SessionRef S,
                                   .Compile = compile,
                                   .Warn = warnCache,
                                   .Ctx = J};
-  /* Owned by S from here: freed at its shutdown, after the drain. */
-  Err = orc_rt_Session_addService(S, &Service, J);
-  if (Err) {
+  return handTo(S, J, Result);
+}
+
+orc_rt_ErrorRef orc_rt_jit_Jit_createOver(orc_rt_JitRef *Result,
+                                          orc_rt_SessionRef S,
+                                          const orc_rt_jit_JitOwner *Owner) {
+  orc_rt_JitOptions Opts;
+  orc_rt_JitOptions_init(&Opts); /* (compiled as Owner->Compile says) */
+  orc_rt_JitRef J = newJit(S, &Opts);
+  if (!J)
+    return orc_rt_Error_create("out of memory");
+  J->Owned = true;
+  J->Owner = *Owner;
+  J->Lock = Owner->Lock;
+  J->LLJIT = Owner->LLJIT;
+  J->Compile = Owner->Compile;
+  J->Settings = strdup(
+      Owner->Compile.CodegenSettings ? Owner->Compile.CodegenSettings : "");
+  if (!J->Settings) {
     disposeJit(J);
-    return Err;
+    return orc_rt_Error_create("out of memory");
   }
-  *Result = J;
-  return NULL;
+  return handTo(S, J, Result);
 }
 
 void orc_rt_Jit_getTierStats(orc_rt_JitRef J, orc_rt_JitTierStats *Out) {
@@ -343,10 +412,10 @@ orc_rt_ErrorRef orc_rt_Jit_addSymbol(orc_rt_JitRef J, const char *Name,
       {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable,
        0}};
   LLVMOrcMaterializationUnitRef MU = LLVMOrcAbsoluteSymbols(&Pair, 1);
-  pthread_mutex_lock(&J->Lock);
+  pthread_mutex_lock(J->Lock);
   LLVMErrorRef E =
       LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(J->LLJIT), MU);
-  pthread_mutex_unlock(&J->Lock);
+  pthread_mutex_unlock(J->Lock);
   if (!E)
     return NULL;
   LLVMOrcDisposeMaterializationUnit(MU); /* the unit stays ours */
@@ -357,12 +426,12 @@ orc_rt_ErrorRef orc_rt_Jit_addSymbol(orc_rt_JitRef J, const char *Name,
 
 void orc_rt_Jit_setStaleCallHandler(orc_rt_JitRef J, orc_rt_JitStaleCallFn Fn,
                                     void *Ctx) {
-  pthread_mutex_lock(&J->Lock);
+  pthread_mutex_lock(J->Lock);
   pthread_mutex_lock(&J->SymLock); /* (HostLazy.c reads them under it) */
   J->OnStale = Fn;
   J->StaleCtx = Ctx;
   pthread_mutex_unlock(&J->SymLock);
-  pthread_mutex_unlock(&J->Lock);
+  pthread_mutex_unlock(J->Lock);
 }
 
 /*---- Loading ----*/

@@ -14,13 +14,18 @@
  *            generators read (which run on whatever thread links and must
  *            not wait for a load in progress).
  *   TMLock   guards the target machine, which a load and the first calls of
- *            lazily compiled functions (HostLazy.c) use from any thread. */
+ *            lazily compiled functions (HostLazy.c) use from any thread.
+ *   CacheLock guards the module cache: a load takes entries under Lock,
+ *            and a version's last call gives its entry back on whatever
+ *            thread makes it -- which must not wait for Lock (a constructor
+ *            holding it may be joining that thread). */
 
 #ifndef ORC_RT_C_LIB_JIT_HOST_HOSTJIT_H
 #define ORC_RT_C_LIB_JIT_HOST_HOSTJIT_H
 
 #include "jit/cache/ModuleCache.h"
 #include "jit/compile/SerialCompile.h"
+#include "jit/host/JitOver.h"
 #include "jit/host/ModuleLink.h"
 #include "jit/ir/KeptVariables.h"
 #include "jit/modules/ModuleExitOrder.h"
@@ -93,6 +98,7 @@ struct orc_rt_OpaqueJitModule {
   /* Versions not freed yet, and the freed-but-pinned ones; under SymLock. */
   unsigned LiveVersions;
   orc_rt_jit_HostVersion *Pinned;
+  bool Hidden;     /* its exports resolve no other module's names */
   bool Unloading;  /* unload was called; kept while a module uses it */
   bool Gone;       /* its last version's group is closed; under SymLock */
   bool ByShutdown; /* finalized by the Session's shutdown */
@@ -104,14 +110,18 @@ struct orc_rt_OpaqueJitModule {
 struct orc_rt_OpaqueJit {
   orc_rt_SessionRef S;
   orc_rt_JitOptions Opts;
+  /* Over another's LLJIT (JitOver.h): Owned, and what the owner does. */
+  bool Owned;
+  orc_rt_jit_JitOwner Owner;
   char *CacheDir;
   LLVMOrcLLJITRef LLJIT;
   LLVMTargetMachineRef TM; /* for compiling modules and running passes */
   char *Triple, *CPU, *Features, *DataLayout, *Settings;
   char Passes[24]; /* "default<O2>", or "" at -O0 */
-  pthread_mutex_t Lock, SymLock, TMLock;
+  /* Lock is OwnLock, or over another's JIT its owner's (JitOver.h). */
+  pthread_mutex_t OwnLock, *Lock, SymLock, TMLock, CacheLock;
   orc_rt_jit_SerialCompile Serial;       /* the LLJIT's compiles (Tiered) */
-  orc_rt_jit_ModuleCache Cache;          /* under Lock */
+  orc_rt_jit_ModuleCache Cache;          /* under CacheLock */
   orc_rt_jit_ModuleCompiler Compile;     /* under Lock */
   struct orc_rt_OpaqueJitModule *Loaded; /* newest first; under SymLock */
   orc_rt_jit_HostSlot *FreeSlots;        /* under SymLock */
@@ -154,6 +164,9 @@ orc_rt_ErrorRef orc_rt_jit_HostVersion_build(
 /* Its constructors; its destructors and atexit handlers; under its token. */
 void orc_rt_jit_HostVersion_construct(orc_rt_jit_HostVersion *V);
 void orc_rt_jit_HostVersion_finalize(orc_rt_jit_HostVersion *V);
+/* Runs H (What names it) under V's token, as V's constructors run. */
+void orc_rt_jit_HostVersion_run(orc_rt_jit_HostVersion *V, const char *What,
+                                const orc_rt_jit_AtexitHandler *H);
 /* Frees its code and data (its JITDylib cleared for reuse) and
  * bookkeeping; or only the bookkeeping. */
 void orc_rt_jit_HostVersion_release(orc_rt_jit_HostVersion *V);

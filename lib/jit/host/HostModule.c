@@ -23,6 +23,7 @@
 #include <llvm-c/Error.h>
 #include <llvm-c/Orc.h>
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,7 +67,7 @@ static bool findExport(orc_rt_JitRef J, const char *Name, uint64_t *Addr,
   bool Found = false;
   for (orc_rt_JitModuleRef M = J->Loaded; M; M = M->Next) {
     uint64_t A;
-    if (M->Unloading || M->ByShutdown || !exportOf(M, Name, &A))
+    if (M->Hidden || M->Unloading || M->ByShutdown || !exportOf(M, Name, &A))
       continue;
     *Addr = A;
     *From = M;
@@ -89,7 +90,7 @@ static bool findForSlot(const char *Name, uint64_t *Addr, void *Ctx) {
 
 /* A module's JITDylib's one generator: names it does not define come from
  * the other loaded modules (their stubs), else from the main JITDylib (the
- * host's symbols, the process's). */
+ * host's symbols, the process's) or, over another's JIT, its owner's. */
 static LLVMErrorRef generate(LLVMOrcDefinitionGeneratorRef G, void *Ctx,
                              LLVMOrcLookupStateRef *State,
                              LLVMOrcLookupKind Kind, LLVMOrcJITDylibRef JD,
@@ -100,7 +101,8 @@ static LLVMErrorRef generate(LLVMOrcDefinitionGeneratorRef G, void *Ctx,
   orc_rt_JitRef J = Slot->J;
   return orc_rt_jit_generateFromModules(
       LLVMOrcLLJITGetExecutionSession(J->LLJIT), JD, State, Set, N, &J->SymLock,
-      findForSlot, Slot, LLVMOrcLLJITGetMainJITDylib(J->LLJIT));
+      findForSlot, Slot,
+      J->Owned ? J->Owner.Fallback : LLVMOrcLLJITGetMainJITDylib(J->LLJIT));
 }
 
 LLVMOrcDefinitionGeneratorRef
@@ -233,9 +235,9 @@ void orc_rt_jit_Host_freeModule(orc_rt_JitModuleRef M) {
 orc_rt_ErrorRef orc_rt_jit_Host_load(orc_rt_JitRef J, const char *Name,
                                      LLVMMemoryBufferRef Buf,
                                      orc_rt_JitModuleRef *Result) {
-  pthread_mutex_lock(&J->Lock);
+  pthread_mutex_lock(J->Lock);
   if (J->ShuttingDown) {
-    pthread_mutex_unlock(&J->Lock);
+    pthread_mutex_unlock(J->Lock);
     LLVMDisposeMemoryBuffer(Buf);
     return orc_rt_Error_createf("%s: cannot load: the Session is shutting down",
                                 Name);
@@ -244,13 +246,14 @@ orc_rt_ErrorRef orc_rt_jit_Host_load(orc_rt_JitRef J, const char *Name,
   char *Copy = M ? strdup(Name) : NULL;
   if (!Copy) {
     free(M);
-    pthread_mutex_unlock(&J->Lock);
+    pthread_mutex_unlock(J->Lock);
     LLVMDisposeMemoryBuffer(Buf);
     return orc_rt_Error_createf("%s: out of memory", Name);
   }
   M->J = J;
   M->Name = Copy;
   M->Order.Serial = ++J->NextSerial;
+  M->Hidden = J->Owned; /* a dlopen shows it (RTLD_GLOBAL) once loaded */
   orc_rt_jit_HostVersion *V;
   orc_rt_ErrorRef Err =
       orc_rt_jit_HostVersion_build(M, Buf, orc_rt_jit_Host_generatorFor, &V);
@@ -259,7 +262,7 @@ orc_rt_ErrorRef orc_rt_jit_Host_load(orc_rt_JitRef J, const char *Name,
   }
   if (Err) { /* no version is left */
     orc_rt_jit_Host_freeModule(M);
-    pthread_mutex_unlock(&J->Lock);
+    pthread_mutex_unlock(J->Lock);
     return Err;
   }
   pthread_mutex_lock(&J->SymLock);
@@ -268,7 +271,7 @@ orc_rt_ErrorRef orc_rt_jit_Host_load(orc_rt_JitRef J, const char *Name,
   J->Loaded = M;
   pthread_mutex_unlock(&J->SymLock);
   orc_rt_jit_HostVersion_construct(V);
-  pthread_mutex_unlock(&J->Lock);
+  pthread_mutex_unlock(J->Lock);
   *Result = M;
   return NULL;
 }
@@ -324,11 +327,11 @@ static void unloadNow(orc_rt_JitRef J, orc_rt_JitModuleRef M) {
 void orc_rt_JitModule_unload(orc_rt_JitModuleRef M, orc_rt_CallbackFn OnFreed,
                              void *Ctx) {
   orc_rt_JitRef J = M->J;
-  pthread_mutex_lock(&J->Lock);
+  pthread_mutex_lock(J->Lock);
   M->OnFreed = OnFreed;
   M->OnFreedCtx = Ctx;
   if (M->ByShutdown) { /* finalized by shutdown already: freed with the JIT */
-    pthread_mutex_unlock(&J->Lock);
+    pthread_mutex_unlock(J->Lock);
     return;
   }
   pthread_mutex_lock(&J->SymLock);
@@ -352,20 +355,116 @@ void orc_rt_JitModule_unload(orc_rt_JitModuleRef M, orc_rt_CallbackFn OnFreed,
       Again = true;
     }
   }
-  pthread_mutex_unlock(&J->Lock);
+  pthread_mutex_unlock(J->Lock);
 }
 
-/* Under Lock, at the Session's detach. */
+/*---- What a dlopen needs (JitOver.h) ----*/
+
+void orc_rt_jit_JitModule_setVisible(orc_rt_JitModuleRef M, bool Visible) {
+  pthread_mutex_lock(&M->J->SymLock);
+  M->Hidden = !Visible;
+  pthread_mutex_unlock(&M->J->SymLock);
+}
+
+bool orc_rt_jit_Jit_findGlobal(orc_rt_JitRef J, const char *Name,
+                               uint64_t *Addr) {
+  orc_rt_JitModuleRef From;
+  pthread_mutex_lock(&J->SymLock);
+  bool Found = findExport(J, Name, Addr, &From);
+  pthread_mutex_unlock(&J->SymLock);
+  return Found;
+}
+
+bool orc_rt_jit_JitModule_isNeeded(orc_rt_JitModuleRef M) {
+  pthread_mutex_lock(&M->J->SymLock);
+  bool Needed = orc_rt_jit_Host_isNeeded(M->J, M);
+  pthread_mutex_unlock(&M->J->SymLock);
+  return Needed;
+}
+
+bool orc_rt_jit_Jit_runHandlerOf(orc_rt_JitRef J, const void *Dso,
+                                 const orc_rt_jit_AtexitHandler *H) {
+  pthread_mutex_lock(&J->SymLock);
+  orc_rt_JitModuleRef M = J->Loaded;
+  while (M && (!M->Cur || &M->Cur->Dso != Dso))
+    M = M->Next;
+  orc_rt_jit_HostVersion *V = M ? M->Cur : NULL;
+  /* A listed module's version is not closed yet (unload unlists it first):
+   * this token keeps it from being freed until the handler is done. */
+  bool Pinned = V && orc_rt_TaskGroup_acquireToken(V->Group);
+  pthread_mutex_unlock(&J->SymLock);
+  if (!V)
+    return false;
+  if (Pinned) {
+    orc_rt_jit_HostVersion_run(V, "atexit handler", H);
+    orc_rt_TaskGroup_releaseToken(V->Group);
+  }
+  return true;
+}
+
+/*---- At the Session's detach ----*/
+
+static orc_rt_JitModuleRef moduleOf(orc_rt_jit_ExitOrderNode *Node) {
+  return (orc_rt_JitModuleRef)((char *)Node -
+                               offsetof(struct orc_rt_OpaqueJitModule, Order));
+}
+
+static void finalizeByShutdown(orc_rt_JitModuleRef M) {
+  orc_rt_jit_HostVersion *V = M->Cur;
+  orc_rt_jit_HostVersion_finalize(V);
+  M->ByShutdown = V->ByShutdown = true;
+  /* Release: pairs with the acquire load in ModuleStubs.c's denied, which
+   * reads it after its token was denied by this close. */
+  __atomic_store_n(&V->Id->ClosedByShutdown, true, __ATOMIC_RELEASE);
+  orc_rt_TaskGroup_close(V->Group);
+}
+
+/* Under SymLock: whether M is still loaded (a destructor may have unloaded
+ * it) and not finalized yet; one kept for a module that uses it is. */
+static bool pending(orc_rt_JitRef J, orc_rt_JitModuleRef M) {
+  for (orc_rt_JitModuleRef N = J->Loaded; N; N = N->Next)
+    if (N == M)
+      return !M->ByShutdown;
+  return false;
+}
+
+/* Under Lock: the modules still loaded, in glibc's _dl_fini order
+ * (modules/ModuleExitOrder.h: newest first, a module before those it bound
+ * symbols from), until their destructors load no more. */
 void orc_rt_jit_Host_finalizeAll(orc_rt_JitRef J) {
-  for (orc_rt_JitModuleRef M = J->Loaded; M; M = M->Next) {
-    if (M->ByShutdown)
+  while (true) {
+    pthread_mutex_lock(&J->SymLock);
+    size_t N = 0;
+    for (orc_rt_JitModuleRef M = J->Loaded; M; M = M->Next)
+      N += pending(J, M);
+    orc_rt_jit_ExitOrderNode **Order = N ? calloc(2 * N, sizeof(*Order)) : NULL;
+    orc_rt_JitModuleRef Oldest = NULL;
+    if (Order) {
+      size_t I = N;
+      for (orc_rt_JitModuleRef M = J->Loaded; M; M = M->Next)
+        if (pending(J, M))
+          Order[N + --I] = &M->Order; /* Loaded is newest first */
+      orc_rt_jit_ExitOrder_sort(Order, Order + N, N);
+    } else {
+      for (orc_rt_JitModuleRef M = J->Loaded; M; M = M->Next)
+        if (pending(J, M))
+          Oldest = M; /* out of memory: the oldest first, then */
+    }
+    pthread_mutex_unlock(&J->SymLock);
+    if (!N)
+      return;
+    if (!Order) {
+      finalizeByShutdown(Oldest);
       continue;
-    orc_rt_jit_HostVersion *V = M->Cur;
-    orc_rt_jit_HostVersion_finalize(V);
-    M->ByShutdown = V->ByShutdown = true;
-    /* Release: pairs with the acquire load in ModuleStubs.c's denied, which
-     * reads it after its token was denied by this close. */
-    __atomic_store_n(&V->Id->ClosedByShutdown, true, __ATOMIC_RELEASE);
-    orc_rt_TaskGroup_close(V->Group);
+    }
+    for (size_t I = 0; I < N; ++I) {
+      orc_rt_JitModuleRef M = moduleOf(Order[I]);
+      pthread_mutex_lock(&J->SymLock);
+      bool Still = pending(J, M);
+      pthread_mutex_unlock(&J->SymLock);
+      if (Still)
+        finalizeByShutdown(M);
+    }
+    free(Order);
   }
 }

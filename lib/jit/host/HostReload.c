@@ -67,13 +67,13 @@ static void repin(orc_rt_JitModuleRef M, orc_rt_jit_HostVersion *Old) {
 orc_rt_ErrorRef orc_rt_jit_Host_reload(orc_rt_JitModuleRef M,
                                        LLVMMemoryBufferRef Buf) {
   orc_rt_JitRef J = M->J;
-  pthread_mutex_lock(&J->Lock);
+  pthread_mutex_lock(J->Lock);
   const char *Why = J->ShuttingDown || M->ByShutdown
                         ? "the Session is shutting down"
                     : M->Unloading ? "it is being unloaded"
                                    : NULL;
   if (Why) {
-    pthread_mutex_unlock(&J->Lock);
+    pthread_mutex_unlock(J->Lock);
     LLVMDisposeMemoryBuffer(Buf);
     return orc_rt_Error_createf("%s: cannot reload: %s", M->Name, Why);
   }
@@ -83,7 +83,7 @@ orc_rt_ErrorRef orc_rt_jit_Host_reload(orc_rt_JitModuleRef M,
   if (!Err && (Err = orc_rt_jit_Host_makeFronts(M, New)))
     orc_rt_TaskGroup_close(New->Group); /* completes: frees the version */
   if (Err) {
-    pthread_mutex_unlock(&J->Lock);
+    pthread_mutex_unlock(J->Lock);
     return Err;
   }
   orc_rt_jit_HostVersion_finalize(Old);
@@ -100,6 +100,6 @@ orc_rt_ErrorRef orc_rt_jit_Host_reload(orc_rt_JitModuleRef M,
    * its token. */
   __atomic_store_n(&Old->Id->Superseded, true, __ATOMIC_RELEASE);
   orc_rt_TaskGroup_close(Old->Group); /* may free Old (its last call is out) */
-  pthread_mutex_unlock(&J->Lock);
+  pthread_mutex_unlock(J->Lock);
   return NULL;
 }

@@ -46,13 +46,34 @@ static void defaultStale(const char *Function, const char *Module, void *Ctx) {
 
 /*---- Running code in a version ----*/
 
-/* Under the version's token; false if it is refused (the version is going). */
-static bool runIn(orc_rt_jit_HostVersion *V, void (*Fn)(void)) {
-  if (!orc_rt_TaskGroup_acquireToken(V->Group))
-    return false;
-  Fn();
-  orc_rt_TaskGroup_releaseToken(V->Group);
-  return true;
+/* A constructor, destructor or atexit handler of V's (Fn, or Fn(Arg)),
+ * under V's token and, over another's JIT, as its owner enters JIT'd code. */
+typedef struct {
+  orc_rt_jit_HostVersion *V;
+  void (*Fn)(void *);
+  void *Arg;
+  bool NoArg;
+} VersionCall;
+
+static void callIn(void *Ctx) {
+  VersionCall *C = Ctx;
+  if (!orc_rt_TaskGroup_acquireToken(C->V->Group))
+    return; /* refused: the version is going */
+  if (C->NoArg)
+    ((void (*)(void))C->Fn)();
+  else
+    C->Fn(C->Arg);
+  orc_rt_TaskGroup_releaseToken(C->V->Group);
+}
+
+static void runIn(orc_rt_jit_HostVersion *V, const char *What,
+                  const orc_rt_jit_AtexitHandler *H) {
+  orc_rt_JitRef J = V->M->J;
+  VersionCall C = {V, H->Fn, H->Arg, H->NoArg};
+  if (J->Owned)
+    J->Owner.Enter(What, (uintptr_t)H->Fn, callIn, &C, J->Owner.Ctx);
+  else
+    callIn(&C);
 }
 
 static void runInits(orc_rt_jit_HostVersion *V, const orc_rt_jit_InitList *L,
@@ -61,12 +82,27 @@ static void runInits(orc_rt_jit_HostVersion *V, const orc_rt_jit_InitList *L,
     size_t I = Reverse ? L->Size - 1 - K : K;
     if (Prioritized >= 0 && (L->Items[I].Priority != 65535) != Prioritized)
       continue;
-    runIn(V, (void (*)(void))(uintptr_t)Addrs[I]);
+    orc_rt_jit_AtexitHandler H = {(void (*)(void *))(uintptr_t)Addrs[I], NULL,
+                                  true};
+    runIn(V, L->Items[I].Symbol, &H);
   }
 }
 
 void orc_rt_jit_HostVersion_construct(orc_rt_jit_HostVersion *V) {
   runInits(V, &V->Code->Ctors, V->Link.CtorAddrs, false, -1);
+}
+
+/* The atexit handlers V registered, newest first (including ones registered
+ * meanwhile): glibc's __cxa_finalize of its handle, or the owner's list. */
+static void runHandlers(orc_rt_jit_HostVersion *V) {
+  orc_rt_JitRef J = V->M->J;
+  if (!J->Owned) {
+    __cxa_finalize(&V->Dso);
+    return;
+  }
+  orc_rt_jit_AtexitHandler H;
+  while (J->Owner.PopHandler(&V->Dso, &H, J->Owner.Ctx))
+    runIn(V, "atexit handler", &H);
 }
 
 /* As glibc's dlclose: the .fini_array backwards, and in it (crtbegin's
@@ -77,9 +113,14 @@ void orc_rt_jit_HostVersion_finalize(orc_rt_jit_HostVersion *V) {
   if (!orc_rt_TaskGroup_acquireToken(V->Group))
     return;
   runInits(V, &V->Code->Dtors, V->Link.DtorAddrs, true, 0);
-  __cxa_finalize(&V->Dso);
+  runHandlers(V);
   runInits(V, &V->Code->Dtors, V->Link.DtorAddrs, true, 1);
   orc_rt_TaskGroup_releaseToken(V->Group);
+}
+
+void orc_rt_jit_HostVersion_run(orc_rt_jit_HostVersion *V, const char *What,
+                                const orc_rt_jit_AtexitHandler *H) {
+  runIn(V, What, H);
 }
 
 /*---- Freeing ----*/
@@ -88,10 +129,10 @@ void orc_rt_jit_HostVersion_free(orc_rt_jit_HostVersion *V) {
   orc_rt_JitRef J = V->M->J;
   if (V->Lazy)
     orc_rt_jit_HostLazy_free(V); /* (its code too) */
-  if (V->Code) {                 /* any thread: the cache is J's, under Lock */
-    pthread_mutex_lock(&J->Lock);
+  if (V->Code) {                 /* any thread */
+    pthread_mutex_lock(&J->CacheLock);
     orc_rt_jit_ModuleCache_put(&J->Cache, V->Code);
-    pthread_mutex_unlock(&J->Lock);
+    pthread_mutex_unlock(&J->CacheLock);
   }
   if (V->Id && !V->Link.StubsMade) { /* no stub points at it */
     orc_rt_TokenSource_dispose(V->Id->Tokens);
@@ -211,12 +252,15 @@ static orc_rt_ErrorRef makeId(orc_rt_jit_HostVersion *V) {
     free(P);
     return orc_rt_Error_create("out of memory");
   }
-  *Id =
-      (orc_rt_jit_StubModule){.Tokens = TS,
-                              .Group = V->Group,
-                              .Path = P,
-                              .OnStale = J->OnStale ? J->OnStale : defaultStale,
-                              .StaleCtx = J->StaleCtx};
+  /* Over another's JIT, ModuleStubs.h's default (mini-lli's line). */
+  void (*Stale)(const char *, const char *, void *) = J->OnStale ? J->OnStale
+                                                      : J->Owned ? NULL
+                                                                 : defaultStale;
+  *Id = (orc_rt_jit_StubModule){.Tokens = TS,
+                                .Group = V->Group,
+                                .Path = P,
+                                .OnStale = Stale,
+                                .StaleCtx = J->StaleCtx};
   V->Id = Id; /* permanent from here: stubs point at it */
   return NULL;
 }
@@ -292,10 +336,14 @@ static orc_rt_ErrorRef compileVersion(orc_rt_jit_HostVersion *V,
   By.Compile = compile;
   By.Warn = warn;
   By.Ctx = (void *)B;
-  orc_rt_ErrorRef Err = J->Opts.Lazy || J->Opts.Tiered
-                            ? orc_rt_jit_HostLazy_compile(V, &By, Buf)
-                            : orc_rt_jit_ModuleCache_get(
-                                  &J->Cache, &By, V->M->Name, Buf, &V->Code);
+  orc_rt_ErrorRef Err;
+  if (J->Opts.Lazy || J->Opts.Tiered) {
+    Err = orc_rt_jit_HostLazy_compile(V, &By, Buf);
+  } else {
+    pthread_mutex_lock(&J->CacheLock);
+    Err = orc_rt_jit_ModuleCache_get(&J->Cache, &By, V->M->Name, Buf, &V->Code);
+    pthread_mutex_unlock(&J->CacheLock);
+  }
   free(Settings);
   return Err;
 }
@@ -358,6 +406,8 @@ static orc_rt_ErrorRef addObjects(LLVMOrcJITDylibRef JD,
                                   const LLVMMemoryBufferRef *Objects, size_t N,
                                   void *Ctx) {
   orc_rt_JitRef J = Ctx;
+  if (J->Owned)
+    return J->Owner.AddObjects(JD, Objects, N, J->Owner.Ctx);
   orc_rt_ErrorRef Err = NULL;
   for (size_t I = 0; I < N; ++I) {
     if (Err)
@@ -372,6 +422,8 @@ static orc_rt_ErrorRef addObjects(LLVMOrcJITDylibRef JD,
 static orc_rt_ErrorRef lookup(LLVMOrcJITDylibRef JD, const char *const *Names,
                               size_t N, uint64_t *Addrs, void *Ctx) {
   orc_rt_JitRef J = Ctx;
+  if (J->Owned)
+    return J->Owner.Lookup(JD, Names, N, Addrs, J->Owner.Ctx);
   LLVMOrcSymbolStringPoolEntryRef *Interned = calloc(N, sizeof(*Interned));
   if (!Interned)
     return orc_rt_Error_create("out of memory");
@@ -386,13 +438,15 @@ static orc_rt_ErrorRef lookup(LLVMOrcJITDylibRef JD, const char *const *Names,
   return orc_rt_jit_fromLLVMError(E, NULL);
 }
 
-/* The load failed: what LLVM's session reported meanwhile is its cause. */
+/* The load failed: what LLVM's session reported meanwhile is its cause,
+ * the first line ("m.ll: Symbols not found: [ f ]"); what failed in
+ * consequence follows on the next. */
 static orc_rt_ErrorRef withSessionErrors(orc_rt_JitRef J, const char *Name,
                                          orc_rt_ErrorRef Err) {
   char *Session = orc_rt_jit_Host_takeSessionErrors(J);
   orc_rt_ErrorRef Out =
-      orc_rt_Error_createf("%s: %s%s%s", Name, orc_rt_Error_getMessage(Err),
-                           Session ? ": " : "", Session ? Session : "");
+      orc_rt_Error_createf("%s: %s%s%s", Name, Session ? Session : "",
+                           Session ? "\n" : "", orc_rt_Error_getMessage(Err));
   orc_rt_Error_consume(Err);
   free(Session);
   return Out;

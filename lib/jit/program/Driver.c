@@ -339,8 +339,8 @@ orc_rt_ErrorRef orc_rt_jit_Program_create(orc_rt_jit_Program **Result,
     Err = orc_rt_jit_Jit_create(&P->Jit, Opts);
   if (!Err)
     Err = orc_rt_Session_addService(P->S, &JitService, P);
-  if (!Err) /* newer than JitService: notified before the JIT is freed */
-    Err = orc_rt_jit_Dlopen_attach(P->S, P->Jit, Opts);
+  if (!Err) /* its loader is newer than JitService: freed before the JIT */
+    orc_rt_jit_Dlopen_attach(P->S, P->Jit, Opts);
   if (!Err)
     Err = loadInputs(P);
   if (Err) {
