@@ -489,6 +489,53 @@ static void anotherModulesCallsFollowTheReload(void **State) {
   orc_rt_JitModule_unload(M, NULL, NULL);
 }
 
+/*---- Shutdown ----*/
+
+/* A module whose destructor records Name; Body defines its functions. */
+static char *recordingModule(const char *Name, const char *Body) {
+  static char Buf[4][1024];
+  static int Next;
+  char *B = Buf[Next++ % 4];
+  snprintf(B, sizeof(Buf[0]),
+           "declare void @record(ptr)\n"
+           "@n = private constant [%zu x i8] c\"%s\\00\"\n"
+           "define internal void @dtor() {\n"
+           "  call void @record(ptr @n)\n"
+           "  ret void\n"
+           "}\n"
+           "@llvm.global_dtors = appending global [1 x { i32, ptr, ptr }] "
+           "[{ i32, ptr, ptr } { i32 65535, ptr @dtor, ptr null }]\n%s",
+           strlen(Name) + 1, Name, Body);
+  return B;
+}
+
+/* The Session's shutdown finalizes the modules still loaded in glibc's exit
+ * order: newest first, but a module before those it bound symbols from.
+ * X is loaded before C, and a reload makes it use C: X must go first
+ * (newest first alone would finalize C under X's destructors). */
+static void shutdownFinalizesAModuleBeforeTheOnesItUses(void **State) {
+  Fixture *F = *State;
+  Log[0] = 0;
+  assert_null(orc_rt_Jit_addSymbol(F->J, "record", (void *)(uintptr_t)record));
+  orc_rt_JitModuleRef X = load(F, "x.ll",
+                               recordingModule("x", "define i32 @x() {\n"
+                                                    "  ret i32 1\n"
+                                                    "}\n"));
+  load(F, "c.ll",
+       recordingModule("c", "define i32 @c() {\n"
+                            "  ret i32 7\n"
+                            "}\n"));
+  reload(X, recordingModule("x2", "declare i32 @c()\n"
+                                  "define i32 @x() {\n"
+                                  "  %r = call i32 @c()\n"
+                                  "  ret i32 %r\n"
+                                  "}\n"));
+  assert_string_equal(Log, "x "); /* the first version's destructor */
+  assert_int_equal(call(entry(X, "x")), 7);
+  orc_rt_Session_shutdown(F->S, NULL, NULL);
+  assert_string_equal(Log, "x x2 c ");
+}
+
 int main(void) {
   const struct CMUnitTest Tests[] = {
       cmocka_unit_test_setup_teardown(
@@ -517,6 +564,8 @@ int main(void) {
           aVersionFromTheObjectCacheKeepsVariablesToo, setUp, tearDown),
       cmocka_unit_test_setup_teardown(
           aHandedOutFunctionPointerCallsTheNewVersion, setUp, tearDown),
+      cmocka_unit_test_setup_teardown(
+          shutdownFinalizesAModuleBeforeTheOnesItUses, setUp, tearDown),
       cmocka_unit_test_setup_teardown(anotherModulesCallsFollowTheReload, setUp,
                                       tearDown),
   };

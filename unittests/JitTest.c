@@ -224,6 +224,53 @@ static void codeIsFreedOnlyAfterTheLastFrameReturns(void **State) {
   latch_destroy(&Release);
 }
 
+/* A version's last call may return while another thread is loading a
+ * module: the returning thread frees the version's code and gives its cache
+ * entry back, and must not wait for the load. Here the loading thread's
+ * constructor even waits for it (joins it): when freeing took the load's
+ * lock, this deadlocked. */
+static pthread_t Blocked;
+static void hostJoinBlocked(void) {
+  latch_set(&Release);
+  struct timespec Deadline;
+  clock_gettime(CLOCK_REALTIME, &Deadline);
+  Deadline.tv_sec += 30;
+  record(pthread_timedjoin_np(Blocked, NULL, &Deadline) ? "stuck" : "joined");
+}
+
+static const char *Joiner = "declare void @host_join_blocked()\n"
+                            "define internal void @ctor() {\n"
+                            "  call void @host_join_blocked()\n"
+                            "  ret void\n"
+                            "}\n"
+                            "@llvm.global_ctors = appending global [1 x { i32, "
+                            "ptr, ptr }] [{ i32, ptr, ptr } { i32 65535, ptr "
+                            "@ctor, ptr null }]\n";
+
+static void aLastCallReturningDuringALoadDoesNotWaitForIt(void **State) {
+  Fixture *F = *State;
+  latch_init(&Inside);
+  latch_init(&Release);
+  Log[0] = 0;
+  assert_null(
+      orc_rt_Jit_addSymbol(F->J, "host_block", (void *)(uintptr_t)hostBlock));
+  assert_null(orc_rt_Jit_addSymbol(F->J, "host_join_blocked",
+                                   (void *)(uintptr_t)hostJoinBlocked));
+  assert_null(orc_rt_Jit_addSymbol(F->J, "record", (void *)(uintptr_t)record));
+  orc_rt_JitModuleRef M = load(F, "blocking.ll", Blocking);
+  void *Fn;
+  assert_null(orc_rt_JitModule_lookup(M, "blocks", &Fn));
+  assert_int_equal(pthread_create(&Blocked, NULL, callBlocks, Fn), 0);
+  latch_wait(&Inside);
+  atomic_int Freed = 0;
+  orc_rt_JitModule_unload(M, freed, &Freed); /* the call inside holds it */
+  load(F, "joiner.ll", Joiner); /* its constructor lets the call return */
+  assert_string_equal(Log, "joined ");
+  assert_int_equal(atomic_load(&Freed), 1);
+  latch_destroy(&Inside);
+  latch_destroy(&Release);
+}
+
 /* The Session's shutdown with a call still inside a module: the module is
  * finalized at once, the Jit (and the code) goes only after the drain, once
  * that call has returned. Were the code freed earlier, the call would return
@@ -488,6 +535,8 @@ int main(void) {
                                       setUp, tearDown),
       cmocka_unit_test_setup_teardown(
           jitIsFreedAfterTheDrainWithACallStillInside, setUp, tearDown),
+      cmocka_unit_test_setup_teardown(
+          aLastCallReturningDuringALoadDoesNotWaitForIt, setUp, tearDown),
       cmocka_unit_test(aCacheThatCannotStoreIsReportedNotFatal),
       cmocka_unit_test_setup_teardown(
           unloadWhileThreadsCallEndsEachCallInTheAnswerOrTheHandler, setUp,

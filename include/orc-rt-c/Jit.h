@@ -29,9 +29,10 @@
  *             -call handler (default: one line on stderr naming the function
  *             and the module, then abort), never into freed memory.
  *   shutdown  the Session's shutdown finalizes the modules still loaded (as
- *             at exit: destructors, handlers), refuses new calls, and frees
- *             the Jit after the drain: after every call inside a module has
- *             returned.
+ *             at exit: destructors, handlers; in glibc's exit order, newest
+ *             first but a module before those it bound symbols from),
+ *             refuses new calls, and frees the Jit after the drain: after
+ *             every call inside a module has returned.
  *
  * Modules see the host's symbols given with orc_rt_Jit_addSymbol first, then
  * the exported symbols of the modules loaded before them (functions through

@@ -228,8 +228,9 @@ orc_rt_jit_Host_generatorFor(orc_rt_jit_HostSlot *S);
  * JITDylibs'), after the Session's drain. */
 void orc_rt_jit_Host_freeModule(orc_rt_JitModuleRef M);
 
-/* At the Session's detach: every module still loaded is finalized (newest
- * first, as at exit) and its group closed by shutdown. */
+/* At the Session's detach: every module still loaded is finalized (in
+ * glibc's _dl_fini order; those their destructors load after) and its group
+ * closed by shutdown. */
 void orc_rt_jit_Host_finalizeAll(struct orc_rt_OpaqueJit *J);
 
 /* The session errors reported since the last call, joined (NULL if none). */

@@ -1,11 +1,11 @@
 /*===- lib/jit/host/ModuleLink.h - A compiled module linked for loading ---===*/
-/* What a loader (orc-rt-c/Jit.h's, HostModule.c; mini-lli's dlopen,
- * program/IRDlopen.c) does with a compiled module (cache/ModuleCache.h) and a
- * JITDylib of its own: defines the module's __dso_handle and the stubs its
- * escaping function addresses name, adds its objects, links everything with
- * one lookup (exports, constructors, destructors, escaping functions), points
- * the escape stubs at their functions, and makes an entry stub for each
- * exported function. And the generator step both loaders share: names found
+/* What the loader (orc-rt-c/Jit.h's, HostVersion.c; under mini-lli's dlopen
+ * too) does with a compiled module (cache/ModuleCache.h) and a JITDylib of
+ * its own: defines the module's __dso_handle and the stubs its escaping
+ * function addresses name, adds its objects, links everything with one
+ * lookup (exports, constructors, destructors, escaping functions), points the
+ * escape stubs at their functions, and makes an entry stub for each exported
+ * function. And the generator step of its modules' JITDylibs: names found
  * among the loaded modules are defined in the JITDylib, the rest imported. */
 
 #ifndef ORC_RT_C_LIB_JIT_HOST_MODULELINK_H

@@ -7,8 +7,8 @@
  *   exit      the modules still loaded are finalized in _dl_fini's order
  *             (orc_rt_jit_ExitOrder_sort).
  *
- * The loader (IRDlopen.c) embeds one node in its record of each module and
- * guards the nodes with its own lock: nothing here locks or allocates beyond
+ * The loader (host/HostModule.c) embeds one node in its record of each
+ * module and guards the nodes with its own lock: nothing here locks or allocates beyond
  * a node's list of dependencies. */
 
 #ifndef ORC_RT_C_LIB_JIT_MODULES_MODULEEXITORDER_H
