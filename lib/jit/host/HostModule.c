@@ -46,8 +46,10 @@ static bool exportOf(orc_rt_JitModuleRef M, const char *Name, uint64_t *Addr) {
   const orc_rt_jit_ExportList *X = &V->Code->Exports;
   for (size_t I = 0; I < X->Size; ++I)
     if (!strcmp(X->Items[I].Name, Name)) {
-      *Addr =
-          X->Items[I].IsFunction ? frontOf(M, Name) : V->Link.ExportAddrs[I];
+      /* Over another's JIT a module has one version: its stubs are its
+       * entries (no front, so no second jump on every call). */
+      *Addr = X->Items[I].IsFunction && !M->J->Owned ? frontOf(M, Name)
+                                                     : V->Link.ExportAddrs[I];
       return *Addr != 0;
     }
   for (size_t I = 0; I < V->NumVars; ++I)
@@ -257,7 +259,7 @@ orc_rt_ErrorRef orc_rt_jit_Host_load(orc_rt_JitRef J, const char *Name,
   orc_rt_jit_HostVersion *V;
   orc_rt_ErrorRef Err =
       orc_rt_jit_HostVersion_build(M, Buf, orc_rt_jit_Host_generatorFor, &V);
-  if (!Err && (Err = orc_rt_jit_Host_makeFronts(M, V))) {
+  if (!Err && !J->Owned && (Err = orc_rt_jit_Host_makeFronts(M, V))) {
     orc_rt_TaskGroup_close(V->Group); /* completes: frees the version */
   }
   if (Err) { /* no version is left */

@@ -68,7 +68,8 @@ orc_rt_ErrorRef orc_rt_jit_Host_reload(orc_rt_JitModuleRef M,
                                        LLVMMemoryBufferRef Buf) {
   orc_rt_JitRef J = M->J;
   pthread_mutex_lock(J->Lock);
-  const char *Why = J->ShuttingDown || M->ByShutdown
+  const char *Why = J->Owned ? "its Jit's owner does not reload modules"
+                    : J->ShuttingDown || M->ByShutdown
                         ? "the Session is shutting down"
                     : M->Unloading ? "it is being unloaded"
                                    : NULL;

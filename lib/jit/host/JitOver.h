@@ -6,9 +6,10 @@
  * owner keeps is what it is told here: where names no module exports come
  * from, how a module is compiled and added, how its code is entered, where
  * its atexit handlers are kept and what its LLJIT's session reported. Such a
- * Jit compiles eagerly (no Lazy, no Tiered) and, when the Session shuts
- * down, leaves the LLJIT and the modules' JITDylibs to their owner (whose
- * service must be older than the Jit's, so that it frees them after).
+ * Jit compiles eagerly (no Lazy, no Tiered), does not reload (a module has
+ * one version, whose stubs are its entries: no fronts) and, when the Session
+ * shuts down, leaves the LLJIT and the modules' JITDylibs to their owner
+ * (whose service must be older than the Jit's, so that it frees them after).
  *
  * Besides, what a dlopen needs and a host does not: modules visible to the
  * others only when the loader says so (RTLD_GLOBAL), a look-up among the
