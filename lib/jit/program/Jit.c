@@ -514,16 +514,18 @@ static void tierEmit(void *Ctx, LLVMOrcMaterializationResponsibilityRef MR,
 static orc_rt_ErrorRef addFronts(orc_rt_jit_Jit *J,
                                  const orc_rt_jit_LazyParts *P) {
   if (!J->Tiers) {
-    orc_rt_jit_TierOptions O = {.J = J->J,
-                                .JD = target(J),
-                                .Threshold =
-                                    J->Opts->TierUpThreshold
-                                        ? (int32_t)J->Opts->TierUpThreshold
-                                        : ORC_RT_JIT_DEFAULT_TIER_UP_THRESHOLD,
-                                .NewTM = newTier1TM,
-                                .TMCtx = J,
-                                .CacheDir = J->Opts->ObjectCacheDir,
-                                .Settings = J->Settings};
+    orc_rt_jit_TierOptions O = {
+        .J = J->J,
+        .JD = target(J),
+        .Threshold = J->Opts->TierUpThreshold
+                         ? (int32_t)J->Opts->TierUpThreshold
+                         : ORC_RT_JIT_DEFAULT_TIER_UP_THRESHOLD,
+        .NewTM = newTier1TM,
+        .TMCtx = J,
+        .CacheDir = J->Opts->ObjectCacheDir,
+        .Settings = J->Settings,
+        .EscapesOnFirstCall = true,
+        .FirstCallFailed = (uint64_t)(uintptr_t)lazyCallFailed};
     orc_rt_ErrorRef Err = orc_rt_jit_Tiers_create(&J->Tiers, &O);
     if (Err)
       return Err;
@@ -804,10 +806,6 @@ orc_rt_ErrorRef orc_rt_jit_Jit_lookupIn(orc_rt_jit_Jit *J,
   orc_rt_ErrorRef Err = ready(J);
   if (Err || !N)
     return Err;
-  /* orc-tiered: the functions whose address escapes are compiled before
-   * anything is looked up (and so before the program runs). */
-  if (J->Tiers && (Err = orc_rt_jit_Tiers_compileEager(J->Tiers)))
-    return Err;
   LLVMOrcSymbolStringPoolEntryRef *Interned = calloc(N, sizeof(*Interned));
   if (!Interned)
     return orc_rt_Error_create("out of memory");
@@ -980,8 +978,7 @@ orc_rt_ErrorRef orc_rt_jit_Jit_startAtTier1(orc_rt_jit_Jit *J,
                                             const char *Name) {
   if (!J->Tiers)
     return NULL;
-  orc_rt_ErrorRef Err = orc_rt_jit_Tiers_compileEager(J->Tiers);
-  return Err ? Err : orc_rt_jit_Tiers_startAtTier1(J->Tiers, Name);
+  return orc_rt_jit_Tiers_startAtTier1(J->Tiers, Name);
 }
 
 void orc_rt_jit_Jit_printTierStats(orc_rt_jit_Jit *J) {

@@ -78,6 +78,12 @@ void orc_rt_jit_TierFronts_retarget(uint64_t Front, uint64_t Target) {
   __atomic_store_n(pointerOf(Front), Target, __ATOMIC_RELEASE);
 }
 
+bool orc_rt_jit_TierFronts_retargetFrom(uint64_t Front, uint64_t From,
+                                        uint64_t Target) {
+  return __atomic_compare_exchange_n(pointerOf(Front), &From, Target, false,
+                                     __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+}
+
 uint64_t orc_rt_jit_TierFronts_target(uint64_t Front) {
   return __atomic_load_n(pointerOf(Front), __ATOMIC_ACQUIRE);
 }

@@ -15,6 +15,7 @@
 #ifndef ORC_RT_C_LIB_JIT_TIER_TIERFRONTS_H
 #define ORC_RT_C_LIB_JIT_TIER_TIERFRONTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,6 +34,12 @@ uint64_t orc_rt_jit_TierFronts_create(orc_rt_jit_TierFronts *F,
 /* Points Front at Target: calls that read the front after this store go
  * there. Any thread; the caller serialises retargets of one front. */
 void orc_rt_jit_TierFronts_retarget(uint64_t Front, uint64_t Target);
+
+/* Points Front at Target if it still leads to From (compare-and-swap,
+ * release): a first call's retarget that must not undo a tier-up's. True if
+ * it did. */
+bool orc_rt_jit_TierFronts_retargetFrom(uint64_t Front, uint64_t From,
+                                        uint64_t Target);
 
 /* Where Front jumps now. */
 uint64_t orc_rt_jit_TierFronts_target(uint64_t Front);

@@ -13,6 +13,7 @@
 
 #include "jit/tier/Tiers.h"
 #include "jit/cache/ObjectCache.h"
+#include "jit/compile/CallOnceGuard.h"
 #include "jit/compile/SymbolImport.h"
 #include "jit/ir/CallCounters.h"
 #include "jit/ir/DlopenIR.h"
@@ -25,6 +26,7 @@
 #include "jit/support/GrowArray.h"
 #include "jit/support/LibcPthread.h"
 #include "jit/support/PtrSet.h"
+#include "jit/tier/TierFirstCalls.h"
 #include "jit/tier/TierFronts.h"
 
 #include <llvm-c/BitReader.h>
@@ -92,6 +94,10 @@ struct Slot {
   /* Its address escapes: it may be a signal handler, and is never entered
    * through a stub (whose first call on a thread allocates). */
   bool Escapes;
+  /* EscapesOnFirstCall: its first-call entry (TierFirstCalls.h), where the
+   * front leads until the body is compiled, and then the body's address. */
+  uint64_t Entry;
+  uint64_t FirstCode; /* 0 until compiled; atomic */
   bool HasLoop; /* its tier-0 body has a back-edge (set by the transform) */
   Unit *U;      /* the module it was compiled in at tier 0 */
 };
@@ -110,6 +116,7 @@ struct orc_rt_jit_Tiers {
   Unit **Units;
   size_t NumUnits, UnitCap;
   orc_rt_jit_TierFronts Fronts;
+  orc_rt_jit_TierFirstCalls FirstCalls;
   Slot **Eager; /* bodies orc_rt_jit_Tiers_compileEager compiles */
   size_t NumEager, EagerCap;
   Tier0Code **Tier0s; /* every one made (dispose frees them) */
@@ -1065,6 +1072,93 @@ static orc_rt_ErrorRef lookupTier0(orc_rt_jit_Tiers *T,
   return Err;
 }
 
+/*===----------------------------------------------------------------------===*/
+/* First calls of functions whose address escapes (EscapesOnFirstCall). */
+
+typedef struct {
+  orc_rt_jit_Tiers *T;
+  Slot *S;
+  uint64_t Addr;
+  orc_rt_ErrorRef Err;
+} FirstCompile;
+
+/* Compiles and links S's body: the lookup runs the LLJIT's compile, its
+ * link and the lookup's completion on this thread. */
+static void *compileFirst(void *Arg) {
+  FirstCompile *C = Arg;
+  C->Err = lookup(C->T, (const char *const *)&C->S->Body, 1, &C->Addr);
+  return NULL;
+}
+
+/* The first-call entry's resolver (TierFirstCalls.h), on the caller's
+ * thread, with its arguments saved: S's body compiled on a thread of its own
+ * (every signal blocked, as the compile thread's) while this one waits in
+ * pthread_join, so that nothing of LLVM runs here (Tiers.h). A thread per
+ * first call, not one kept: a program that only calls back sees no thread
+ * it did not start once its calls are back. If no thread can be made, the
+ * body is compiled here, with call_once's state saved before and put back
+ * after everything (compile, link, the lookup's completion). Several
+ * threads' first calls at once each make a compile thread; ORC compiles the
+ * body once and the others' lookups wait for it. */
+static uint64_t firstCall(void *Ctx) {
+  Slot *S = Ctx;
+  orc_rt_jit_Tiers *T = S->T;
+  /* Acquire: pairs with the release store below, by an earlier first call
+   * (a caller that read the front before its retarget). */
+  uint64_t Code = __atomic_load_n(&S->FirstCode, __ATOMIC_ACQUIRE);
+  if (Code)
+    return Code;
+  FirstCompile C = {T, S, 0, NULL};
+  pthread_t Thread;
+  sigset_t All, Old;
+  sigfillset(&All);
+  pthread_sigmask(SIG_SETMASK, &All, &Old);
+  int Made = orc_rt_jit_realPthreadCreate(&Thread, NULL, compileFirst, &C);
+  pthread_sigmask(SIG_SETMASK, &Old, NULL);
+  if (Made == 0) {
+    pthread_join(Thread, NULL);
+  } else {
+    orc_rt_jit_CallOnce_save();
+    compileFirst(&C);
+    orc_rt_jit_CallOnce_restore();
+  }
+  if (C.Err) {
+    /* The compile's own failure went to the session's error reporter,
+     * which FirstCallFailed reports; the lookup's only repeats it. */
+    orc_rt_Error_consume(C.Err);
+    if (!T->Opts.FirstCallFailed)
+      abort();
+    return T->Opts.FirstCallFailed;
+  }
+  __atomic_store_n(&S->FirstCode, C.Addr, __ATOMIC_RELEASE);
+  /* From the entry only: a tier-up may have switched the front already. */
+  orc_rt_jit_TierFronts_retargetFrom(S->Front, S->Entry, C.Addr);
+  return C.Addr;
+}
+
+/* Each of the N slots whose address escapes gets a first-call entry, which
+ * its front starts at (Addrs[i]) instead of its lazy stub. */
+static orc_rt_ErrorRef makeFirstCallEntries(orc_rt_jit_Tiers *T, Slot *Batch,
+                                            size_t N, uint64_t *Addrs) {
+  void **Ctxs = calloc(N, sizeof(*Ctxs));
+  if (!Ctxs)
+    return orc_rt_Error_create("out of memory");
+  size_t Num = 0;
+  for (size_t I = 0; I < N; ++I)
+    if (Batch[I].Escapes)
+      Ctxs[Num++] = &Batch[I];
+  uint64_t Base = Num ? orc_rt_jit_TierFirstCalls_create(&T->FirstCalls,
+                                                         firstCall, Ctxs, Num)
+                      : 0;
+  free(Ctxs);
+  if (Num && !Base)
+    return orc_rt_Error_create("out of memory");
+  for (size_t I = 0, K = 0; I < N; ++I)
+    if (Batch[I].Escapes)
+      Addrs[I] = Batch[I].Entry = Base + 16 * K++;
+  return NULL;
+}
+
 orc_rt_ErrorRef orc_rt_jit_Tiers_addFunctions(orc_rt_jit_Tiers *T,
                                               const orc_rt_jit_LazyStub *Stubs,
                                               size_t N) {
@@ -1076,6 +1170,8 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_addFunctions(orc_rt_jit_Tiers *T,
   orc_rt_ErrorRef Err = Batch && Addrs && Pairs
                             ? lookupTier0(T, Stubs, N, Addrs)
                             : orc_rt_Error_create("out of memory");
+  if (!Err && T->Opts.EscapesOnFirstCall)
+    Err = makeFirstCallEntries(T, Batch, N, Addrs);
   uint64_t Base = 0;
   if (!Err && !(Base = orc_rt_jit_TierFronts_create(&T->Fronts, Addrs, N)))
     Err = orc_rt_Error_create("out of memory");
@@ -1093,8 +1189,9 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_addFunctions(orc_rt_jit_Tiers *T,
         NULL);
   free(Pairs);
   free(Addrs);
-  /* Those whose address escapes wait for orc_rt_jit_Tiers_compileEager. */
-  for (size_t I = 0; !Err && I < N; ++I)
+  /* Else those whose address escapes wait for orc_rt_jit_Tiers_compileEager.
+   */
+  for (size_t I = 0; !Err && !T->Opts.EscapesOnFirstCall && I < N; ++I)
     if (Stubs[I].Escapes) {
       if (!orc_rt_jit_growArray(&T->Eager, &T->EagerCap, T->NumEager + 1,
                                 sizeof(*T->Eager)))
@@ -1147,6 +1244,10 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_startAtTier1(orc_rt_jit_Tiers *T,
       __atomic_compare_exchange_n(&S->State, &Expected, Queued, false,
                                   __ATOMIC_RELAXED, __ATOMIC_RELAXED) &&
       !(Err = lookup(T, (const char *const *)&Body, 1, &Addr))) {
+    if (S->Entry) { /* (as its first call would) */
+      __atomic_store_n(&S->FirstCode, Addr, __ATOMIC_RELEASE);
+      orc_rt_jit_TierFronts_retargetFrom(S->Front, S->Entry, Addr);
+    }
     pthread_mutex_lock(&T->Lock);
     bool Now = S->HasLoop || (S->U && S->U->Linked);
     pthread_mutex_unlock(&T->Lock);
@@ -1239,6 +1340,7 @@ void orc_rt_jit_Tiers_dispose(orc_rt_jit_Tiers *T) {
     disposeTier0Code(T->Tier0s[I]);
   free(T->Tier0s);
   orc_rt_jit_TierFronts_dispose(&T->Fronts);
+  orc_rt_jit_TierFirstCalls_dispose(&T->FirstCalls);
   pthread_mutex_destroy(&T->Lock);
   pthread_mutex_destroy(&T->Gate);
   sem_destroy(&T->Wake);

@@ -77,6 +77,15 @@ typedef struct {
    * it, Settings names everything that decides tier 1's code generation. */
   const char *CacheDir;
   const char *Settings;
+  /* Functions whose address escapes: compiled on their first call, on a
+   * thread of their own (see orc_rt_jit_Tiers_addFunctions), if true; else
+   * by orc_rt_jit_Tiers_compileEager, before the program runs. */
+  bool EscapesOnFirstCall;
+  /* With EscapesOnFirstCall: where a first call goes if its function cannot
+   * be compiled (entered with the caller's arguments, as the lazy
+   * call-through's error handler is: it reports the session's errors and
+   * ends the program); 0: abort(). */
+  uint64_t FirstCallFailed;
 } orc_rt_jit_TierOptions;
 
 typedef struct {
@@ -103,17 +112,29 @@ char *orc_rt_jit_tier0Name(const char *Name);
 /* Defines, for each of the N functions of a lazy split, its name in the
  * JITDylib as a front to its (already defined) lazy stub
  * (orc_rt_jit_tier0Name), weak if the function is; its body counts from its
- * first compile on. A function whose address escapes is compiled by
- * orc_rt_jit_Tiers_compileEager (its front then leads to its body), so that
- * it is never compiled on its first call from inside a library
- * (std::call_once's callable, whose state LLVM's own call_once would wipe
- * between the compile and the link). */
+ * first compile on.
+ *
+ * A function whose address escapes may be first called from inside a
+ * library, whose thread-local state a compile on that thread must not touch:
+ * libstdc++'s std::call_once hands its callable over in two thread-locals,
+ * and LLVM's own call_once (in the compile, and in the std::promise a lookup
+ * completes) wipes them between the compile and the call. A signal handler
+ * or a coroutine on a small stack is another such caller. So its front does
+ * not lead to a lazy stub (which compiles on the caller's thread):
+ *   - with EscapesOnFirstCall, to a first-call entry (TierFirstCalls.h)
+ *     whose resolver compiles and links the body on a thread made for that
+ *     compile while the caller waits, points the front at the body and
+ *     enters it with the caller's arguments; the caller's thread runs no
+ *     LLVM code, and its stack holds only the wait;
+ *   - else, to its lazy stub, until orc_rt_jit_Tiers_compileEager (before
+ *     the program runs) compiles the body and points the front at it. */
 orc_rt_ErrorRef orc_rt_jit_Tiers_addFunctions(orc_rt_jit_Tiers *T,
                                               const orc_rt_jit_LazyStub *Stubs,
                                               size_t N);
 
-/* Compiles the eager bodies added so far, before the program runs (once
- * everything they may refer to is in the JITDylib's link order). */
+/* Without EscapesOnFirstCall: compiles the bodies whose address escapes
+ * added so far, before the program runs (once everything they may refer to
+ * is in the JITDylib's link order). Nothing with it. */
 orc_rt_ErrorRef orc_rt_jit_Tiers_compileEager(orc_rt_jit_Tiers *T);
 
 /* Compiles the function Name at tier 1 now, on this thread (tier 0 first, as
