@@ -117,6 +117,22 @@ static bool canSplit(LLVMModuleRef M) {
          !hasBlockAddress(M);
 }
 
+/* F's type is a signal handler's: void (i32), or void (i32, ptr, ptr). */
+static bool handlerType(LLVMValueRef F) {
+  LLVMTypeRef T = LLVMGlobalGetValueType(F);
+  unsigned N = LLVMCountParamTypes(T);
+  if (LLVMGetTypeKind(LLVMGetReturnType(T)) != LLVMVoidTypeKind ||
+      LLVMIsFunctionVarArg(T) || (N != 1 && N != 3))
+    return false;
+  LLVMTypeRef P[3];
+  LLVMGetParamTypes(T, P);
+  if (LLVMGetTypeKind(P[0]) != LLVMIntegerTypeKind ||
+      LLVMGetIntTypeWidth(P[0]) != 32)
+    return false;
+  return N == 1 || (LLVMGetTypeKind(P[1]) == LLVMPointerTypeKind &&
+                    LLVMGetTypeKind(P[2]) == LLVMPointerTypeKind);
+}
+
 /* Decides whether F (see isStubbed) gets a stub: if so, adds it to Out->Stubs.
  * *Stub says which; an error only if out of memory. */
 static orc_rt_ErrorRef stubFor(LLVMModuleRef M, LLVMValueRef F, bool Every,
@@ -140,6 +156,7 @@ static orc_rt_ErrorRef stubFor(LLVMModuleRef M, LLVMValueRef F, bool Every,
   St->Body = Body;
   St->Weak = orc_rt_jit_isWeakLinkage(LLVMGetLinkage(F));
   St->Escapes = !Called;
+  St->HandlerType = handlerType(F);
   return St->Name ? NULL : orc_rt_Error_create("out of memory");
 }
 

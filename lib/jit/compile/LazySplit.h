@@ -36,6 +36,9 @@ typedef struct {
   /* Its address escapes (not only called directly): it got a stub only
    * because EveryFunction asked for one. */
   bool Escapes;
+  /* It has a signal handler's type (void (int), or void (int, siginfo_t *,
+   * void *)): if its address escapes, it may be one. */
+  bool HandlerType;
 } orc_rt_jit_LazyStub;
 
 typedef struct {

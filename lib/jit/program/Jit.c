@@ -806,6 +806,11 @@ orc_rt_ErrorRef orc_rt_jit_Jit_lookupIn(orc_rt_jit_Jit *J,
   orc_rt_ErrorRef Err = ready(J);
   if (Err || !N)
     return Err;
+  /* orc-tiered: the functions whose address escapes that are not compiled
+   * on their first call (a signal handler's type, Tiers.h) are compiled
+   * before anything is looked up (and so before the program runs). */
+  if (J->Tiers && (Err = orc_rt_jit_Tiers_compileEager(J->Tiers)))
+    return Err;
   LLVMOrcSymbolStringPoolEntryRef *Interned = calloc(N, sizeof(*Interned));
   if (!Interned)
     return orc_rt_Error_create("out of memory");
@@ -978,7 +983,8 @@ orc_rt_ErrorRef orc_rt_jit_Jit_startAtTier1(orc_rt_jit_Jit *J,
                                             const char *Name) {
   if (!J->Tiers)
     return NULL;
-  return orc_rt_jit_Tiers_startAtTier1(J->Tiers, Name);
+  orc_rt_ErrorRef Err = orc_rt_jit_Tiers_compileEager(J->Tiers);
+  return Err ? Err : orc_rt_jit_Tiers_startAtTier1(J->Tiers, Name);
 }
 
 void orc_rt_jit_Jit_printTierStats(orc_rt_jit_Jit *J) {

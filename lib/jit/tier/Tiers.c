@@ -94,6 +94,7 @@ struct Slot {
   /* Its address escapes: it may be a signal handler, and is never entered
    * through a stub (whose first call on a thread allocates). */
   bool Escapes;
+  bool HandlerType; /* a signal handler's type (compile/LazySplit.h) */
   /* EscapesOnFirstCall: its first-call entry (TierFirstCalls.h), where the
    * front leads until the body is compiled, and then the body's address. */
   uint64_t Entry;
@@ -1040,6 +1041,7 @@ static Slot *newSlots(orc_rt_jit_Tiers *T, const orc_rt_jit_LazyStub *Stubs,
     S->Body = strdup(Stubs[I].Body);
     S->Code = S->Body;
     S->Escapes = Stubs[I].Escapes;
+    S->HandlerType = Stubs[I].HandlerType;
     LLVMOrcSymbolStringPoolEntryRef E =
         LLVMOrcLLJITMangleAndIntern(T->Opts.J, Stubs[I].Body);
     int Put = S->Name && S->Body ? orc_rt_jit_PtrSet_put(&T->ByBody, E, S) : -1;
@@ -1137,7 +1139,8 @@ static uint64_t firstCall(void *Ctx) {
 }
 
 /* Each of the N slots whose address escapes gets a first-call entry, which
- * its front starts at (Addrs[i]) instead of its lazy stub. */
+ * its front starts at (Addrs[i]) instead of its lazy stub; but not one of a
+ * signal handler's type (Tiers.h). */
 static orc_rt_ErrorRef makeFirstCallEntries(orc_rt_jit_Tiers *T, Slot *Batch,
                                             size_t N, uint64_t *Addrs) {
   void **Ctxs = calloc(N, sizeof(*Ctxs));
@@ -1145,7 +1148,7 @@ static orc_rt_ErrorRef makeFirstCallEntries(orc_rt_jit_Tiers *T, Slot *Batch,
     return orc_rt_Error_create("out of memory");
   size_t Num = 0;
   for (size_t I = 0; I < N; ++I)
-    if (Batch[I].Escapes)
+    if (Batch[I].Escapes && !Batch[I].HandlerType)
       Ctxs[Num++] = &Batch[I];
   uint64_t Base = Num ? orc_rt_jit_TierFirstCalls_create(&T->FirstCalls,
                                                          firstCall, Ctxs, Num)
@@ -1154,7 +1157,7 @@ static orc_rt_ErrorRef makeFirstCallEntries(orc_rt_jit_Tiers *T, Slot *Batch,
   if (Num && !Base)
     return orc_rt_Error_create("out of memory");
   for (size_t I = 0, K = 0; I < N; ++I)
-    if (Batch[I].Escapes)
+    if (Batch[I].Escapes && !Batch[I].HandlerType)
       Addrs[I] = Batch[I].Entry = Base + 16 * K++;
   return NULL;
 }
@@ -1189,10 +1192,10 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_addFunctions(orc_rt_jit_Tiers *T,
         NULL);
   free(Pairs);
   free(Addrs);
-  /* Else those whose address escapes wait for orc_rt_jit_Tiers_compileEager.
-   */
-  for (size_t I = 0; !Err && !T->Opts.EscapesOnFirstCall && I < N; ++I)
-    if (Stubs[I].Escapes) {
+  /* Those whose address escapes and have no first-call entry wait for
+   * orc_rt_jit_Tiers_compileEager. */
+  for (size_t I = 0; !Err && I < N; ++I)
+    if (Stubs[I].Escapes && !Batch[I].Entry) {
       if (!orc_rt_jit_growArray(&T->Eager, &T->EagerCap, T->NumEager + 1,
                                 sizeof(*T->Eager)))
         Err = orc_rt_Error_create("out of memory");

@@ -79,7 +79,8 @@ typedef struct {
   const char *Settings;
   /* Functions whose address escapes: compiled on their first call, on a
    * thread of their own (see orc_rt_jit_Tiers_addFunctions), if true; else
-   * by orc_rt_jit_Tiers_compileEager, before the program runs. */
+   * (and those of a signal handler's type) by
+   * orc_rt_jit_Tiers_compileEager, before the program runs. */
   bool EscapesOnFirstCall;
   /* With EscapesOnFirstCall: where a first call goes if its function cannot
    * be compiled (entered with the caller's arguments, as the lazy
@@ -126,15 +127,18 @@ char *orc_rt_jit_tier0Name(const char *Name);
  *     compile while the caller waits, points the front at the body and
  *     enters it with the caller's arguments; the caller's thread runs no
  *     LLVM code, and its stack holds only the wait;
- *   - else, to its lazy stub, until orc_rt_jit_Tiers_compileEager (before
- *     the program runs) compiles the body and points the front at it. */
+ *   - else, and for a function of a signal handler's type (a signal may
+ *     come while its thread compiles, holding the JIT's locks: a compile
+ *     then, on any thread, would wait for ever), to its lazy stub, until
+ *     orc_rt_jit_Tiers_compileEager (before the program runs) compiles the
+ *     body and points the front at it. */
 orc_rt_ErrorRef orc_rt_jit_Tiers_addFunctions(orc_rt_jit_Tiers *T,
                                               const orc_rt_jit_LazyStub *Stubs,
                                               size_t N);
 
-/* Without EscapesOnFirstCall: compiles the bodies whose address escapes
- * added so far, before the program runs (once everything they may refer to
- * is in the JITDylib's link order). Nothing with it. */
+/* Compiles the bodies added so far whose address escapes and that have no
+ * first-call entry (above), before the program runs (once everything they
+ * may refer to is in the JITDylib's link order). */
 orc_rt_ErrorRef orc_rt_jit_Tiers_compileEager(orc_rt_jit_Tiers *T);
 
 /* Compiles the function Name at tier 1 now, on this thread (tier 0 first, as
