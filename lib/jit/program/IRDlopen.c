@@ -64,7 +64,7 @@ static pthread_mutex_t SymLock = PTHREAD_MUTEX_INITIALIZER;
 static orc_rt_SessionRef Sess;
 static orc_rt_jit_Jit *Jit;
 static const orc_rt_jit_Options *Opts;
-static orc_rt_JitRef Loader; /* made by the first IR dlopen; under Lock */
+static orc_rt_JitRef Loader; /* the first IR dlopen's; Lock and SymLock */
 static bool LoaderGone;      /* under Lock and SymLock */
 static Handle *Loaded;       /* newest first; under Lock and SymLock */
 
@@ -271,7 +271,14 @@ static orc_rt_ErrorRef makeLoader(void) {
       .Enter = enter,
       .PopHandler = popHandler,
       .OnGone = onLoaderGone};
-  return orc_rt_jit_Jit_createOver(&Loader, Sess, &Owner);
+  orc_rt_JitRef L;
+  orc_rt_ErrorRef Err = orc_rt_jit_Jit_createOver(&L, Sess, &Owner);
+  if (Err)
+    return Err;
+  pthread_mutex_lock(&SymLock); /* (dlsym reads it under SymLock only) */
+  Loader = L;
+  pthread_mutex_unlock(&SymLock);
+  return NULL;
 }
 
 /*---- Handles ----*/
