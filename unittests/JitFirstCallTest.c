@@ -92,6 +92,50 @@ aFunctionThatDoesNotCompileIsAStaleCallWithTheCauseReported(void **State) {
   stopReporting(&R);
 }
 
+/* A function whose address escapes is compiled on its first call too, not
+ * at load (the module hands out its escape stub, which leads to its lazy
+ * stub): the module whose escaping bad does not compile loads, good runs,
+ * and the first call of bad, through the pointer the module handed out,
+ * goes to the stale-call handler with the cause reported. */
+static const char *HalfBrokenEscaping =
+    "define i32 @good() {\n"
+    "  ret i32 7\n"
+    "}\n"
+    "define internal i32 @bad() {\n"
+    "  %r = call i32 asm sideeffect \"not_an_instruction %eax\", "
+    "\"={ax}\"()\n"
+    "  ret i32 %r\n"
+    "}\n"
+    "define ptr @get_bad() {\n"
+    "  ret ptr @bad\n"
+    "}\n";
+
+static void anEscapingFunctionIsCompiledOnItsFirstCall(void **State) {
+  (void)State;
+  Reporting R;
+  startReporting(&R);
+  orc_rt_Jit_setStaleCallHandler(R.J, onStale, NULL);
+  orc_rt_JitModuleRef M;
+  orc_rt_ErrorRef Err = orc_rt_Jit_loadMemory(
+      R.J, "escaping.ll", HalfBrokenEscaping, strlen(HalfBrokenEscaping), &M);
+  if (Err)
+    fail_msg("load: %s", orc_rt_Error_getMessage(Err));
+  assert_int_equal(call(entry(M, "good")), 7);
+  void *Bad = ((void *(*)(void))(uintptr_t)entry(M, "get_bad"))();
+  Reported[0] = StaleWhat[0] = 0;
+  if (!setjmp(StaleJump)) {
+    call(Bad);
+    fail_msg("a call to a function that does not compile returned");
+  }
+  if (!strstr(StaleWhat, "bad") || !strstr(StaleWhat, "escaping.ll"))
+    fail_msg("stale call: '%s'", StaleWhat);
+  if (!strstr(Reported, "escaping.ll") ||
+      !strstr(Reported, "not_an_instruction"))
+    fail_msg("reported: '%s'", Reported);
+  assert_int_equal(call(entry(M, "good")), 7);
+  stopReporting(&R);
+}
+
 /* lost is never called, and what it calls does not exist: a Lazy load
  * fails as an eager one does, naming the symbol. */
 static void aMissingSymbolFailsTheLoadNotTheFirstCall(void **State) {
@@ -193,6 +237,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(aMissingSymbolFailsTheLoadNotTheFirstCall,
                                       setUp, tearDown),
       cmocka_unit_test_setup_teardown(anObjectCacheIsRefused, setUp, tearDown),
+      cmocka_unit_test(anEscapingFunctionIsCompiledOnItsFirstCall),
       cmocka_unit_test_setup_teardown(
           firstCallsOnSeveralThreadsAtOnceAllGetTheirAnswers, setUp, tearDown),
   };
