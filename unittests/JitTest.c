@@ -10,6 +10,7 @@
 #include "JitFixture.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -416,6 +417,39 @@ unloadWhileThreadsCallEndsEachCallInTheAnswerOrTheHandler(void **State) {
   assert_int_equal(atomic_load(&Freed), 1);
 }
 
+/*---- The process's thread_locals ----*/
+
+/* A module may use a thread_local the process defines (libstdc++'s
+ * call_once state, glibc's errno): it reaches this thread's copy. Without
+ * the Jit's thread_local helper the load failed ("Symbols not found"). */
+static const char *UsesErrno = "@errno = external thread_local global i32\n"
+                               "define void @set_errno(i32 %v) {\n"
+                               "  store i32 %v, ptr @errno\n"
+                               "  ret void\n"
+                               "}\n";
+
+static void *setErrnoOnAnotherThread(void *Fn) {
+  errno = 0;
+  ((void (*)(int))(uintptr_t)Fn)(77);
+  return (void *)(intptr_t)errno;
+}
+
+static void aModuleReachesTheProcesssThreadLocals(void **State) {
+  Fixture *F = *State;
+  orc_rt_JitModuleRef M = load(F, "errno.ll", UsesErrno);
+  void *Fn = entry(M, "set_errno");
+  errno = 0;
+  ((void (*)(int))(uintptr_t)Fn)(1234);
+  assert_int_equal(errno, 1234);
+  pthread_t T;
+  void *Other;
+  assert_int_equal(pthread_create(&T, NULL, setErrnoOnAnotherThread, Fn), 0);
+  pthread_join(T, &Other);
+  assert_int_equal((int)(intptr_t)Other, 77);
+  assert_int_equal(errno, 1234); /* this thread's copy is its own */
+  orc_rt_JitModule_unload(M, NULL, NULL);
+}
+
 /*---- Modules using each other ----*/
 
 static const char *User = "declare i32 @answer()\n"
@@ -543,6 +577,8 @@ int main(void) {
           tearDown),
       cmocka_unit_test_setup_teardown(staleCallGoesToTheHandler, setUp,
                                       tearDown),
+      cmocka_unit_test_setup_teardown(aModuleReachesTheProcesssThreadLocals,
+                                      setUp, tearDown),
       cmocka_unit_test_setup_teardown(moduleUsedByAnotherStaysUntilThatOneGoes,
                                       setUp, tearDown),
       cmocka_unit_test_setup_teardown(objectCacheKeepsModulesByContent, setUp,

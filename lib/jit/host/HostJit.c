@@ -102,6 +102,40 @@ static void warnCache(orc_rt_ErrorRef Err, void *Ctx) {
   orc_rt_Error_consume(Err);
 }
 
+/*---- What the modules' code needs from the Jit ----*/
+
+/* A thread_local a module declares (ir/EmuTLS.h): another module's or the
+ * process's (libstdc++'s call_once state, glibc's errno). One nothing defines
+ * cannot be reached: like a stale call, that ends the process, with one line
+ * naming it (it is found only when first used). */
+static void *tlsAddress(void *Ctl, const char *Name) {
+  void *Addr = orc_rt_jit_emuTLSAddress(Ctl, Name);
+  if (Addr)
+    return Addr;
+  fflush(stdout);
+  fprintf(stderr, "orc-rt-c: error: thread_local variable '%s' not found\n",
+          Name);
+  abort();
+}
+
+/* Defines Name at Addr in J's main JITDylib (false: already defined). */
+static bool defineInMain(orc_rt_JitRef J, const char *Name, void *Addr) {
+  LLVMOrcCSymbolMapPair Pair;
+  Pair.Name = LLVMOrcLLJITMangleAndIntern(J->LLJIT, Name);
+  Pair.Sym = (LLVMJITEvaluatedSymbol){
+      (uintptr_t)Addr,
+      {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable,
+       0}};
+  LLVMOrcMaterializationUnitRef MU = LLVMOrcAbsoluteSymbols(&Pair, 1);
+  LLVMErrorRef E =
+      LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(J->LLJIT), MU);
+  if (!E)
+    return true;
+  LLVMOrcDisposeMaterializationUnit(MU); /* the unit stays ours */
+  LLVMConsumeError(E);
+  return false;
+}
+
 /*---- Creating ----*/
 
 static LLVMCodeGenOptLevel levelOf(unsigned OptLevel) {
@@ -174,6 +208,10 @@ static orc_rt_ErrorRef createLLJIT(orc_rt_JitRef J) {
       "orc_rt_Jit_create: ");
   if (!Err)
     LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(J->LLJIT), G);
+  if (!Err &&
+      !defineInMain(J, "__mini_lli_tls_address", (void *)(uintptr_t)tlsAddress))
+    Err = orc_rt_Error_create("orc_rt_Jit_create: cannot define the "
+                              "thread_local helper");
   return Err;
 }
 
@@ -405,21 +443,11 @@ void orc_rt_Jit_getTierStats(orc_rt_JitRef J, orc_rt_JitTierStats *Out) {
 
 orc_rt_ErrorRef orc_rt_Jit_addSymbol(orc_rt_JitRef J, const char *Name,
                                      void *Addr) {
-  LLVMOrcCSymbolMapPair Pair;
-  Pair.Name = LLVMOrcLLJITMangleAndIntern(J->LLJIT, Name);
-  Pair.Sym = (LLVMJITEvaluatedSymbol){
-      (uintptr_t)Addr,
-      {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable,
-       0}};
-  LLVMOrcMaterializationUnitRef MU = LLVMOrcAbsoluteSymbols(&Pair, 1);
   pthread_mutex_lock(J->Lock);
-  LLVMErrorRef E =
-      LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(J->LLJIT), MU);
+  bool Defined = defineInMain(J, Name, Addr);
   pthread_mutex_unlock(J->Lock);
-  if (!E)
+  if (Defined)
     return NULL;
-  LLVMOrcDisposeMaterializationUnit(MU); /* the unit stays ours */
-  LLVMConsumeError(E);
   return orc_rt_Error_createf("orc_rt_Jit_addSymbol: '%s' is already defined",
                               Name);
 }

@@ -4,6 +4,7 @@
 
 #include <llvm-c/Target.h>
 
+#include <dlfcn.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -253,4 +254,21 @@ orc_rt_ErrorRef orc_rt_jit_lowerEmulatedTLS(LLVMModuleRef M) {
   LLVMDisposeBuilder(L.B);
   free(TLS);
   return Err;
+}
+
+/*---- At run time ----*/
+
+void *orc_rt_jit_emuTLSAddress(void *Ctl, const char *Name) {
+  if (!Ctl)
+    return dlsym(RTLD_DEFAULT, Name);
+  /* libgcc_s's: the one every module's own thread_locals use. Relaxed: any
+   * thread that looks it up stores the same value. */
+  static void *(*GetAddress)(void *);
+  void *(*Get)(void *) = __atomic_load_n(&GetAddress, __ATOMIC_RELAXED);
+  if (!Get) {
+    void *Sym = dlsym(RTLD_DEFAULT, "__emutls_get_address");
+    memcpy(&Get, &Sym, sizeof(Sym));
+    __atomic_store_n(&GetAddress, Get, __ATOMIC_RELAXED);
+  }
+  return Get ? Get(Ctl) : NULL;
 }

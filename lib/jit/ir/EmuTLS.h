@@ -16,4 +16,12 @@
 /* Rewrites M in place. M must already carry the JIT's data layout. */
 orc_rt_ErrorRef orc_rt_jit_lowerEmulatedTLS(LLVMModuleRef M);
 
+/* The lowering's runtime half: what a loader defines as
+ * __mini_lli_tls_address for its modules. A thread_local NAME a module
+ * declares lives, for the calling thread, at __emutls_get_address(Ctl) if
+ * Ctl (@__emutls_v.NAME, weak) is not null -- another JIT'd module defines
+ * it -- else at the process's native NAME (dlsym: libstdc++'s
+ * __once_callable, glibc's errno). NULL if neither has it. */
+void *orc_rt_jit_emuTLSAddress(void *Ctl, const char *Name);
+
 #endif

@@ -4,6 +4,7 @@
  * behind them is global. */
 
 #include "jit/program/ProgramRuntime.h"
+#include "jit/ir/EmuTLS.h"
 #include "jit/program/IRDlopen.h"
 #include "jit/program/RuntimeParts.h"
 #include "jit/program/ThreadInterpose.h"
@@ -16,20 +17,11 @@
 
 /*---- thread_local variables declared but not defined by a module ----*/
 
-/* See EmuTLS.h: Ctl is the weak @__emutls_v.NAME (non-null if another JIT'd
- * module defines NAME), else NAME is a native TLS variable of the process,
- * whose address for this thread dlsym gives. */
-static void *(*EmuGetAddress)(void *); /* set before any JIT'd code runs */
-
+/* See EmuTLS.h. */
 static void *orc_rt_jit_tls_address(void *Ctl, const char *Name) {
-  if (Ctl) {
-    if (EmuGetAddress)
-      return EmuGetAddress(Ctl);
-  } else {
-    void *Addr = dlsym(RTLD_DEFAULT, Name);
-    if (Addr)
-      return Addr;
-  }
+  void *Addr = orc_rt_jit_emuTLSAddress(Ctl, Name);
+  if (Addr)
+    return Addr;
   fflush(stdout);
   fprintf(stderr, "mini-lli: error: thread_local variable '%s' not found\n",
           Name);
@@ -54,8 +46,6 @@ extern int __cpu_indicator_init(void);
 
 const orc_rt_jit_Override *orc_rt_jit_Runtime_overrides(size_t *Count) {
   orc_rt_jit_ThreadInterpose_set(orc_rt_jit_pthread_create);
-  void *Sym = dlsym(RTLD_DEFAULT, "__emutls_get_address");
-  memcpy(&EmuGetAddress, &Sym, sizeof(Sym));
   static orc_rt_jit_Override Table[27];
   Table[0] =
       (orc_rt_jit_Override){"atexit", (uintptr_t)orc_rt_jit_atexit, true};
