@@ -10,6 +10,7 @@
  * are the block's (malloc'd, read only after the code is made executable). */
 
 #include "jit/tier/TierFirstCalls.h"
+#include "jit/support/ArgRegsAsm.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -36,8 +37,8 @@ struct orc_rt_jit_TierFirstCallBlock {
 extern char orc_rt_jit_tierFirstCallTrampoline[];
 
 /* %r11 = the record; the stack is the caller's, [rsp] its return address
- * (rsp = 8 mod 16). Saves what may carry arguments (as ModuleStubs.c's C
- * path does), calls Resolve(Ctx) on a 16-byte aligned stack, restores, and
+ * (rsp = 8 mod 16). Saves what may carry arguments (support/ArgRegsAsm.h,
+ * as ModuleStubs.c's C path does), calls Resolve(Ctx) on a 16-byte aligned stack, restores, and
  * jumps to what it returned with the caller's frame as it came. */
 __asm__(".text\n"
         ".p2align 4\n"
@@ -47,44 +48,9 @@ __asm__(".text\n"
         "orc_rt_jit_tierFirstCallTrampoline:\n"
         "  endbr64\n"
         "  pushq %rbp\n"
-        "  movq %rsp, %rbp\n"
-        "  subq $192, %rsp\n"
-        "  movq %rdi, 0(%rsp)\n"
-        "  movq %rsi, 8(%rsp)\n"
-        "  movq %rdx, 16(%rsp)\n"
-        "  movq %rcx, 24(%rsp)\n"
-        "  movq %r8, 32(%rsp)\n"
-        "  movq %r9, 40(%rsp)\n"
-        "  movq %rax, 48(%rsp)\n"
-        "  movq %r10, 56(%rsp)\n"
-        "  movaps %xmm0, 64(%rsp)\n"
-        "  movaps %xmm1, 80(%rsp)\n"
-        "  movaps %xmm2, 96(%rsp)\n"
-        "  movaps %xmm3, 112(%rsp)\n"
-        "  movaps %xmm4, 128(%rsp)\n"
-        "  movaps %xmm5, 144(%rsp)\n"
-        "  movaps %xmm6, 160(%rsp)\n"
-        "  movaps %xmm7, 176(%rsp)\n"
-        "  movq 16(%r11), %rdi\n"
+        "  movq %rsp, %rbp\n" ORC_RT_JIT_SAVE_ARG_REGS "  movq 16(%r11), %rdi\n"
         "  call *8(%r11)\n"
-        "  movq %rax, %r11\n"
-        "  movq 0(%rsp), %rdi\n"
-        "  movq 8(%rsp), %rsi\n"
-        "  movq 16(%rsp), %rdx\n"
-        "  movq 24(%rsp), %rcx\n"
-        "  movq 32(%rsp), %r8\n"
-        "  movq 40(%rsp), %r9\n"
-        "  movq 48(%rsp), %rax\n"
-        "  movq 56(%rsp), %r10\n"
-        "  movaps 64(%rsp), %xmm0\n"
-        "  movaps 80(%rsp), %xmm1\n"
-        "  movaps 96(%rsp), %xmm2\n"
-        "  movaps 112(%rsp), %xmm3\n"
-        "  movaps 128(%rsp), %xmm4\n"
-        "  movaps 144(%rsp), %xmm5\n"
-        "  movaps 160(%rsp), %xmm6\n"
-        "  movaps 176(%rsp), %xmm7\n"
-        "  movq %rbp, %rsp\n"
+        "  movq %rax, %r11\n" ORC_RT_JIT_RESTORE_ARG_REGS "  movq %rbp, %rsp\n"
         "  popq %rbp\n"
         "  jmp *%r11\n"
         ".size orc_rt_jit_tierFirstCallTrampoline, "
