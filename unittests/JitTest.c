@@ -183,6 +183,62 @@ static void shutdownFinalizesModulesStillLoaded(void **State) {
   assert_string_equal(Log, "ctor dtor atexit ");
 }
 
+/* A module whose destructor records "loader" and loads Lifecycle: at the
+ * Session's shutdown the module loaded meanwhile is finalized too (its
+ * constructor, destructor and handler all run), after the one that loaded
+ * it. */
+static Fixture *LoadingFixture;
+static void hostLoadLifecycle(void) {
+  orc_rt_JitModuleRef M;
+  orc_rt_ErrorRef Err = orc_rt_Jit_loadMemory(LoadingFixture->J, "lifecycle.ll",
+                                              Lifecycle, strlen(Lifecycle), &M);
+  record(Err ? "refused" : "loaded");
+  orc_rt_Error_consume(Err);
+}
+
+static const char *LoadsInItsDestructor =
+    "declare void @record(ptr)\n"
+    "declare void @host_load_lifecycle()\n"
+    "@n = private constant [7 x i8] c\"loader\\00\"\n"
+    "define internal void @dtor() {\n"
+    "  call void @record(ptr @n)\n"
+    "  call void @host_load_lifecycle()\n"
+    "  ret void\n"
+    "}\n"
+    "@llvm.global_dtors = appending global [1 x { i32, ptr, ptr }] "
+    "[{ i32, ptr, ptr } { i32 65535, ptr @dtor, ptr null }]\n";
+
+static void shutdownFinalizesModulesDestructorsLoad(void **State) {
+  Fixture *F = *State;
+  LoadingFixture = F;
+  Log[0] = 0;
+  assert_null(orc_rt_Jit_addSymbol(F->J, "record", (void *)(uintptr_t)record));
+  assert_null(orc_rt_Jit_addSymbol(F->J, "host_load_lifecycle",
+                                   (void *)(uintptr_t)hostLoadLifecycle));
+  load(F, "loader.ll", LoadsInItsDestructor);
+  orc_rt_Session_shutdown(F->S, NULL, NULL);
+  assert_string_equal(Log, "loader ctor loaded dtor atexit ");
+}
+
+/* A module unloaded after the Session's shutdown finalized it: its OnFreed
+ * runs once its code is freed, with the whole Jit after the drain. */
+static void
+onFreedOfAModuleUnloadedAfterShutdownRunsWhenTheJitGoes(void **State) {
+  Fixture *F = *State;
+  Log[0] = 0;
+  assert_null(orc_rt_Jit_addSymbol(F->J, "record", (void *)(uintptr_t)record));
+  orc_rt_JitModuleRef M = load(F, "lifecycle.ll", Lifecycle);
+  atomic_int Freed = 0;
+  assert_null(orc_rt_Session_detach(F->S, NULL, NULL));
+  assert_string_equal(Log, "ctor dtor atexit "); /* finalized by the detach */
+  orc_rt_JitModule_unload(M, freed, &Freed);
+  assert_string_equal(Log, "ctor dtor atexit "); /* not again */
+  assert_int_equal(atomic_load(&Freed), 0);
+  orc_rt_Session_shutdown(F->S, NULL, NULL);
+  orc_rt_TaskQueue_runAll(F->Q);
+  assert_int_equal(atomic_load(&Freed), 1);
+}
+
 /*---- Unloading under a live frame; stale calls ----*/
 
 static Latch Inside, Release;
@@ -565,6 +621,11 @@ int main(void) {
                                       setUp, tearDown),
       cmocka_unit_test_setup_teardown(shutdownFinalizesModulesStillLoaded,
                                       setUp, tearDown),
+      cmocka_unit_test_setup_teardown(shutdownFinalizesModulesDestructorsLoad,
+                                      setUp, tearDown),
+      cmocka_unit_test_setup_teardown(
+          onFreedOfAModuleUnloadedAfterShutdownRunsWhenTheJitGoes, setUp,
+          tearDown),
       cmocka_unit_test_setup_teardown(codeIsFreedOnlyAfterTheLastFrameReturns,
                                       setUp, tearDown),
       cmocka_unit_test_setup_teardown(
