@@ -25,6 +25,9 @@ for cfg in $configs; do
     fuzz=""; [ "$cfg" = normal ] && fuzz=1
     ORC_RT_C_FUZZ=$fuzz ORC_RT_C_ENGINES=$fuzz python3 "$root/scripts/run-tests.py" "$build" | tee "$log"
     line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -1)
+    # The failing tests' names go into the summary too: the end of the output
+    # is what a CI log keeps when it keeps only part of it.
+    failed_names=$(sed -n '/^failures:$/,/^[0-9]* passed, [0-9]* failed$/p' "$log" | grep '^  ')
     rm -f "$log"
     p=${line%% passed*}; f=${line#*passed, }; f=${f%% failed*}
     [ -n "$line" ] || { p=0 f=1; }
@@ -34,7 +37,9 @@ for cfg in $configs; do
   fi
   total_pass=$((total_pass + p)) total_fail=$((total_fail + f))
   summary="$summary  $cfg: $p passed, $f failed\n"
+  [ -n "${failed_names:-}" ] && summary="$summary$(printf '%s\n' "$failed_names" | sed 's/^/  /')\n"
+  failed_names=""
 done
-printf "=== summary\n$summary"
+printf "=== summary\n%b" "$summary"
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]
