@@ -272,6 +272,8 @@ orc_rt_ErrorRef orc_rt_jit_Host_load(orc_rt_JitRef J, const char *Name,
   M->Next = J->Loaded;
   J->Loaded = M;
   pthread_mutex_unlock(&J->SymLock);
+  if (J->Owned && J->Owner.OnLinked)
+    J->Owner.OnLinked(M, J->Owner.Ctx);
   orc_rt_jit_HostVersion_construct(V);
   pthread_mutex_unlock(J->Lock);
   *Result = M;

@@ -66,6 +66,10 @@ typedef struct {
   /* Takes the newest atexit handler registered with the handle Dso (JIT'd
    * code's __cxa_atexit is the owner's); false if none is left. */
   bool (*PopHandler)(void *Dso, orc_rt_jit_AtexitHandler *H, void *Ctx);
+  /* M is linked and listed, its constructors not yet run; NULL: nothing.
+   * A dlopen of the same file from one of them then finds it, as glibc's
+   * link map does (one copy, its constructors run once). */
+  void (*OnLinked)(orc_rt_JitModuleRef M, void *Ctx);
   /* The Jit is about to be freed (the Session's shutdown, after the drain):
    * nothing may use it or its modules from the start of this call. */
   void (*OnGone)(void *Ctx);

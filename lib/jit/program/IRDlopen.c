@@ -248,6 +248,26 @@ static void onLoaderGone(void *Ctx) {
   }
 }
 
+/* The handle of the load whose module is being linked (under Lock): no
+ * JIT'd code runs between a load's start and its OnLinked, so loads that
+ * constructors make nest after it. */
+static Handle *Linking;
+
+/* The loader linked the module of the load under way: its handle is listed
+ * before the constructors run, so that a dlopen of the same file from one
+ * of them returns it (glibc's link map has the object from before its
+ * constructors: one copy, constructors run once). */
+static void onLinked(orc_rt_JitModuleRef M, void *Ctx) {
+  (void)Ctx;
+  Handle *H = Linking;
+  Linking = NULL;
+  H->M = M;
+  pthread_mutex_lock(&SymLock);
+  H->Next = Loaded;
+  Loaded = H;
+  pthread_mutex_unlock(&SymLock);
+}
+
 /* Under Lock: made on the first IR dlopen (so that a program that loads
  * none does not wait for its JIT here). */
 static orc_rt_ErrorRef makeLoader(void) {
@@ -270,6 +290,7 @@ static orc_rt_ErrorRef makeLoader(void) {
       .TakeSessionErrors = takeSessionErrors,
       .Enter = enter,
       .PopHandler = popHandler,
+      .OnLinked = onLinked,
       .OnGone = onLoaderGone};
   orc_rt_JitRef L;
   orc_rt_ErrorRef Err = orc_rt_jit_Jit_createOver(&L, Sess, &Owner);
@@ -407,20 +428,20 @@ static Handle *load(const char *Path, const struct stat *St) {
   char *Copy = H ? strdup(Path) : NULL;
   orc_rt_ErrorRef Err =
       Copy ? makeLoader() : orc_rt_Error_create("out of memory");
-  if (!Err)
-    Err = orc_rt_Jit_loadFile(Loader, Path, &H->M);
+  if (!Err) {
+    *H =
+        (Handle){.Path = Copy, .Dev = St->st_dev, .Ino = St->st_ino, .Refs = 1};
+    Linking = H;
+    orc_rt_JitModuleRef M;
+    Err = orc_rt_Jit_loadFile(Loader, Path, &M);
+    Linking = NULL; /* (a failed load never linked) */
+  }
   if (Err) {
     setErrorFrom(Path, Err);
     free(Copy);
     free(H);
     return NULL;
   }
-  *H = (Handle){
-      .M = H->M, .Path = Copy, .Dev = St->st_dev, .Ino = St->st_ino, .Refs = 1};
-  pthread_mutex_lock(&SymLock);
-  H->Next = Loaded;
-  Loaded = H;
-  pthread_mutex_unlock(&SymLock);
   return H;
 }
 
