@@ -2,14 +2,17 @@
 /* The rules only a Tiered Jit has (orc-rt-c/Jit.h): a function that gets
  * hot is switched to its optimized code and its first code is freed after
  * its last frame; calls on four threads all along the switch all get their
- * answers; a reload retires the old version's tiers; the options it cannot
- * take are refused. The rules every Jit has run on a Tiered one too
+ * answers; a reload retires the old version's tiers; with ObjectCacheDir a
+ * later Jit starts from the kept tier-1 code; the options it cannot take are
+ * refused. The rules every Jit has run on a Tiered one too
  * (JitTieredTest, JitTieredReloadTest). */
 
 #define JIT_TEST_TIERED 1
 #include "JitFixture.h"
 
+#include <ftw.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <time.h>
 
 static int call2(void *Fn, int A, int B) {
@@ -132,20 +135,49 @@ static void aReloadStartsTheNewVersionAtTier0(void **State) {
   assert_int_equal(S.Tier1Functions, 2);
 }
 
+static int removeEntry(const char *Path, const struct stat *St, int Type,
+                       struct FTW *W) {
+  (void)St, (void)Type, (void)W;
+  return remove(Path);
+}
+
+/* With ObjectCacheDir, tier 1's code is kept by content: a later Jit (its own
+ * Session) that loads the same module links the kept code at the function's
+ * first call, whatever its threshold -- one call, far below it, takes the
+ * function to tier 1. */
+static void tier1CodeInTheCacheDirStartsALaterJitHot(void **State) {
+  (void)State;
+  char Dir[] = "/tmp/orc-rt-c-tier1-cache-XXXXXX";
+  assert_non_null(mkdtemp(Dir));
+  for (int Run = 0; Run < 2; ++Run) {
+    Fixture F = {.Q = orc_rt_TaskQueue_create()};
+    assert_null(orc_rt_Session_create(&F.S, orc_rt_TaskQueue_dispatch, F.Q,
+                                      NULL, NULL));
+    orc_rt_JitOptions O;
+    testOptions(&O);
+    O.ObjectCacheDir = Dir;
+    O.TierUpThreshold = Run == 0 ? 1 : 1000000; /* the second: never hot */
+    assert_null(orc_rt_Jit_create(&F.J, F.S, &O));
+    void *Fn = entry(load(&F, "mix.ll", Mix), "mix");
+    assert_int_equal(call2(Fn, 1, 2), 33);
+    /* The first run calls on until it is hot; the second makes no call. */
+    if (!waitFor(F.J, atTier1, Run == 0 ? Fn : NULL))
+      fail_msg("run %d: mix never reached tier 1 (tier 0 %zu, failed %zu)",
+               Run + 1, stats(F.J).Tier0Functions, stats(F.J).FailedTierUps);
+    assert_int_equal(call2(Fn, 4, 5), 129);
+    orc_rt_Session_destroy(F.S);
+    orc_rt_TaskQueue_destroy(F.Q);
+  }
+  nftw(Dir, removeEntry, 8, FTW_DEPTH | FTW_PHYS);
+}
+
 static void optionsTieredCannotTakeAreRefused(void **State) {
   Fixture *F = *State;
   orc_rt_JitOptions O;
   testOptions(&O);
-  O.ObjectCacheDir = "/tmp";
+  O.OptLevel = 0;
   orc_rt_JitRef J = NULL;
   orc_rt_ErrorRef Err = orc_rt_Jit_create(&J, F->S, &O);
-  assert_non_null(Err);
-  if (!strstr(orc_rt_Error_getMessage(Err), "Tiered and ObjectCacheDir"))
-    fail_msg("%s", orc_rt_Error_getMessage(Err));
-  orc_rt_Error_consume(Err);
-  testOptions(&O);
-  O.OptLevel = 0;
-  Err = orc_rt_Jit_create(&J, F->S, &O);
   assert_non_null(Err);
   if (!strstr(orc_rt_Error_getMessage(Err), "OptLevel"))
     fail_msg("%s", orc_rt_Error_getMessage(Err));
@@ -161,6 +193,7 @@ int main(void) {
           callsOnFourThreadsAcrossTheSwitchAllGetTheirAnswers, setUp, tearDown),
       cmocka_unit_test_setup_teardown(aReloadStartsTheNewVersionAtTier0, setUp,
                                       tearDown),
+      cmocka_unit_test(tier1CodeInTheCacheDirStartsALaterJitHot),
       cmocka_unit_test_setup_teardown(optionsTieredCannotTakeAreRefused, setUp,
                                       tearDown),
   };

@@ -106,8 +106,10 @@ typedef struct {
    * thread of the module's own, and its entry switched: calls made after the
    * switch run the new code, calls already in the old code finish there,
    * and the old code is freed once its last frame returns. A function in a
-   * long loop stays in its first code until its next call. Cannot be
-   * combined with ObjectCacheDir (create fails). */
+   * long loop stays in its first code until its next call. With
+   * ObjectCacheDir, the optimized code is kept there (by the content of the
+   * function's first module and the settings): a function whose optimized
+   * code is kept is switched to it right after its first call. */
   bool Tiered;
   /** Calls plus loop iterations before a tier-up; 0 (the default): 2000. */
   unsigned TierUpThreshold;

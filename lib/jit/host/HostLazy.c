@@ -416,7 +416,7 @@ static orc_rt_ErrorRef startTiers(orc_rt_jit_HostVersion *V) {
                                       : ORC_RT_JIT_DEFAULT_TIER_UP_THRESHOLD,
                               .NewTM = orc_rt_jit_Host_newTM,
                               .TMCtx = J,
-                              .CacheDir = NULL,
+                              .CacheDir = J->CacheDir,
                               .Settings = J->Settings};
   orc_rt_ErrorRef Err = orc_rt_jit_Tiers_create(&V->Lazy->Tiers, &O);
   if (Err)
