@@ -506,6 +506,66 @@ static void aModuleReachesTheProcesssThreadLocals(void **State) {
   orc_rt_JitModule_unload(M, NULL, NULL);
 }
 
+/* A module's own exported thread_local loads (it failed: "Symbols not
+ * found: [ x ]"), is per thread, and is the one another module that declares
+ * it uses; the module's lookup of it gives the calling thread's copy, as
+ * glibc's dlsym does. */
+static const char *DefinesTLS = "@x = thread_local global i32 5\n"
+                                "define i32 @get_x() {\n"
+                                "  %v = load i32, ptr @x\n"
+                                "  ret i32 %v\n"
+                                "}\n"
+                                "define void @set_x(i32 %v) {\n"
+                                "  store i32 %v, ptr @x\n"
+                                "  ret void\n"
+                                "}\n";
+static const char *DeclaresTLS = "@x = external thread_local global i32\n"
+                                 "define i32 @other_get_x() {\n"
+                                 "  %v = load i32, ptr @x\n"
+                                 "  ret i32 %v\n"
+                                 "}\n";
+
+typedef struct {
+  void *Get, *OtherGet;
+  orc_rt_JitModuleRef M;
+  int Seen, OtherSeen, Looked;
+  void *Addr;
+} TLSProbe;
+
+static void *probeTLS(void *Arg) {
+  TLSProbe *P = Arg;
+  P->Seen = ((int (*)(void))(uintptr_t)P->Get)();
+  P->OtherSeen = ((int (*)(void))(uintptr_t)P->OtherGet)();
+  orc_rt_ErrorRef Err = orc_rt_JitModule_lookup(P->M, "x", &P->Addr);
+  P->Looked = Err ? -1 : *(int *)P->Addr;
+  orc_rt_Error_consume(Err);
+  return NULL;
+}
+
+static void
+aModulesThreadLocalIsPerThreadAndSharedWithModulesUsingIt(void **State) {
+  Fixture *F = *State;
+  orc_rt_JitModuleRef M = load(F, "tls.ll", DefinesTLS);
+  orc_rt_JitModuleRef U = load(F, "tls-user.ll", DeclaresTLS);
+  TLSProbe Here = {
+      entry(M, "get_x"), entry(U, "other_get_x"), M, 0, 0, 0, NULL};
+  ((void (*)(int))(uintptr_t)entry(M, "set_x"))(7);
+  probeTLS(&Here);
+  assert_int_equal(Here.Seen, 7);
+  assert_int_equal(Here.OtherSeen, 7);
+  assert_int_equal(Here.Looked, 7);
+  TLSProbe There = Here;
+  pthread_t T;
+  assert_int_equal(pthread_create(&T, NULL, probeTLS, &There), 0);
+  pthread_join(T, NULL);
+  assert_int_equal(There.Seen, 5); /* its own copy, from the initializer */
+  assert_int_equal(There.OtherSeen, 5);
+  assert_int_equal(There.Looked, 5);
+  assert_ptr_not_equal(There.Addr, Here.Addr);
+  orc_rt_JitModule_unload(U, NULL, NULL);
+  orc_rt_JitModule_unload(M, NULL, NULL);
+}
+
 /*---- Modules using each other ----*/
 
 static const char *User = "declare i32 @answer()\n"
@@ -638,6 +698,9 @@ int main(void) {
           tearDown),
       cmocka_unit_test_setup_teardown(staleCallGoesToTheHandler, setUp,
                                       tearDown),
+      cmocka_unit_test_setup_teardown(
+          aModulesThreadLocalIsPerThreadAndSharedWithModulesUsingIt, setUp,
+          tearDown),
       cmocka_unit_test_setup_teardown(aModuleReachesTheProcesssThreadLocals,
                                       setUp, tearDown),
       cmocka_unit_test_setup_teardown(moduleUsedByAnotherStaysUntilThatOneGoes,

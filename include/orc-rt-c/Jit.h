@@ -190,8 +190,9 @@ ORC_RT_C_API orc_rt_ErrorRef orc_rt_Jit_loadMemory(orc_rt_JitRef J,
 
 /**
  * The entry of the function Name that M exports (valid for the life of the
- * process; see above), or the address of its variable Name. Fails, naming the
- * symbol and the module, if M exports no such symbol.
+ * process; see above), or the address of its variable Name (of a
+ * thread_local: the calling thread's copy, as glibc's dlsym gives). Fails,
+ * naming the symbol and the module, if M exports no such symbol.
  */
 ORC_RT_C_API orc_rt_ErrorRef orc_rt_JitModule_lookup(orc_rt_JitModuleRef M,
                                                      const char *Name,

@@ -27,7 +27,8 @@
 #include <unistd.h>
 
 static const char Magic[16] = "orc-rt-c objcach";
-#define FORMAT_VERSION 2u
+/* In every key too; 3: a thread_local is exported as its control variable. */
+#define FORMAT_VERSION 3u
 #define HEADER_SIZE (16 + 4 + 4 + 8 + 8 + 8 + 8)
 
 orc_rt_jit_Digest orc_rt_jit_ObjectCache_key(const void *Input, size_t Size,

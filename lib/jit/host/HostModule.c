@@ -15,6 +15,7 @@
 #include "jit/compile/SymbolImport.h"
 #include "jit/host/HostJit.h"
 #include "jit/host/ModuleLink.h"
+#include "jit/ir/EmuTLS.h"
 #include "jit/support/Diag.h"
 #include "jit/support/GrowArray.h"
 
@@ -285,11 +286,22 @@ orc_rt_ErrorRef orc_rt_jit_Host_load(orc_rt_JitRef J, const char *Name,
 orc_rt_ErrorRef orc_rt_JitModule_lookup(orc_rt_JitModuleRef M, const char *Name,
                                         void **Result) {
   orc_rt_JitRef J = M->J;
-  uint64_t Addr = 0;
+  uint64_t Addr = 0, Ctl = 0;
+  size_t Len = strlen(Name);
+  char *CtlName = malloc(sizeof(ORC_RT_JIT_EMUTLS_CONTROL) + Len);
+  if (!CtlName)
+    return orc_rt_Error_createf("%s: out of memory", M->Name);
+  memcpy(CtlName, ORC_RT_JIT_EMUTLS_CONTROL, sizeof(ORC_RT_JIT_EMUTLS_CONTROL));
+  memcpy(CtlName + sizeof(ORC_RT_JIT_EMUTLS_CONTROL) - 1, Name, Len + 1);
   pthread_mutex_lock(&J->SymLock);
   bool Found = strncmp(Name, "__orc_rt_var:", 13) && exportOf(M, Name, &Addr);
+  /* A thread_local: the calling thread's copy, as glibc's dlsym gives. */
+  bool IsTLS = !Found && exportOf(M, CtlName, &Ctl);
   pthread_mutex_unlock(&J->SymLock);
-  if (!Found)
+  free(CtlName);
+  if (IsTLS)
+    Addr = (uintptr_t)orc_rt_jit_emuTLSAddress((void *)(uintptr_t)Ctl, Name);
+  if (!Addr)
     return orc_rt_Error_createf("%s: no exported symbol '%s'", M->Name, Name);
   *Result = (void *)(uintptr_t)Addr;
   return NULL;

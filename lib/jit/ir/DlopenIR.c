@@ -1,6 +1,7 @@
 /*===- lib/jit/ir/DlopenIR.c - Preparing a module's IR for dlopen ---------===*/
 
 #include "jit/ir/DlopenIR.h"
+#include "jit/ir/EmuTLS.h"
 #include "jit/support/GrowArray.h"
 
 #include <stdio.h>
@@ -89,9 +90,16 @@ static orc_rt_ErrorRef push(orc_rt_jit_ExportList *L, size_t *Cap,
   if (!orc_rt_jit_growArray(&L->Items, Cap, L->Size + 1, sizeof(*L->Items)))
     return orc_rt_Error_create("out of memory");
   size_t Len;
-  char *Name = strdup(LLVMGetValueName2(GV, &Len));
+  const char *Own = LLVMGetValueName2(GV, &Len);
+  /* A thread_local is its emulated-TLS control variable once lowered
+   * (ir/EmuTLS.h): that is what the module defines and what another
+   * module's use of it binds. */
+  bool TLS = LLVMIsAGlobalVariable(GV) && LLVMIsThreadLocal(GV);
+  char *Name = malloc(Len + (TLS ? sizeof(ORC_RT_JIT_EMUTLS_CONTROL) : 1));
   if (!Name)
     return orc_rt_Error_create("out of memory");
+  strcpy(Name, TLS ? ORC_RT_JIT_EMUTLS_CONTROL : "");
+  strcat(Name, Own);
   bool Floats = true;
   bool Regs = IsFunction && LLVMIsAFunction(GV) &&
               orc_rt_jit_registersOnly(GV, &Floats);

@@ -31,7 +31,7 @@ static LLVMValueRef makeControl(Lowering *L, LLVMValueRef GV) {
     free(TmplName);
     return NULL;
   }
-  snprintf(CtlName, Len + 16, "__emutls_v.%.*s", (int)Len, Name);
+  snprintf(CtlName, Len + 16, ORC_RT_JIT_EMUTLS_CONTROL "%.*s", (int)Len, Name);
   snprintf(TmplName, Len + 16, "__emutls_t.%.*s", (int)Len, Name);
   LLVMValueRef Ctl = LLVMGetNamedGlobal(L->M, CtlName);
   if (!Ctl) {

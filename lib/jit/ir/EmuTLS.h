@@ -13,6 +13,9 @@
 
 #include <llvm-c/Core.h>
 
+/* The prefix of a thread_local's control variable: @x's is @__emutls_v.x. */
+#define ORC_RT_JIT_EMUTLS_CONTROL "__emutls_v."
+
 /* Rewrites M in place. M must already carry the JIT's data layout. */
 orc_rt_ErrorRef orc_rt_jit_lowerEmulatedTLS(LLVMModuleRef M);
 
