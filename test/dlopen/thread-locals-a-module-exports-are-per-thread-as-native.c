@@ -1,8 +1,8 @@
 // Question: does a module that exports a thread_local load and behave as the
 // same code built as a shared library: each thread has its own copy, starting
 // from the initializer, reached by the module's functions, by dlsym of the
-// variable (the calling thread's copy) and by another module that declares
-// it? (It failed to load: "Symbols not found: [ counter ]".) The native
+// variable in the module and in RTLD_DEFAULT (the calling thread's copy) and
+// by another module that declares it? (It failed to load: "Symbols not found: [ counter ]".) The native
 // program's output is the expectation.
 //
 // RUN: %clang -shared -fPIC -O1 -DPLUGIN %s -o %t.plugin.so
@@ -17,9 +17,9 @@
 // RUN: mini-lli -jit-kind=orc-lazy %t.ll %t.plugin.ll %t.user.ll | diff %t.expected -
 // RUN: FileCheck %s < %t.out
 //
-// CHECK:      main thread: bump 6, dlsym 6, user 6
-// CHECK-NEXT: other thread: bump 6, dlsym 6, user 6
-// CHECK-NEXT: main thread again: bump 7, dlsym 7, user 7
+// CHECK:      main thread: bump 6, dlsym 6, default 6, user 6
+// CHECK-NEXT: other thread: bump 6, dlsym 6, default 6, user 6
+// CHECK-NEXT: main thread again: bump 7, dlsym 7, default 7, user 7
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -36,9 +36,10 @@ static void *Plugin, *User;
 
 static void *report(void *What) {
   int Bumped = ((int (*)(void))dlsym(Plugin, "bump"))();
-  int *Mine = dlsym(Plugin, "counter");
-  printf("%s: bump %d, dlsym %d, user %d\n", (const char *)What, Bumped,
-         Mine ? *Mine : -1, ((int (*)(void))dlsym(User, "user_counter"))());
+  int *Mine = dlsym(Plugin, "counter"), *Global = dlsym(RTLD_DEFAULT, "counter");
+  printf("%s: bump %d, dlsym %d, default %d, user %d\n", (const char *)What,
+         Bumped, Mine ? *Mine : -1, Global ? *Global : -1,
+         ((int (*)(void))dlsym(User, "user_counter"))());
   return NULL;
 }
 

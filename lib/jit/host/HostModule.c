@@ -283,16 +283,25 @@ orc_rt_ErrorRef orc_rt_jit_Host_load(orc_rt_JitRef J, const char *Name,
 
 /*---- Looking up ----*/
 
+/* The name a thread_local Name is exported as: its control variable's
+ * (ir/EmuTLS.h); NULL if out of memory. */
+static char *controlName(const char *Name) {
+  size_t Len = strlen(Name);
+  char *C = malloc(sizeof(ORC_RT_JIT_EMUTLS_CONTROL) + Len);
+  if (C) {
+    memcpy(C, ORC_RT_JIT_EMUTLS_CONTROL, sizeof(ORC_RT_JIT_EMUTLS_CONTROL) - 1);
+    memcpy(C + sizeof(ORC_RT_JIT_EMUTLS_CONTROL) - 1, Name, Len + 1);
+  }
+  return C;
+}
+
 orc_rt_ErrorRef orc_rt_JitModule_lookup(orc_rt_JitModuleRef M, const char *Name,
                                         void **Result) {
   orc_rt_JitRef J = M->J;
   uint64_t Addr = 0, Ctl = 0;
-  size_t Len = strlen(Name);
-  char *CtlName = malloc(sizeof(ORC_RT_JIT_EMUTLS_CONTROL) + Len);
+  char *CtlName = controlName(Name);
   if (!CtlName)
     return orc_rt_Error_createf("%s: out of memory", M->Name);
-  memcpy(CtlName, ORC_RT_JIT_EMUTLS_CONTROL, sizeof(ORC_RT_JIT_EMUTLS_CONTROL));
-  memcpy(CtlName + sizeof(ORC_RT_JIT_EMUTLS_CONTROL) - 1, Name, Len + 1);
   pthread_mutex_lock(&J->SymLock);
   bool Found = strncmp(Name, "__orc_rt_var:", 13) && exportOf(M, Name, &Addr);
   /* A thread_local: the calling thread's copy, as glibc's dlsym gives. */
@@ -385,9 +394,18 @@ void orc_rt_jit_JitModule_setVisible(orc_rt_JitModuleRef M, bool Visible) {
 bool orc_rt_jit_Jit_findGlobal(orc_rt_JitRef J, const char *Name,
                                uint64_t *Addr) {
   orc_rt_JitModuleRef From;
+  char *CtlName = controlName(Name);
+  uint64_t Ctl = 0;
   pthread_mutex_lock(&J->SymLock);
   bool Found = findExport(J, Name, Addr, &From);
+  /* A thread_local: the calling thread's copy, as glibc's dlsym gives. */
+  bool IsTLS = !Found && CtlName && findExport(J, CtlName, &Ctl, &From);
   pthread_mutex_unlock(&J->SymLock);
+  free(CtlName);
+  if (IsTLS) {
+    *Addr = (uintptr_t)orc_rt_jit_emuTLSAddress((void *)(uintptr_t)Ctl, Name);
+    Found = *Addr != 0;
+  }
   return Found;
 }
 
