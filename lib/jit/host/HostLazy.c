@@ -417,6 +417,8 @@ static orc_rt_ErrorRef startTiers(orc_rt_jit_HostVersion *V) {
                               .NewTM = orc_rt_jit_Host_newTM,
                               .TMCtx = J,
                               .CacheDir = J->CacheDir,
+                              .Warn = J->Compile.Warn,
+                              .WarnCtx = J->Compile.Ctx,
                               .Settings = J->Settings};
   orc_rt_ErrorRef Err = orc_rt_jit_Tiers_create(&V->Lazy->Tiers, &O);
   if (Err)

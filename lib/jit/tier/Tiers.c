@@ -733,10 +733,15 @@ static void tierUp(orc_rt_jit_Tiers *T, Slot *S) {
     orc_rt_jit_ObjectList Objs = {0};
     Err = compileUnit(T, U, &Objs, &Optimized);
     /* A cache that cannot be written is only a slower next run. */
-    if (!Err && T->Opts.CacheDir)
-      orc_rt_Error_consume(orc_rt_jit_ObjectCache_store(
+    if (!Err && T->Opts.CacheDir) {
+      orc_rt_ErrorRef Stored = orc_rt_jit_ObjectCache_store(
           T->Opts.CacheDir, U->Key, &(orc_rt_jit_CacheManifest){0}, Objs.Items,
-          Objs.Size));
+          Objs.Size);
+      if (Stored && T->Opts.Warn)
+        T->Opts.Warn(Stored, T->Opts.WarnCtx);
+      else
+        orc_rt_Error_consume(Stored);
+    }
     if (!Err) {
       Err = linkUnit(T, U, Objs.Items, Objs.Size, Addrs);
       Objs.Size = 0; /* (linkUnit took them) */

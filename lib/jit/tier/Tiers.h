@@ -77,6 +77,10 @@ typedef struct {
    * it, Settings names everything that decides tier 1's code generation. */
   const char *CacheDir;
   const char *Settings;
+  /* May be NULL: told (on the compile thread) why tier-1 objects could not
+   * be written to CacheDir; consumes the error. */
+  void (*Warn)(orc_rt_ErrorRef Err, void *Ctx);
+  void *WarnCtx;
   /* Functions whose address escapes: compiled on their first call, on a
    * thread of their own (see orc_rt_jit_Tiers_addFunctions), if true; else
    * (and those of a signal handler's type) by
