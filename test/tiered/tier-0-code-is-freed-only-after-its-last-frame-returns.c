@@ -11,7 +11,10 @@
 // and freed before it runs), while worker, called four times, stays. Whether
 // the freed page is unmapped at once is the memory manager's business (a
 // sanitizer's own mappings may take the hole), so it is not asked. No
-// timing: every wait is for an event.
+// timing: every wait is for an event. The threads wait inside work() on
+// barriers, not in a loop of work's own: loop iterations count towards the
+// threshold, and a spinning thread took work to tier 1 before a thread
+// scheduled late had entered it (seen under ASan on a loaded machine).
 //
 // RUN: %clang -S -emit-llvm -O1 %s -o %t.ll
 // RUN: %python %inputs/mini-lli/expect-status.py 0 mini-lli -jit-kind=orc-tiered -tier-up-threshold=10 -tiered-stats %t.ll 2>&1 | FileCheck %s
@@ -22,7 +25,6 @@
 
 #include <errno.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/mman.h>
@@ -31,14 +33,14 @@
 /* The address of the instruction after this point in the code that runs. */
 #define HERE(P) __asm__ volatile("leaq 0(%%rip), %0" : "=r"(P))
 
-static int Inside, Release;
+/* Four threads and main: all inside; all told to return. */
+static pthread_barrier_t Inside, Release;
 
 __attribute__((noinline)) long work(long X, int Hold, void **Where) {
   HERE(*Where);
   if (Hold) {
-    __atomic_add_fetch(&Inside, 1, __ATOMIC_SEQ_CST);
-    while (!__atomic_load_n(&Release, __ATOMIC_ACQUIRE))
-      sched_yield();
+    pthread_barrier_wait(&Inside);
+    pthread_barrier_wait(&Release);
   }
   return X * 3 + 1;
 }
@@ -66,13 +68,14 @@ static int mapped(void *P) {
 
 int main(void) {
   struct Thread T[4];
+  pthread_barrier_init(&Inside, 0, 5);
+  pthread_barrier_init(&Release, 0, 5);
   for (long I = 0; I < 4; ++I) {
     T[I].Index = I;
     pthread_create(&T[I].Id, 0, worker, &T[I]);
   }
-  while (__atomic_load_n(&Inside, __ATOMIC_SEQ_CST) < 4)
-    sched_yield();
-  /* The threads are inside (and wrote where they run) before counting. */
+  pthread_barrier_wait(&Inside);
+  /* The threads are inside, and wrote where they run, before the barrier. */
   void *Tier0 = T[0].Where, *Where = Tier0;
   int Same = 1;
   for (int I = 1; I < 4; ++I)
@@ -84,7 +87,7 @@ int main(void) {
          Same ? "4" : "(threads at different addresses:)",
          mapped(Tier0) ? "still mapped" : "UNMAPPED");
   fflush(stdout);
-  __atomic_store_n(&Release, 1, __ATOMIC_RELEASE);
+  pthread_barrier_wait(&Release);
   int Right = 1;
   for (long I = 0; I < 4; ++I) {
     pthread_join(T[I].Id, 0);
