@@ -283,34 +283,35 @@ orc_rt_ErrorRef orc_rt_jit_Host_load(orc_rt_JitRef J, const char *Name,
 
 /*---- Looking up ----*/
 
-/* The name a thread_local Name is exported as: its control variable's
- * (ir/EmuTLS.h); NULL if out of memory. */
-static char *controlName(const char *Name) {
-  size_t Len = strlen(Name);
-  char *C = malloc(sizeof(ORC_RT_JIT_EMUTLS_CONTROL) + Len);
-  if (C) {
-    memcpy(C, ORC_RT_JIT_EMUTLS_CONTROL, sizeof(ORC_RT_JIT_EMUTLS_CONTROL) - 1);
-    memcpy(C + sizeof(ORC_RT_JIT_EMUTLS_CONTROL) - 1, Name, Len + 1);
+/* What looking Name up gives the calling thread: M's export, or (M NULL)
+ * the visible modules' (findExport); a thread_local, exported as its control
+ * variable, gives this thread's copy, as glibc's dlsym does. */
+static bool exportForThread(orc_rt_JitRef J, orc_rt_JitModuleRef M,
+                            const char *Name, uint64_t *Addr) {
+  char *Ctl = NULL;
+  uint64_t CtlAddr = 0;
+  orc_rt_JitModuleRef From;
+  pthread_mutex_lock(&J->SymLock);
+  bool Found = M ? exportOf(M, Name, Addr) : findExport(J, Name, Addr, &From);
+  if (!Found) /* (the name is made only then: no allocation otherwise) */
+    Ctl = orc_rt_jit_emuTLSControlName(Name, strlen(Name));
+  bool IsTLS = Ctl && (M ? exportOf(M, Ctl, &CtlAddr)
+                         : findExport(J, Ctl, &CtlAddr, &From));
+  pthread_mutex_unlock(&J->SymLock);
+  free(Ctl);
+  if (IsTLS) {
+    *Addr =
+        (uintptr_t)orc_rt_jit_emuTLSAddress((void *)(uintptr_t)CtlAddr, Name);
+    Found = *Addr != 0;
   }
-  return C;
+  return Found;
 }
 
 orc_rt_ErrorRef orc_rt_JitModule_lookup(orc_rt_JitModuleRef M, const char *Name,
                                         void **Result) {
-  orc_rt_JitRef J = M->J;
-  uint64_t Addr = 0, Ctl = 0;
-  char *CtlName = controlName(Name);
-  if (!CtlName)
-    return orc_rt_Error_createf("%s: out of memory", M->Name);
-  pthread_mutex_lock(&J->SymLock);
-  bool Found = strncmp(Name, "__orc_rt_var:", 13) && exportOf(M, Name, &Addr);
-  /* A thread_local: the calling thread's copy, as glibc's dlsym gives. */
-  bool IsTLS = !Found && exportOf(M, CtlName, &Ctl);
-  pthread_mutex_unlock(&J->SymLock);
-  free(CtlName);
-  if (IsTLS)
-    Addr = (uintptr_t)orc_rt_jit_emuTLSAddress((void *)(uintptr_t)Ctl, Name);
-  if (!Addr)
+  uint64_t Addr = 0;
+  if (!strncmp(Name, "__orc_rt_var:", 13) ||
+      !exportForThread(M->J, M, Name, &Addr))
     return orc_rt_Error_createf("%s: no exported symbol '%s'", M->Name, Name);
   *Result = (void *)(uintptr_t)Addr;
   return NULL;
@@ -393,20 +394,7 @@ void orc_rt_jit_JitModule_setVisible(orc_rt_JitModuleRef M, bool Visible) {
 
 bool orc_rt_jit_Jit_findGlobal(orc_rt_JitRef J, const char *Name,
                                uint64_t *Addr) {
-  orc_rt_JitModuleRef From;
-  char *CtlName = controlName(Name);
-  uint64_t Ctl = 0;
-  pthread_mutex_lock(&J->SymLock);
-  bool Found = findExport(J, Name, Addr, &From);
-  /* A thread_local: the calling thread's copy, as glibc's dlsym gives. */
-  bool IsTLS = !Found && CtlName && findExport(J, CtlName, &Ctl, &From);
-  pthread_mutex_unlock(&J->SymLock);
-  free(CtlName);
-  if (IsTLS) {
-    *Addr = (uintptr_t)orc_rt_jit_emuTLSAddress((void *)(uintptr_t)Ctl, Name);
-    Found = *Addr != 0;
-  }
-  return Found;
+  return exportForThread(J, NULL, Name, Addr);
 }
 
 bool orc_rt_jit_JitModule_isNeeded(orc_rt_JitModuleRef M) {

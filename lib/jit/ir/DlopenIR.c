@@ -94,12 +94,11 @@ static orc_rt_ErrorRef push(orc_rt_jit_ExportList *L, size_t *Cap,
   /* A thread_local is its emulated-TLS control variable once lowered
    * (ir/EmuTLS.h): that is what the module defines and what another
    * module's use of it binds. */
-  bool TLS = LLVMIsAGlobalVariable(GV) && LLVMIsThreadLocal(GV);
-  char *Name = malloc(Len + (TLS ? sizeof(ORC_RT_JIT_EMUTLS_CONTROL) : 1));
+  char *Name = LLVMIsAGlobalVariable(GV) && LLVMIsThreadLocal(GV)
+                   ? orc_rt_jit_emuTLSControlName(Own, Len)
+                   : strndup(Own, Len);
   if (!Name)
     return orc_rt_Error_create("out of memory");
-  strcpy(Name, TLS ? ORC_RT_JIT_EMUTLS_CONTROL : "");
-  strcat(Name, Own);
   bool Floats = true;
   bool Regs = IsFunction && LLVMIsAFunction(GV) &&
               orc_rt_jit_registersOnly(GV, &Floats);

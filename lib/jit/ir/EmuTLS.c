@@ -22,16 +22,23 @@ typedef struct {
   LLVMValueRef CurName;
 } Lowering;
 
+char *orc_rt_jit_emuTLSControlName(const char *Name, size_t Len) {
+  char *C = malloc(Len + 16);
+  if (C)
+    snprintf(C, Len + 16, "__emutls_v.%.*s", (int)Len, Name);
+  return C;
+}
+
 static LLVMValueRef makeControl(Lowering *L, LLVMValueRef GV) {
   size_t Len;
   const char *Name = LLVMGetValueName2(GV, &Len);
-  char *CtlName = malloc(Len + 16), *TmplName = malloc(Len + 16);
+  char *CtlName = orc_rt_jit_emuTLSControlName(Name, Len),
+       *TmplName = malloc(Len + 16);
   if (!CtlName || !TmplName) {
     free(CtlName);
     free(TmplName);
     return NULL;
   }
-  snprintf(CtlName, Len + 16, ORC_RT_JIT_EMUTLS_CONTROL "%.*s", (int)Len, Name);
   snprintf(TmplName, Len + 16, "__emutls_t.%.*s", (int)Len, Name);
   LLVMValueRef Ctl = LLVMGetNamedGlobal(L->M, CtlName);
   if (!Ctl) {

@@ -13,8 +13,10 @@
 
 #include <llvm-c/Core.h>
 
-/* The prefix of a thread_local's control variable: @x's is @__emutls_v.x. */
-#define ORC_RT_JIT_EMUTLS_CONTROL "__emutls_v."
+/* The name of the thread_local Name's (Len bytes) control variable: @x's is
+ * @__emutls_v.x, what a module that defines x defines and exports once
+ * lowered. malloc'd; NULL if out of memory. */
+char *orc_rt_jit_emuTLSControlName(const char *Name, size_t Len);
 
 /* Rewrites M in place. M must already carry the JIT's data layout. */
 orc_rt_ErrorRef orc_rt_jit_lowerEmulatedTLS(LLVMModuleRef M);
