@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct {
   orc_rt_SessionRef S;
@@ -103,6 +104,15 @@ static inline void reportTo(orc_rt_ErrorRef Err, void *Ctx) {
   (void)Ctx;
   snprintf(Reported, sizeof(Reported), "%s", orc_rt_Error_getMessage(Err));
   orc_rt_Error_consume(Err);
+}
+
+/* Turns the (empty) directory Dir into a file: nothing can be written in it
+ * (as root too, which file modes would not stop). */
+static inline void blockDir(const char *Dir) {
+  assert_int_equal(rmdir(Dir), 0);
+  FILE *Blocker = fopen(Dir, "w");
+  assert_non_null(Blocker);
+  fclose(Blocker);
 }
 
 /* Removes a test's cache directory and what is in it. */

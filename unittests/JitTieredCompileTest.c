@@ -13,7 +13,6 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <time.h>
-#include <unistd.h>
 
 static int call2(void *Fn, int A, int B) {
   return ((int (*)(int, int))(uintptr_t)Fn)(A, B);
@@ -135,6 +134,19 @@ static void aReloadStartsTheNewVersionAtTier0(void **State) {
   assert_int_equal(S.Tier1Functions, 2);
 }
 
+/* F's Session (its errors to reportTo) and a Tiered Jit that keeps tier 1's
+ * code in Dir. */
+static void startCaching(Fixture *F, const char *Dir, unsigned Threshold) {
+  F->Q = orc_rt_TaskQueue_create();
+  assert_null(orc_rt_Session_create(&F->S, orc_rt_TaskQueue_dispatch, F->Q,
+                                    reportTo, NULL));
+  orc_rt_JitOptions O;
+  testOptions(&O);
+  O.ObjectCacheDir = Dir;
+  O.TierUpThreshold = Threshold;
+  assert_null(orc_rt_Jit_create(&F->J, F->S, &O));
+}
+
 /* With ObjectCacheDir, tier 1's code is kept by content: a later Jit (its own
  * Session) that loads the same module links the kept code at the function's
  * first call, whatever its threshold -- one call, far below it, takes the
@@ -144,14 +156,8 @@ static void tier1CodeInTheCacheDirStartsALaterJitHot(void **State) {
   char Dir[] = "/tmp/orc-rt-c-tier1-cache-XXXXXX";
   assert_non_null(mkdtemp(Dir));
   for (int Run = 0; Run < 2; ++Run) {
-    Fixture F = {.Q = orc_rt_TaskQueue_create()};
-    assert_null(orc_rt_Session_create(&F.S, orc_rt_TaskQueue_dispatch, F.Q,
-                                      NULL, NULL));
-    orc_rt_JitOptions O;
-    testOptions(&O);
-    O.ObjectCacheDir = Dir;
-    O.TierUpThreshold = Run == 0 ? 1 : 1000000; /* the second: never hot */
-    assert_null(orc_rt_Jit_create(&F.J, F.S, &O));
+    Fixture F;
+    startCaching(&F, Dir, Run == 0 ? 1 : 1000000); /* the second: never hot */
     void *Fn = entry(load(&F, "mix.ll", Mix), "mix");
     assert_int_equal(call2(Fn, 1, 2), 33);
     /* The first run calls on until it is hot; the second makes no call. */
@@ -172,19 +178,9 @@ static void aTier1CacheThatCannotStoreIsReportedNotFatal(void **State) {
   (void)State;
   char Dir[] = "/tmp/orc-rt-c-tier1-cache-XXXXXX";
   assert_non_null(mkdtemp(Dir));
-  Fixture F = {.Q = orc_rt_TaskQueue_create()};
-  assert_null(orc_rt_Session_create(&F.S, orc_rt_TaskQueue_dispatch, F.Q,
-                                    reportTo, NULL));
-  orc_rt_JitOptions O;
-  testOptions(&O);
-  O.ObjectCacheDir = Dir;
-  assert_null(orc_rt_Jit_create(&F.J, F.S, &O));
-  /* The directory becomes a file: nothing can be written in it (as root
-   * too, which file modes would not stop). */
-  assert_int_equal(rmdir(Dir), 0);
-  FILE *Blocker = fopen(Dir, "w");
-  assert_non_null(Blocker);
-  fclose(Blocker);
+  Fixture F;
+  startCaching(&F, Dir, 1);
+  blockDir(Dir);
   Reported[0] = 0;
   void *Fn = entry(load(&F, "mix.ll", Mix), "mix");
   assert_int_equal(call2(Fn, 1, 2), 33);
