@@ -2,7 +2,7 @@
 /* See CallCounters.h. The entry becomes
  *
  *   tier.entry:  static allocas of the old entry (moved: they stay static)
- *                %n = load atomic monotonic Counter, + 1, store atomic back
+ *                %n = load volatile Counter, + 1, store volatile back
  *                br (%n > Threshold), tier.hot, old entry
  *   tier.hot:    call Hook(Arg); br old entry
  *
@@ -22,11 +22,11 @@ static LLVMValueRef bump(LLVMBuilderRef B, LLVMContextRef C,
                          LLVMValueRef Counter) {
   LLVMTypeRef I32 = LLVMInt32TypeInContext(C);
   LLVMValueRef Old = LLVMBuildLoad2(B, I32, Counter, "tier.count");
-  LLVMSetOrdering(Old, LLVMAtomicOrderingMonotonic);
+  LLVMSetVolatile(Old, 1);
   LLVMSetAlignment(Old, 4);
   LLVMValueRef New = LLVMBuildAdd(B, Old, LLVMConstInt(I32, 1, 0), "");
   LLVMValueRef St = LLVMBuildStore(B, New, Counter);
-  LLVMSetOrdering(St, LLVMAtomicOrderingMonotonic);
+  LLVMSetVolatile(St, 1);
   LLVMSetAlignment(St, 4);
   return New;
 }

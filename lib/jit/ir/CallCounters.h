@@ -9,9 +9,15 @@
  * the hook is expected to set the counter negative so that it is not called
  * again (the compare is signed).
  *
- * The counter is read and written with monotonic atomic loads and stores, not
+ * The counter is read and written with volatile loads and stores, not
  * read-modify-write: threads calling at once may lose counts, which only
- * delays the threshold, and no locked instruction is paid on a call. */
+ * delays the threshold, and no locked instruction is paid on a call. Not
+ * atomic ones: FastISel (tier 0's instruction selector) selects no atomic
+ * store and sends the rest of its block to SelectionDAG, several times
+ * slower -- every loop latch, which the back-edge count ends. LLVM gives a
+ * volatile load that races with a store a target-dependent value; an aligned
+ * 32-bit volatile access is one plain move on x86-64 (single-copy atomic, as
+ * on AArch64): it reads a value that was stored. */
 
 #ifndef ORC_RT_C_LIB_JIT_IR_CALLCOUNTERS_H
 #define ORC_RT_C_LIB_JIT_IR_CALLCOUNTERS_H

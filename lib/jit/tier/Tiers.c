@@ -1,7 +1,7 @@
 /*===- lib/jit/tier/Tiers.c - Tiered compilation of a lazy module ----------===*/
 /* See Tiers.h. Who touches what:
  *
- *   - a slot's Count: tier-0 code on any thread (monotonic loads and stores,
+ *   - a slot's Count: tier-0 code on any thread (volatile loads and stores,
  *     CallCounters.h), and tierHot, which sets it negative;
  *   - a slot's State: tierHot moves it Tier0 -> Queued (compare-and-swap, so
  *     a slot is queued once); the compile thread moves it on;
