@@ -58,11 +58,9 @@
  * reloading and unloading are serialised per Jit; calls through entries
  * never wait for them.
  * Several Jits, on one Session or several, know nothing of each other.
- * Nothing here prints or exits, except the default stale-call handler and
- * a module's first use of a thread_local that it declares and nothing
- * defines (neither another module nor the process: thread_locals such as
- * libstdc++'s or glibc's errno are reached), which ends the process with one
- * line naming it.
+ * Nothing here prints or exits, except the default stale-call handler. (A
+ * module that declares a thread_local that neither another module nor the
+ * process defines is refused at its load, as dlopen refuses it.)
  * x86-64 Linux only.
  */
 

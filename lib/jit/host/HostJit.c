@@ -105,9 +105,10 @@ static void warnCache(orc_rt_ErrorRef Err, void *Ctx) {
 /*---- What the modules' code needs from the Jit ----*/
 
 /* A thread_local a module declares (ir/EmuTLS.h): another module's or the
- * process's (libstdc++'s call_once state, glibc's errno). One nothing defines
- * cannot be reached: like a stale call, that ends the process, with one line
- * naming it (it is found only when first used). */
+ * process's (libstdc++'s call_once state, glibc's errno). A module declaring
+ * one that nothing defines is refused at load (HostVersion.c), so this is a
+ * backstop (a native library that defined it closed since): like a stale
+ * call, that ends the process, with one line naming it. */
 static void *tlsAddress(void *Ctl, const char *Name) {
   void *Addr = orc_rt_jit_emuTLSAddress(Ctl, Name);
   if (Addr)

@@ -311,6 +311,7 @@ orc_rt_ErrorRef orc_rt_JitModule_lookup(orc_rt_JitModuleRef M, const char *Name,
                                         void **Result) {
   uint64_t Addr = 0;
   if (!strncmp(Name, "__orc_rt_var:", 13) ||
+      !strcmp(Name, ORC_RT_JIT_TLS_IMPORTS) ||
       !exportForThread(M->J, M, Name, &Addr))
     return orc_rt_Error_createf("%s: no exported symbol '%s'", M->Name, Name);
   *Result = (void *)(uintptr_t)Addr;

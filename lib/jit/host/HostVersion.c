@@ -18,6 +18,7 @@
 
 #include "jit/compile/SymbolImport.h"
 #include "jit/host/HostJit.h"
+#include "jit/ir/EmuTLS.h"
 #include "jit/support/Diag.h"
 
 #include "orc-rt-c/NestedGroup.h"
@@ -282,7 +283,18 @@ static orc_rt_ErrorRef prepare(LLVMModuleRef Mod, void *Ctx) {
     Keep[I] = B->Prev[I].Key;
   orc_rt_ErrorRef Err = orc_rt_jit_keepVariables(Mod, Keep, B->NumPrev);
   free(Keep);
-  return Err;
+  return Err ? Err : orc_rt_jit_listTLSImports(Mod);
+}
+
+/* A thread_local V declares that no module or library defines is an error
+ * of the load, as an undefined data symbol is dlopen's (ir/EmuTLS.h). */
+static orc_rt_ErrorRef checkTLSImports(orc_rt_jit_HostVersion *V) {
+  const orc_rt_jit_ExportList *X = &V->Code->Exports;
+  for (size_t I = 0; I < X->Size; ++I)
+    if (!strcmp(X->Items[I].Name, ORC_RT_JIT_TLS_IMPORTS))
+      return orc_rt_jit_checkTLSImports(
+          (const void *)(uintptr_t)V->Link.ExportAddrs[I]);
+  return NULL;
 }
 
 static orc_rt_ErrorRef runPasses(LLVMModuleRef Mod, const char *Passes,
@@ -505,6 +517,8 @@ orc_rt_ErrorRef orc_rt_jit_HostVersion_build(
   }
   if (!Err && V->Lazy)
     Err = orc_rt_jit_HostLazy_resolveImports(V, lookup, J);
+  if (!Err)
+    Err = checkTLSImports(V);
   if (!Err)
     Err = readVars(V, &B);
   if (!Err) {

@@ -263,6 +263,80 @@ orc_rt_ErrorRef orc_rt_jit_lowerEmulatedTLS(LLVMModuleRef M) {
   return Err;
 }
 
+/*---- What a module imports ----*/
+
+orc_rt_ErrorRef orc_rt_jit_listTLSImports(LLVMModuleRef M) {
+  size_t N = 0;
+  for (LLVMValueRef G = LLVMGetFirstGlobal(M); G; G = LLVMGetNextGlobal(G))
+    N += LLVMIsThreadLocal(G) && LLVMIsDeclaration(G);
+  if (!N || LLVMGetNamedGlobal(M, ORC_RT_JIT_TLS_IMPORTS))
+    return NULL;
+  LLVMContextRef C = LLVMGetModuleContext(M);
+  LLVMTypeRef Ptr = LLVMPointerTypeInContext(C, 0);
+  LLVMTypeRef I64 = LLVMInt64TypeInContext(C);
+  LLVMTypeRef PairTy[2] = {Ptr, Ptr};
+  LLVMTypeRef Pair = LLVMStructTypeInContext(C, PairTy, 2, 0);
+  LLVMValueRef *Pairs = calloc(N, sizeof(*Pairs));
+  if (!Pairs)
+    return orc_rt_Error_create("out of memory");
+  size_t K = 0;
+  orc_rt_ErrorRef Err = NULL;
+  for (LLVMValueRef G = LLVMGetFirstGlobal(M); G && !Err;
+       G = LLVMGetNextGlobal(G)) {
+    if (!LLVMIsThreadLocal(G) || !LLVMIsDeclaration(G))
+      continue;
+    size_t Len;
+    const char *Name = LLVMGetValueName2(G, &Len);
+    char *CtlName = orc_rt_jit_emuTLSControlName(Name, Len);
+    if (!CtlName) {
+      Err = orc_rt_Error_create("out of memory");
+      break;
+    }
+    /* The control variable the lowering would declare (it finds this one). */
+    LLVMValueRef Ctl = LLVMGetNamedGlobal(M, CtlName);
+    if (!Ctl) {
+      Ctl = LLVMAddGlobal(M, I64, CtlName);
+      LLVMSetLinkage(Ctl, LLVMExternalWeakLinkage);
+      LLVMSetVisibility(Ctl, LLVMGetVisibility(G));
+    }
+    free(CtlName);
+    LLVMValueRef Str = LLVMConstStringInContext2(C, Name, Len, 0);
+    LLVMValueRef S = LLVMAddGlobal(M, LLVMTypeOf(Str), "__orc_rt_tls_name");
+    LLVMSetInitializer(S, Str);
+    LLVMSetGlobalConstant(S, 1);
+    LLVMSetLinkage(S, LLVMPrivateLinkage);
+    LLVMValueRef Fields[2] = {Ctl, S};
+    Pairs[K++] = LLVMConstNamedStruct(Pair, Fields, 2);
+  }
+  if (!Err) {
+    LLVMValueRef Body[2] = {LLVMConstInt(I64, K, 0),
+                            LLVMConstArray2(Pair, Pairs, K)};
+    LLVMValueRef Init = LLVMConstStructInContext(C, Body, 2, 0);
+    LLVMValueRef T = LLVMAddGlobal(M, LLVMTypeOf(Init), ORC_RT_JIT_TLS_IMPORTS);
+    LLVMSetInitializer(T, Init);
+    LLVMSetGlobalConstant(T, 1);
+  }
+  free(Pairs);
+  return Err;
+}
+
+orc_rt_ErrorRef orc_rt_jit_checkTLSImports(const void *Table) {
+  uint64_t N;
+  memcpy(&N, Table, sizeof(N));
+  const char *Pairs = (const char *)Table + sizeof(N);
+  for (uint64_t I = 0; I < N; ++I) {
+    void *Ctl;
+    const char *Name;
+    memcpy(&Ctl, Pairs + 16 * I, sizeof(Ctl));
+    memcpy(&Name, Pairs + 16 * I + 8, sizeof(Name));
+    if (!Ctl && !dlsym(RTLD_DEFAULT, Name))
+      return orc_rt_Error_createf("undefined thread_local variable '%s' (no "
+                                  "loaded module or library defines it)",
+                                  Name);
+  }
+  return NULL;
+}
+
 /*---- At run time ----*/
 
 void *orc_rt_jit_emuTLSAddress(void *Ctl, const char *Name) {

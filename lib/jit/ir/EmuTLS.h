@@ -21,6 +21,21 @@ char *orc_rt_jit_emuTLSControlName(const char *Name, size_t Len);
 /* Rewrites M in place. M must already carry the JIT's data layout. */
 orc_rt_ErrorRef orc_rt_jit_lowerEmulatedTLS(LLVMModuleRef M);
 
+/* The thread_locals M declares, for a loader that refuses a module one of
+ * whose declared thread_locals nothing defines (as glibc's dlopen refuses an
+ * undefined data symbol), instead of ending the process at its first use:
+ * before the lowering, M gets an exported constant ORC_RT_JIT_TLS_IMPORTS,
+ * {i64 N, [N x {ptr Ctl, ptr Name}]}, Ctl the declared NAME's control
+ * variable (weak: null if no JIT'd module defines it), Name its name, NUL
+ * terminated. Nothing if M declares none; an error only if out of memory. */
+#define ORC_RT_JIT_TLS_IMPORTS "__orc_rt_tls_imports"
+orc_rt_ErrorRef orc_rt_jit_listTLSImports(LLVMModuleRef M);
+
+/* Checks a linked import table (above) at Table, as the lowering's runtime
+ * half would find each variable: an error naming the first that nothing
+ * defines. */
+orc_rt_ErrorRef orc_rt_jit_checkTLSImports(const void *Table);
+
 /* The lowering's runtime half: what a loader defines as
  * __mini_lli_tls_address for its modules. A thread_local NAME a module
  * declares lives, for the calling thread, at __emutls_get_address(Ctl) if
