@@ -1,6 +1,7 @@
 /*===- lib/jit/controller/RemoteStart.c - What a remote program gets from crt and libc ===*/
 
 #include "jit/controller/RemoteStart.h"
+#include "jit/ir/EmuTLS.h"
 #include "jit/support/Diag.h"
 #include "jit/support/GrowArray.h"
 
@@ -45,7 +46,7 @@ static const char Fixed[] =
     "\n"
     "; EmuTLS.h: another module's thread_local (its control variable), or the\n"
     "; executor's own (RTLD_DEFAULT is null).\n"
-    "define weak ptr @__mini_lli_tls_address(ptr %ctl, ptr %name) {\n"
+    "define weak ptr @" ORC_RT_JIT_TLS_ADDRESS "(ptr %ctl, ptr %name) {\n"
     "  %native = icmp eq ptr %ctl, null\n"
     "  br i1 %native, label %n, label %e\n"
     "e:\n"

@@ -6,7 +6,7 @@
  *
  *  - __dso_handle, atexit and at_quick_exit (on __cxa_atexit /
  *    __cxa_at_quick_exit, as glibc's);
- *  - EmuTLS.h's __mini_lli_tls_address, on the executor's
+ *  - EmuTLS.h's ORC_RT_JIT_TLS_ADDRESS, on the executor's
  *    __emutls_get_address and dlsym;
  *  - REMOTE_REGISTER_DTORS: registers one handler that runs the destructors
  *    in exit order (called before the constructors, as _dl_fini's handler is

@@ -210,7 +210,7 @@ static orc_rt_ErrorRef createLLJIT(orc_rt_JitRef J) {
   if (!Err)
     LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(J->LLJIT), G);
   if (!Err &&
-      !defineInMain(J, "__mini_lli_tls_address", (void *)(uintptr_t)tlsAddress))
+      !defineInMain(J, ORC_RT_JIT_TLS_ADDRESS, (void *)(uintptr_t)tlsAddress))
     Err = orc_rt_Error_create("orc_rt_Jit_create: cannot define the "
                               "thread_local helper");
   return Err;

@@ -18,28 +18,32 @@ typedef struct {
   LLVMValueRef GetAddr, ExtAddr;
   /* For a declaration (defined in another JIT'd module, or natively in a
    * shared library such as libstdc++), the variable's name: the address then
-   * comes from __mini_lli_tls_address(@__emutls_v.x (weak), "x"). */
+   * comes from ORC_RT_JIT_TLS_ADDRESS(@__emutls_v.x (weak), "x"). */
   LLVMValueRef CurName;
 } Lowering;
 
-char *orc_rt_jit_emuTLSControlName(const char *Name, size_t Len) {
+/* Prefix (at most 15 bytes) and Name (Len bytes), malloc'd. */
+static char *emuTLSName(const char *Prefix, const char *Name, size_t Len) {
   char *C = malloc(Len + 16);
   if (C)
-    snprintf(C, Len + 16, "__emutls_v.%.*s", (int)Len, Name);
+    snprintf(C, Len + 16, "%s%.*s", Prefix, (int)Len, Name);
   return C;
+}
+
+char *orc_rt_jit_emuTLSControlName(const char *Name, size_t Len) {
+  return emuTLSName("__emutls_v.", Name, Len);
 }
 
 static LLVMValueRef makeControl(Lowering *L, LLVMValueRef GV) {
   size_t Len;
   const char *Name = LLVMGetValueName2(GV, &Len);
   char *CtlName = orc_rt_jit_emuTLSControlName(Name, Len),
-       *TmplName = malloc(Len + 16);
+       *TmplName = emuTLSName("__emutls_t.", Name, Len);
   if (!CtlName || !TmplName) {
     free(CtlName);
     free(TmplName);
     return NULL;
   }
-  snprintf(TmplName, Len + 16, "__emutls_t.%.*s", (int)Len, Name);
   LLVMValueRef Ctl = LLVMGetNamedGlobal(L->M, CtlName);
   if (!Ctl) {
     Ctl = LLVMAddGlobal(L->M, L->CtlTy, CtlName);
@@ -175,7 +179,7 @@ static LLVMValueRef nameString(Lowering *L, LLVMValueRef GV) {
   size_t Len;
   const char *Name = LLVMGetValueName2(GV, &Len);
   LLVMValueRef Str = LLVMConstStringInContext2(L->Ctx, Name, Len, 0);
-  LLVMValueRef G = LLVMAddGlobal(L->M, LLVMTypeOf(Str), "__mini_lli.tls_name");
+  LLVMValueRef G = LLVMAddGlobal(L->M, LLVMTypeOf(Str), "__orc_rt.tls_name");
   LLVMSetInitializer(G, Str);
   LLVMSetGlobalConstant(G, 1);
   LLVMSetLinkage(G, LLVMPrivateLinkage);
@@ -237,9 +241,9 @@ orc_rt_ErrorRef orc_rt_jit_lowerEmulatedTLS(LLVMModuleRef M) {
   L.B = LLVMCreateBuilderInContext(L.Ctx);
   L.Ptr = LLVMPointerTypeInContext(L.Ctx, 0);
   L.I64 = LLVMInt64TypeInContext(L.Ctx);
-  L.CtlTy = LLVMGetTypeByName2(L.Ctx, "__mini_lli.emutls_control");
+  L.CtlTy = LLVMGetTypeByName2(L.Ctx, "__orc_rt.emutls_control");
   if (!L.CtlTy) {
-    L.CtlTy = LLVMStructCreateNamed(L.Ctx, "__mini_lli.emutls_control");
+    L.CtlTy = LLVMStructCreateNamed(L.Ctx, "__orc_rt.emutls_control");
     LLVMTypeRef Fields[4] = {L.I64, L.I64, L.Ptr, L.Ptr};
     LLVMStructSetBody(L.CtlTy, Fields, 4, 0);
   }
@@ -247,9 +251,9 @@ orc_rt_ErrorRef orc_rt_jit_lowerEmulatedTLS(LLVMModuleRef M) {
   L.GetAddrTy = LLVMFunctionType(L.Ptr, Params, 1, 0);
   LLVMTypeRef ExtParams[2] = {L.Ptr, L.Ptr};
   L.ExtAddrTy = LLVMFunctionType(L.Ptr, ExtParams, 2, 0);
-  L.ExtAddr = LLVMGetNamedFunction(M, "__mini_lli_tls_address");
+  L.ExtAddr = LLVMGetNamedFunction(M, ORC_RT_JIT_TLS_ADDRESS);
   if (!L.ExtAddr)
-    L.ExtAddr = LLVMAddFunction(M, "__mini_lli_tls_address", L.ExtAddrTy);
+    L.ExtAddr = LLVMAddFunction(M, ORC_RT_JIT_TLS_ADDRESS, L.ExtAddrTy);
   L.CurName = NULL;
   L.GetAddr = LLVMGetNamedFunction(M, "__emutls_get_address");
   if (!L.GetAddr)

@@ -36,8 +36,12 @@ orc_rt_ErrorRef orc_rt_jit_listTLSImports(LLVMModuleRef M);
  * defines. */
 orc_rt_ErrorRef orc_rt_jit_checkTLSImports(const void *Table);
 
-/* The lowering's runtime half: what a loader defines as
- * __mini_lli_tls_address for its modules. A thread_local NAME a module
+/* The function the lowered code calls for a thread_local it declares,
+ * (ptr Ctl, ptr Name) -> ptr, which every loader defines for its modules. */
+#define ORC_RT_JIT_TLS_ADDRESS "__orc_rt_jit_tls_address"
+
+/* The lowering's runtime half: what a loader's ORC_RT_JIT_TLS_ADDRESS
+ * does. A thread_local NAME a module
  * declares lives, for the calling thread, at __emutls_get_address(Ctl) if
  * Ctl (@__emutls_v.NAME, weak) is not null -- another JIT'd module defines
  * it -- else at the process's native NAME (dlsym: libstdc++'s

@@ -70,7 +70,7 @@ const orc_rt_jit_Override *orc_rt_jit_Runtime_overrides(size_t *Count) {
       "__cxa_at_quick_exit", (uintptr_t)orc_rt_jit_cxa_at_quick_exit, true};
   Table[11] = (orc_rt_jit_Override){"quick_exit",
                                     (uintptr_t)orc_rt_jit_quick_exit, true};
-  Table[12] = (orc_rt_jit_Override){"__mini_lli_tls_address",
+  Table[12] = (orc_rt_jit_Override){ORC_RT_JIT_TLS_ADDRESS,
                                     (uintptr_t)orc_rt_jit_tls_address, true};
   Table[13] = (orc_rt_jit_Override){
       "pthread_key_create", (uintptr_t)orc_rt_jit_pthread_key_create, true};
