@@ -285,9 +285,11 @@ orc_rt_ErrorRef orc_rt_jit_Host_load(orc_rt_JitRef J, const char *Name,
 
 /* What looking Name up gives the calling thread: M's export, or (M NULL)
  * the visible modules' (findExport); a thread_local, exported as its control
- * variable, gives this thread's copy, as glibc's dlsym does. */
+ * variable, gives this thread's copy, as glibc's dlsym does. False if not
+ * found, or, *OutOfMemory set, if memory ran out before it could tell. */
 static bool exportForThread(orc_rt_JitRef J, orc_rt_JitModuleRef M,
-                            const char *Name, uint64_t *Addr) {
+                            const char *Name, uint64_t *Addr,
+                            bool *OutOfMemory) {
   char *Ctl = NULL;
   uint64_t CtlAddr = 0;
   orc_rt_JitModuleRef From;
@@ -295,6 +297,7 @@ static bool exportForThread(orc_rt_JitRef J, orc_rt_JitModuleRef M,
   bool Found = M ? exportOf(M, Name, Addr) : findExport(J, Name, Addr, &From);
   if (!Found) /* (the name is made only then: no allocation otherwise) */
     Ctl = orc_rt_jit_emuTLSControlName(Name, strlen(Name));
+  *OutOfMemory = !Found && !Ctl;
   bool IsTLS = Ctl && (M ? exportOf(M, Ctl, &CtlAddr)
                          : findExport(J, Ctl, &CtlAddr, &From));
   pthread_mutex_unlock(&J->SymLock);
@@ -310,10 +313,15 @@ static bool exportForThread(orc_rt_JitRef J, orc_rt_JitModuleRef M,
 orc_rt_ErrorRef orc_rt_JitModule_lookup(orc_rt_JitModuleRef M, const char *Name,
                                         void **Result) {
   uint64_t Addr = 0;
+  bool OutOfMemory = false;
   if (!strncmp(Name, "__orc_rt_var:", 13) ||
       !strcmp(Name, ORC_RT_JIT_TLS_IMPORTS) ||
-      !exportForThread(M->J, M, Name, &Addr))
-    return orc_rt_Error_createf("%s: no exported symbol '%s'", M->Name, Name);
+      !exportForThread(M->J, M, Name, &Addr, &OutOfMemory))
+    return OutOfMemory ? orc_rt_Error_createf("%s: looking up '%s': out of "
+                                              "memory",
+                                              M->Name, Name)
+                       : orc_rt_Error_createf("%s: no exported symbol '%s'",
+                                              M->Name, Name);
   *Result = (void *)(uintptr_t)Addr;
   return NULL;
 }
@@ -395,7 +403,8 @@ void orc_rt_jit_JitModule_setVisible(orc_rt_JitModuleRef M, bool Visible) {
 
 bool orc_rt_jit_Jit_findGlobal(orc_rt_JitRef J, const char *Name,
                                uint64_t *Addr) {
-  return exportForThread(J, NULL, Name, Addr);
+  bool OutOfMemory; /* (then not found, as dlsym would say) */
+  return exportForThread(J, NULL, Name, Addr, &OutOfMemory);
 }
 
 bool orc_rt_jit_JitModule_isNeeded(orc_rt_JitModuleRef M) {
