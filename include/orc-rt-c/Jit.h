@@ -94,8 +94,11 @@ typedef struct {
    * missing one fails the load (or reload), not a call. A function whose code generation fails
    * (inline assembly that does not assemble) cannot be called: its first
    * call goes to the stale-call handler and the cause to the Session's
-   * error reporter. Every other rule here holds as without it. Cannot be
-   * combined with ObjectCacheDir (create fails). */
+   * error reporter. Every other rule here holds as without it. With
+   * ObjectCacheDir, each function's code (and what holds the variables) is
+   * kept there as it is compiled, by the content of its module and the
+   * settings, and read back instead of compiled when a later load needs it
+   * again. */
   bool Lazy;
   /** Tiered compilation (default false; OptLevel must be 1-3): as Lazy, but
    * each function is first compiled quickly (no IR optimization, -O0 code

@@ -54,6 +54,9 @@ typedef struct {
 
 /* ModuleIndex of a module the program dlopens (not one of its inputs). */
 #define ORC_RT_JIT_OBJECTCACHE_DLOPEN 0xffffffffu
+/* ModuleIndex of a function's module, or of the part that holds the
+ * variables, of a module a host's Lazy Jit compiles (host/HostLazy.c). */
+#define ORC_RT_JIT_OBJECTCACHE_LAZY_PART 0xfffffffeu
 
 /* The key of a module: Input is the module file's bytes, CodegenSettings the
  * target settings (orc_rt_jit_Jit_codegenSettings), Passes the -passes

@@ -354,11 +354,6 @@ orc_rt_ErrorRef orc_rt_Jit_create(orc_rt_JitRef *Result, orc_rt_SessionRef S,
   if (Opts->OptLevel > 3)
     return orc_rt_Error_createf("orc_rt_Jit_create: OptLevel %u is not 0-3",
                                 Opts->OptLevel);
-  if (Opts->Lazy && !Opts->Tiered && Opts->ObjectCacheDir)
-    return orc_rt_Error_create(
-        "orc_rt_Jit_create: Lazy and ObjectCacheDir cannot be combined: the "
-        "cache keeps whole compiled modules, Lazy compiles each function on "
-        "its first call");
   if (Opts->Tiered && !Opts->OptLevel)
     return orc_rt_Error_create(
         "orc_rt_Jit_create: Tiered needs an OptLevel of 1-3 (the level of "

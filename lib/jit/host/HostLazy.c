@@ -18,7 +18,9 @@
  *   call:   a body is compiled on the thread that first calls it (under the
  *           entry's token: the version cannot be freed meanwhile), with the
  *           Jit's target machine under TMLock, and linked into the version's
- *           JITDylib; later calls jump straight to it.
+ *           JITDylib; later calls jump straight to it. With an object cache
+ *           (Lazy), each body's object and the load's are kept by the
+ *           content of their modules (compileCached).
  *   fail:   a body that does not compile (inline assembly that does not
  *           assemble: nothing the load could see) cannot be called. The
  *           lazy-call-through manager sends the call to a stub of a closed
@@ -30,6 +32,7 @@
  *           trampolines (one per function per version) are never given back
  *           (LLVM has no way): they stay for the Jit's life. */
 
+#include "jit/cache/ObjectCache.h"
 #include "jit/compile/CallOnceGuard.h"
 #include "jit/compile/LazySplit.h"
 #include "jit/host/HostJit.h"
@@ -38,6 +41,7 @@
 #include "jit/support/Diag.h"
 #include "jit/tier/Tiers.h"
 
+#include <llvm-c/BitWriter.h>
 #include <llvm-c/Error.h>
 #include <llvm-c/Orc.h>
 
@@ -203,6 +207,51 @@ static orc_rt_ErrorRef needLazyCallThrough(orc_rt_JitRef J) {
                                   "cannot set up lazy compilation: ");
 }
 
+/*---- Compiling, through the object cache ----*/
+
+/* Compiles M (optimized with Passes first, if not NULL) into *Objs. With an
+ * object cache, M's bitcode (before the passes) and the Jit's settings are
+ * the key: a part or a body an earlier Jit (or version) compiled the same
+ * is read back instead; one that cannot be written only costs the next
+ * load, and is reported as the eager compile's is. */
+static orc_rt_ErrorRef compileCached(orc_rt_JitRef J, LLVMModuleRef M,
+                                     const char *Passes,
+                                     orc_rt_jit_ObjectList *Objs) {
+  orc_rt_jit_Digest Key = {0};
+  if (J->CacheDir) {
+    LLVMMemoryBufferRef BC = LLVMWriteBitcodeToMemoryBuffer(M);
+    if (!BC)
+      return orc_rt_Error_create("out of memory");
+    Key = orc_rt_jit_ObjectCache_key(LLVMGetBufferStart(BC),
+                                     LLVMGetBufferSize(BC), J->Settings, Passes,
+                                     ORC_RT_JIT_OBJECTCACHE_LAZY_PART);
+    LLVMDisposeMemoryBuffer(BC);
+    bool Hit = false;
+    orc_rt_jit_InitList None = {0}; /* (parts and bodies list nothing) */
+    orc_rt_jit_CacheLists Into = {.Ctors = &None, .Dtors = &None};
+    orc_rt_ErrorRef Err = orc_rt_jit_ObjectCache_load(
+        J->CacheDir, Key, &Hit, &Into, &Objs->Items, &Objs->Size);
+    orc_rt_jit_InitList_dispose(&None);
+    if (Err || (Hit && Objs->Size))
+      return Err;
+    orc_rt_jit_ObjectList_dispose(Objs); /* (an entry with no object) */
+  }
+  orc_rt_ErrorRef Err =
+      Passes ? J->Compile.RunPasses(M, Passes, J->Compile.Ctx) : NULL;
+  if (!Err)
+    Err = J->Compile.Compile(M, Objs, J->Compile.Ctx);
+  if (!Err && J->CacheDir) {
+    orc_rt_ErrorRef Stored = orc_rt_jit_ObjectCache_store(
+        J->CacheDir, Key, &(orc_rt_jit_CacheManifest){0}, Objs->Items,
+        Objs->Size);
+    if (Stored && J->Compile.Warn)
+      J->Compile.Warn(Stored, J->Compile.Ctx);
+    else
+      orc_rt_Error_consume(Stored);
+  }
+  return Err;
+}
+
 /*---- Compiling a body on its first call ----*/
 
 typedef struct {
@@ -213,11 +262,8 @@ typedef struct {
 
 static LLVMErrorRef compileBody(void *Ctx, LLVMModuleRef M) {
   BodyCompile *C = Ctx;
-  orc_rt_JitRef J = C->J;
-  if (J->Compile.Passes) /* the body's own pipeline (see the file comment) */
-    C->Err = J->Compile.RunPasses(M, J->Compile.Passes, J->Compile.Ctx);
-  if (!C->Err)
-    C->Err = J->Compile.Compile(M, &C->Objs, J->Compile.Ctx);
+  /* (with the body's own pipeline: see the file comment) */
+  C->Err = compileCached(C->J, M, C->J->Compile.Passes, &C->Objs);
   return NULL;
 }
 
@@ -331,11 +377,7 @@ orc_rt_ErrorRef orc_rt_jit_HostLazy_compile(orc_rt_jit_HostVersion *V,
       !L->Parts.Bodies && !J->Opts.Tiered ? J->Compile.Passes : NULL;
   for (size_t I = 0; !Err && I < L->Parts.NumModules; ++I) {
     orc_rt_jit_ObjectList Objs = {NULL, 0};
-    if (WholePasses)
-      Err = J->Compile.RunPasses(L->Parts.Modules[I], WholePasses,
-                                 J->Compile.Ctx);
-    if (!Err)
-      Err = By->Compile(L->Parts.Modules[I], &Objs, By->Ctx);
+    Err = compileCached(J, L->Parts.Modules[I], WholePasses, &Objs);
     LLVMDisposeModule(L->Parts.Modules[I]);
     L->Parts.Modules[I] = NULL;
     LLVMMemoryBufferRef *Grown =
