@@ -218,7 +218,9 @@ static orc_rt_ErrorRef compileCached(orc_rt_JitRef J, LLVMModuleRef M,
                                      const char *Passes,
                                      orc_rt_jit_ObjectList *Objs) {
   orc_rt_jit_Digest Key = {0};
-  if (J->CacheDir) {
+  /* (Tiered keeps only tier 1's code: tier/Tiers.h) */
+  const char *Dir = J->Opts.Tiered ? NULL : J->CacheDir;
+  if (Dir) {
     LLVMMemoryBufferRef BC = LLVMWriteBitcodeToMemoryBuffer(M);
     if (!BC)
       return orc_rt_Error_create("out of memory");
@@ -230,7 +232,7 @@ static orc_rt_ErrorRef compileCached(orc_rt_JitRef J, LLVMModuleRef M,
     orc_rt_jit_InitList None = {0}; /* (parts and bodies list nothing) */
     orc_rt_jit_CacheLists Into = {.Ctors = &None, .Dtors = &None};
     orc_rt_ErrorRef Err = orc_rt_jit_ObjectCache_load(
-        J->CacheDir, Key, &Hit, &Into, &Objs->Items, &Objs->Size);
+        Dir, Key, &Hit, &Into, &Objs->Items, &Objs->Size);
     orc_rt_jit_InitList_dispose(&None);
     if (Err || (Hit && Objs->Size))
       return Err;
@@ -240,10 +242,9 @@ static orc_rt_ErrorRef compileCached(orc_rt_JitRef J, LLVMModuleRef M,
       Passes ? J->Compile.RunPasses(M, Passes, J->Compile.Ctx) : NULL;
   if (!Err)
     Err = J->Compile.Compile(M, Objs, J->Compile.Ctx);
-  if (!Err && J->CacheDir) {
+  if (!Err && Dir) {
     orc_rt_ErrorRef Stored = orc_rt_jit_ObjectCache_store(
-        J->CacheDir, Key, &(orc_rt_jit_CacheManifest){0}, Objs->Items,
-        Objs->Size);
+        Dir, Key, &(orc_rt_jit_CacheManifest){0}, Objs->Items, Objs->Size);
     if (Stored && J->Compile.Warn)
       J->Compile.Warn(Stored, J->Compile.Ctx);
     else
@@ -413,8 +414,14 @@ static void emitTier0(void *Ctx, LLVMOrcMaterializationResponsibilityRef MR,
   orc_rt_jit_CallOnce_restore();
 }
 
+typedef struct {
+  orc_rt_jit_Tiers *T;
+  LLVMOrcJITDylibRef JD;
+} TierModule;
+
 static LLVMErrorRef transformModule(void *Ctx, LLVMModuleRef M) {
-  orc_rt_ErrorRef Err = orc_rt_jit_Tiers_transform(Ctx, M);
+  TierModule *TM = Ctx;
+  orc_rt_ErrorRef Err = orc_rt_jit_Tiers_transform(TM->T, TM->JD, M);
   if (!Err)
     return NULL;
   LLVMErrorRef E = LLVMCreateStringError(orc_rt_Error_getMessage(Err));
@@ -444,14 +451,15 @@ orc_rt_jit_HostLazy_transform(void *Ctx, LLVMOrcThreadSafeModuleRef *ModInOut,
   CompilingMod = Mod;
   /* (A version's tiers stop only after its last call returned: no body of
    * it is compiled after that.) */
-  return T ? LLVMOrcThreadSafeModuleWithModuleDo(*ModInOut, transformModule, T)
+  TierModule TM = {T, JD};
+  return T ? LLVMOrcThreadSafeModuleWithModuleDo(*ModInOut, transformModule,
+                                                 &TM)
            : NULL;
 }
 
 static orc_rt_ErrorRef startTiers(orc_rt_jit_HostVersion *V) {
   orc_rt_JitRef J = V->M->J;
   orc_rt_jit_TierOptions O = {.J = J->LLJIT,
-                              .JD = V->Slot->JD,
                               .Threshold =
                                   J->Opts.TierUpThreshold
                                       ? (int32_t)J->Opts.TierUpThreshold
@@ -485,7 +493,8 @@ static orc_rt_ErrorRef defineTieredStubs(orc_rt_jit_HostVersion *V) {
     Err = orc_rt_jit_defineLazyStubs(J->LLJIT, V->Slot->JD, J->LCTM, L->ISM,
                                      L->Parts.Stubs, N, Names);
   if (!Err)
-    Err = orc_rt_jit_Tiers_addFunctions(L->Tiers, L->Parts.Stubs, N);
+    Err =
+        orc_rt_jit_Tiers_addFunctions(L->Tiers, V->Slot->JD, L->Parts.Stubs, N);
   for (size_t I = 0; Names && I < N; ++I)
     free(Names[I]);
   free(Names);
