@@ -14,11 +14,13 @@
 ; RUN: echo 'define i32 @main() { ret i32 42 }' > %t/unused.ll
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 42 mini-lli -extra-archive %t/x.a -jd a -extra-archive %t/y.a %t/unused.ll
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 42 mini-lli -jit-kind=orc-lazy -extra-archive %t/x.a -jd a -extra-archive %t/y.a %t/unused.ll
+; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 42 mini-lli -jit-kind=orc-tiered -extra-archive %t/x.a -jd a -extra-archive %t/y.a %t/unused.ll
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 42 %lli -extra-archive %t/x.a -jd a -extra-archive %t/y.a %t/unused.ll
 ;
 ; main reads *xp = ydata = 2: refused (lli links).
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 1 mini-lli -extra-archive %t/x.a -jd a -extra-archive %t/y.a %s 2>&1 | FileCheck %s
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 1 mini-lli -jit-kind=orc-lazy -extra-archive %t/x.a -jd a -extra-archive %t/y.a %s 2>&1 | FileCheck %s
+; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 1 mini-lli -jit-kind=orc-tiered -extra-archive %t/x.a -jd a -extra-archive %t/y.a %s 2>&1 | FileCheck %s
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 2 %lli -jit-kind=orc -extra-archive %t/x.a -jd a -extra-archive %t/y.a %s
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 2 %lli -jit-kind=orc-lazy -extra-archive %t/x.a -jd a -extra-archive %t/y.a %s
 ; CHECK: mini-lli: error: the -jd JITDylibs cannot be linked: their objects wait for each other (LLVM-C looks a symbol up only once everything it refers to is linked){{$}}
@@ -27,6 +29,7 @@
 ; Both archives in one JITDylib: 2.
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 2 mini-lli -jd a -extra-archive %t/x.a -extra-archive %t/y.a %s
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 2 mini-lli -jit-kind=orc-lazy -extra-archive %t/x.a -extra-archive %t/y.a %s
+; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 2 mini-lli -jit-kind=orc-tiered -extra-archive %t/x.a -extra-archive %t/y.a %s
 
 @xp = external global ptr
 

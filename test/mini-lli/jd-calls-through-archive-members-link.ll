@@ -12,6 +12,7 @@
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 42 mini-lli -jd a -extra-archive %t/member.a %s
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 42 mini-lli -compile-threads=2 -jd a -extra-archive %t/member.a %s
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 42 mini-lli -jit-kind=orc-lazy -jd a -extra-archive %t/member.a %s
+; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 42 mini-lli -jit-kind=orc-tiered -jd a -extra-archive %t/member.a %s
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 42 mini-lli -jit-kind=orc-lazy -per-module-lazy -jd a -extra-archive %t/member.a %s
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 42 mini-lli -jit-linker=rtdyld -jd a -extra-archive %t/member.a %s
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 42 %lli -jit-kind=orc -jd a -extra-archive %t/member.a %s

@@ -3,12 +3,14 @@
 ;
 ; RUN: %python %inputs/mini-lli/expect-status.py 1 mini-lli -jd a -extra-module %inputs/mini-lli/jd-defines-main.ll %s 2>&1 | FileCheck %s --check-prefix=MAIN
 ; RUN: %python %inputs/mini-lli/expect-status.py 1 mini-lli -jit-kind=orc-lazy -jd a -extra-module %inputs/mini-lli/jd-defines-main.ll %s 2>&1 | FileCheck %s --check-prefix=MAIN
+; RUN: %python %inputs/mini-lli/expect-status.py 1 mini-lli -jit-kind=orc-tiered -jd a -extra-module %inputs/mini-lli/jd-defines-main.ll %s 2>&1 | FileCheck %s --check-prefix=MAIN
 ; RUN: not %lli -jd a -extra-module %inputs/mini-lli/jd-defines-main.ll %s 2>&1 | FileCheck %s --check-prefix=MAIN
 ; MAIN: Symbols not found: [ main ]
 ; RUN: %python %inputs/mini-lli/expect-status.py 1 mini-lli -entry-function=jd_entry -jd a -extra-module %inputs/mini-lli/jd-defines-main.ll %s 2>&1 | FileCheck %s --check-prefix=ENTRY
 ; RUN: not %lli -entry-function=jd_entry -jd a -extra-module %inputs/mini-lli/jd-defines-main.ll %s 2>&1 | FileCheck %s --check-prefix=ENTRY
 ; ENTRY: Symbols not found: [ jd_entry ]
 ; RUN: %python %inputs/mini-lli/expect-status.py 1 mini-lli -jit-kind=orc-lazy -thread-entry=jd_entry -jd a -extra-module %inputs/mini-lli/jd-defines-main.ll %inputs/mini-lli/noop-main.ll 2>&1 | FileCheck %s --check-prefix=ENTRY
+; RUN: %python %inputs/mini-lli/expect-status.py 1 mini-lli -jit-kind=orc-tiered -thread-entry=jd_entry -jd a -extra-module %inputs/mini-lli/jd-defines-main.ll %inputs/mini-lli/noop-main.ll 2>&1 | FileCheck %s --check-prefix=ENTRY
 ; RUN: not %lli -jit-kind=orc-lazy -thread-entry=jd_entry -jd a -extra-module %inputs/mini-lli/jd-defines-main.ll %inputs/mini-lli/noop-main.ll 2>&1 | FileCheck %s --check-prefix=ENTRY
 ;
 ; With -jd main the module is the main JITDylib's: its main runs.

@@ -7,6 +7,7 @@
 ; In jd a: a's getv is the member's (5), main's its own (9): 5 * 10 + 9.
 ; RUN: %python %inputs/mini-lli/expect-status.py 59 mini-lli -jd a -extra-module %inputs/mini-lli/jd-calls-getv.ll -extra-archive %t.getv.a %s
 ; RUN: %python %inputs/mini-lli/expect-status.py 59 mini-lli -jit-kind=orc-lazy -jd a -extra-module %inputs/mini-lli/jd-calls-getv.ll -extra-archive %t.getv.a %s
+; RUN: %python %inputs/mini-lli/expect-status.py 59 mini-lli -jit-kind=orc-tiered -jd a -extra-module %inputs/mini-lli/jd-calls-getv.ll -extra-archive %t.getv.a %s
 ; RUN: %python %inputs/mini-lli/expect-status.py 59 %lli -jit-kind=orc -jd a -extra-module %inputs/mini-lli/jd-calls-getv.ll -extra-archive %t.getv.a %s
 ; RUN: %python %inputs/mini-lli/expect-status.py 59 %lli -jit-kind=orc-lazy -jd a -extra-module %inputs/mini-lli/jd-calls-getv.ll -extra-archive %t.getv.a %s
 ;
@@ -16,6 +17,7 @@
 ; RUN: echo 'define i32 @main() { %%v = call i32 @getv() ret i32 %%v }' >> %t.main.ll
 ; RUN: %python %inputs/mini-lli/expect-status.py 5 mini-lli -jd a -extra-archive %t.getv.a %t.main.ll
 ; RUN: %python %inputs/mini-lli/expect-status.py 5 mini-lli -jit-kind=orc-lazy -jd a -extra-archive %t.getv.a %t.main.ll
+; RUN: %python %inputs/mini-lli/expect-status.py 5 mini-lli -jit-kind=orc-tiered -jd a -extra-archive %t.getv.a %t.main.ll
 ; RUN: %python %inputs/mini-lli/expect-status.py 5 %lli -jd a -extra-archive %t.getv.a %t.main.ll
 ;
 ; A member that needs a symbol nobody defines: an error naming it, not a
@@ -26,6 +28,7 @@
 ; RUN: rm -f %t.bad.a && llvm-ar rcs %t.bad.a %t.bad.o
 ; RUN: %python %inputs/mini-lli/expect-status.py 1 mini-lli -jd a -extra-archive %t.bad.a %t.main.ll 2>&1 | FileCheck %s --check-prefix=MISSING
 ; RUN: %python %inputs/mini-lli/expect-status.py 1 mini-lli -jit-kind=orc-lazy -jd a -extra-archive %t.bad.a %t.main.ll 2>&1 | FileCheck %s --check-prefix=MISSING
+; RUN: %python %inputs/mini-lli/expect-status.py 1 mini-lli -jit-kind=orc-tiered -jd a -extra-archive %t.bad.a %t.main.ll 2>&1 | FileCheck %s --check-prefix=MISSING
 ; RUN: not %lli -jd a -extra-archive %t.bad.a %t.main.ll 2>&1 | FileCheck %s --check-prefix=MISSING
 ; MISSING: Symbols not found: [ nosuch ]
 ;
@@ -39,6 +42,7 @@
 ; RUN: echo 'define i32 @main() { %%v = call i32 @val() ret i32 %%v }' >> %t.callval.ll
 ; RUN: %python %inputs/mini-lli/expect-status.py 1 mini-lli -jd a -extra-archive %t.val1.a -jd b -extra-module %inputs/mini-lli/jd-val-20.ll %t.callval.ll
 ; RUN: %python %inputs/mini-lli/expect-status.py 1 mini-lli -jit-kind=orc-lazy -jd a -extra-archive %t.val1.a -jd b -extra-module %inputs/mini-lli/jd-val-20.ll %t.callval.ll
+; RUN: %python %inputs/mini-lli/expect-status.py 1 mini-lli -jit-kind=orc-tiered -jd a -extra-archive %t.val1.a -jd b -extra-module %inputs/mini-lli/jd-val-20.ll %t.callval.ll
 ; RUN: %python %inputs/mini-lli/expect-status.py 1 %lli -jd a -extra-archive %t.val1.a -jd b -extra-module %inputs/mini-lli/jd-val-20.ll %t.callval.ll
 ; RUN: %python %inputs/mini-lli/expect-status.py 1 %lli -jit-kind=orc-lazy -jd a -extra-archive %t.val1.a -jd b -extra-module %inputs/mini-lli/jd-val-20.ll %t.callval.ll
 ;

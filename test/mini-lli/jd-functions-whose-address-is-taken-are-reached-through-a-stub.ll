@@ -11,6 +11,7 @@
 ; RUN: %clang -c %inputs/mini-lli/jd-member-calls-mainf.c -o %t/member.o
 ; RUN: llvm-ar rcs %t/member.a %t/member.o
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 42 mini-lli -jit-kind=orc-lazy -jd a -extra-archive %t/member.a %s
+; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 42 mini-lli -jit-kind=orc-tiered -jd a -extra-archive %t/member.a %s
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 42 mini-lli -jit-kind=orc-lazy -per-module-lazy -jd a -extra-archive %t/member.a %s
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 42 mini-lli -jit-kind=orc -jd a -extra-archive %t/member.a %s
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 42 %lli -jit-kind=orc-lazy -jd a -extra-archive %t/member.a %s
@@ -19,6 +20,7 @@
 ; The same with a module of a in place of the member (@fa points at @mainf):
 ; it hung too.
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 42 mini-lli -jit-kind=orc-lazy -jd a -extra-module %inputs/mini-lli/jd-points-at-mainf.ll %s
+; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 42 mini-lli -jit-kind=orc-tiered -jd a -extra-module %inputs/mini-lli/jd-points-at-mainf.ll %s
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 42 mini-lli -jit-kind=orc -jd a -extra-module %inputs/mini-lli/jd-points-at-mainf.ll %s
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 42 %lli -jit-kind=orc-lazy -jd a -extra-module %inputs/mini-lli/jd-points-at-mainf.ll %s
 

@@ -7,6 +7,7 @@
 ; One JITDylib: this module uses the hidden @foo and @bar of another module.
 ; RUN: %python %inputs/mini-lli/expect-status.py 42 mini-lli -extra-module %inputs/mini-lli/jd-hidden-defs.ll %s
 ; RUN: %python %inputs/mini-lli/expect-status.py 42 mini-lli -jit-kind=orc-lazy -extra-module %inputs/mini-lli/jd-hidden-defs.ll %s
+; RUN: %python %inputs/mini-lli/expect-status.py 42 mini-lli -jit-kind=orc-tiered -extra-module %inputs/mini-lli/jd-hidden-defs.ll %s
 ; RUN: %python %inputs/mini-lli/expect-status.py 42 %lli -jit-kind=orc-lazy -extra-module %inputs/mini-lli/jd-hidden-defs.ll %s
 ; -jd main names the input's JITDylib: the same.
 ; RUN: %python %inputs/mini-lli/expect-status.py 42 mini-lli -jd main -extra-module %inputs/mini-lli/jd-hidden-defs.ll %s
@@ -14,6 +15,7 @@
 ; In another JITDylib they are not found.
 ; RUN: %python %inputs/mini-lli/expect-status.py 1 mini-lli -jd libFoo -extra-module %inputs/mini-lli/jd-hidden-defs.ll %s 2>&1 | FileCheck %s --check-prefix=HIDDEN
 ; RUN: %python %inputs/mini-lli/expect-status.py 1 mini-lli -jit-kind=orc-lazy -jd libFoo -extra-module %inputs/mini-lli/jd-hidden-defs.ll %s 2>&1 | FileCheck %s --check-prefix=HIDDEN
+; RUN: %python %inputs/mini-lli/expect-status.py 1 mini-lli -jit-kind=orc-tiered -jd libFoo -extra-module %inputs/mini-lli/jd-hidden-defs.ll %s 2>&1 | FileCheck %s --check-prefix=HIDDEN
 ; RUN: not %lli -jit-kind=orc-lazy -jd libFoo -extra-module %inputs/mini-lli/jd-hidden-defs.ll %s 2>&1 | FileCheck %s --check-prefix=HIDDEN
 ; HIDDEN: Symbols not found: [ {{.*}}{{foo|bar}}
 ; HIDDEN-NOT: __mini_lli
@@ -24,6 +26,7 @@
 ; same name in another JITDylib is another symbol.
 ; RUN: %python %inputs/mini-lli/expect-status.py 42 mini-lli -jd libFoo -extra-module %inputs/mini-lli/jd-hidden-defs.ll -extra-module %inputs/mini-lli/jd-hidden-user.ll -jd other -extra-module %inputs/mini-lli/jd-own-hidden-foo.ll %inputs/mini-lli/jd-main-calls.ll
 ; RUN: %python %inputs/mini-lli/expect-status.py 42 mini-lli -jit-kind=orc-lazy -jd libFoo -extra-module %inputs/mini-lli/jd-hidden-defs.ll -extra-module %inputs/mini-lli/jd-hidden-user.ll -jd other -extra-module %inputs/mini-lli/jd-own-hidden-foo.ll %inputs/mini-lli/jd-main-calls.ll
+; RUN: %python %inputs/mini-lli/expect-status.py 42 mini-lli -jit-kind=orc-tiered -jd libFoo -extra-module %inputs/mini-lli/jd-hidden-defs.ll -extra-module %inputs/mini-lli/jd-hidden-user.ll -jd other -extra-module %inputs/mini-lli/jd-own-hidden-foo.ll %inputs/mini-lli/jd-main-calls.ll
 ; RUN: %python %inputs/mini-lli/expect-status.py 42 %lli -jit-kind=orc-lazy -jd libFoo -extra-module %inputs/mini-lli/jd-hidden-defs.ll -extra-module %inputs/mini-lli/jd-hidden-user.ll -jd other -extra-module %inputs/mini-lli/jd-own-hidden-foo.ll %inputs/mini-lli/jd-main-calls.ll
 ; ... but not when the user is in a third JITDylib.
 ; RUN: %python %inputs/mini-lli/expect-status.py 1 mini-lli -jd libFoo -extra-module %inputs/mini-lli/jd-hidden-defs.ll -jd other -extra-module %inputs/mini-lli/jd-hidden-user.ll %inputs/mini-lli/jd-main-calls.ll 2>&1 | FileCheck %s --check-prefix=HIDDEN

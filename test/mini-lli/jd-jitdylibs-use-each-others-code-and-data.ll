@@ -6,6 +6,7 @@
 ; RUN: %python %inputs/mini-lli/expect-status.py 42 mini-lli -jd a -extra-module %inputs/mini-lli/jd-uses-main-code-and-data.ll %s
 ; RUN: %python %inputs/mini-lli/expect-status.py 42 mini-lli -compile-threads=2 -jd a -extra-module %inputs/mini-lli/jd-uses-main-code-and-data.ll %s
 ; RUN: %python %inputs/mini-lli/expect-status.py 42 mini-lli -jit-kind=orc-lazy -jd a -extra-module %inputs/mini-lli/jd-uses-main-code-and-data.ll %s
+; RUN: %python %inputs/mini-lli/expect-status.py 42 mini-lli -jit-kind=orc-tiered -jd a -extra-module %inputs/mini-lli/jd-uses-main-code-and-data.ll %s
 ; RUN: %python %inputs/mini-lli/expect-status.py 42 mini-lli -jit-kind=orc-lazy -per-module-lazy -jd a -extra-module %inputs/mini-lli/jd-uses-main-code-and-data.ll %s
 ; RUN: %python %inputs/mini-lli/expect-status.py 42 mini-lli -jit-linker=rtdyld -jd a -extra-module %inputs/mini-lli/jd-uses-main-code-and-data.ll %s
 ; RUN: %python %inputs/mini-lli/expect-status.py 42 %lli -jit-kind=orc -jd a -extra-module %inputs/mini-lli/jd-uses-main-code-and-data.ll %s

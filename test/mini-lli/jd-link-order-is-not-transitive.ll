@@ -5,6 +5,7 @@
 ; jd a's froma calls jd b's fromb: not found.
 ; RUN: %python %inputs/mini-lli/expect-status.py 1 mini-lli -jd a -extra-module %inputs/mini-lli/jd-calls-fromb.ll -jd b -extra-module %inputs/mini-lli/jd-defines-fromb.ll %s 2>&1 | FileCheck %s
 ; RUN: %python %inputs/mini-lli/expect-status.py 1 mini-lli -jit-kind=orc-lazy -jd a -extra-module %inputs/mini-lli/jd-calls-fromb.ll -jd b -extra-module %inputs/mini-lli/jd-defines-fromb.ll %s 2>&1 | FileCheck %s
+; RUN: %python %inputs/mini-lli/expect-status.py 1 mini-lli -jit-kind=orc-tiered -jd a -extra-module %inputs/mini-lli/jd-calls-fromb.ll -jd b -extra-module %inputs/mini-lli/jd-defines-fromb.ll %s 2>&1 | FileCheck %s
 ; RUN: not %lli -jd a -extra-module %inputs/mini-lli/jd-calls-fromb.ll -jd b -extra-module %inputs/mini-lli/jd-defines-fromb.ll %s 2>&1 | FileCheck %s
 ; RUN: not %lli -jit-kind=orc-lazy -jd a -extra-module %inputs/mini-lli/jd-calls-fromb.ll -jd b -extra-module %inputs/mini-lli/jd-defines-fromb.ll %s 2>&1 | FileCheck %s
 ; CHECK: Symbols not found: [ fromb ]

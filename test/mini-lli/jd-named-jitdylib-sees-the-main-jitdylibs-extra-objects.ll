@@ -10,6 +10,7 @@
 ; RUN: echo 'define i32 @main() { %%v = call i32 @froma() ret i32 %%v }' >> %t/main.ll
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 42 mini-lli -jd a -extra-module %s -extra-object %t/obj.o %t/main.ll
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 42 mini-lli -jit-kind=orc-lazy -jd a -extra-module %s -extra-object %t/obj.o %t/main.ll
+; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 42 mini-lli -jit-kind=orc-tiered -jd a -extra-module %s -extra-object %t/obj.o %t/main.ll
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 42 %lli -jit-kind=orc -jd a -extra-module %s -extra-object %t/obj.o %t/main.ll
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 42 %lli -jit-kind=orc-lazy -jd a -extra-module %s -extra-object %t/obj.o %t/main.ll
 ;
@@ -18,6 +19,7 @@
 ; RUN: echo 'define i32 @froma() { %%v = load i32, ptr @objh ret i32 %%v }' >> %t/hidden.ll
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 1 mini-lli -jd a -extra-module %t/hidden.ll -extra-object %t/obj.o %t/main.ll 2>&1 | FileCheck %s --check-prefix=HIDDEN
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 1 mini-lli -jit-kind=orc-lazy -jd a -extra-module %t/hidden.ll -extra-object %t/obj.o %t/main.ll 2>&1 | FileCheck %s --check-prefix=HIDDEN
+; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 1 mini-lli -jit-kind=orc-tiered -jd a -extra-module %t/hidden.ll -extra-object %t/obj.o %t/main.ll 2>&1 | FileCheck %s --check-prefix=HIDDEN
 ; RUN: not %lli -jd a -extra-module %t/hidden.ll -extra-object %t/obj.o %t/main.ll 2>&1 | FileCheck %s --check-prefix=HIDDEN
 ; HIDDEN: Symbols not found: [ objh ]
 ;

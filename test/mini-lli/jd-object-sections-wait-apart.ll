@@ -13,11 +13,13 @@
 ; RUN: %clang -c -DSAME_DATA %inputs/mini-lli/jd-object-code-uses-counter.c -o %t/same.o
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 42 mini-lli -jd a -extra-module %inputs/mini-lli/jd-adata-and-pointer-to-objv.ll -extra-object %t/apart.o %s
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 42 mini-lli -jit-kind=orc-lazy -jd a -extra-module %inputs/mini-lli/jd-adata-and-pointer-to-objv.ll -extra-object %t/apart.o %s
+; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 42 mini-lli -jit-kind=orc-tiered -jd a -extra-module %inputs/mini-lli/jd-adata-and-pointer-to-objv.ll -extra-object %t/apart.o %s
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 42 %lli -jit-kind=orc -jd a -extra-module %inputs/mini-lli/jd-adata-and-pointer-to-objv.ll -extra-object %t/apart.o %s
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 42 %lli -jit-kind=orc-lazy -jd a -extra-module %inputs/mini-lli/jd-adata-and-pointer-to-objv.ll -extra-object %t/apart.o %s
 ;
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 1 mini-lli -jd a -extra-module %inputs/mini-lli/jd-adata-and-pointer-to-objv.ll -extra-object %t/same.o %s 2>&1 | FileCheck %s
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 1 mini-lli -jit-kind=orc-lazy -jd a -extra-module %inputs/mini-lli/jd-adata-and-pointer-to-objv.ll -extra-object %t/same.o %s 2>&1 | FileCheck %s
+; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 1 mini-lli -jit-kind=orc-tiered -jd a -extra-module %inputs/mini-lli/jd-adata-and-pointer-to-objv.ll -extra-object %t/same.o %s 2>&1 | FileCheck %s
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 42 %lli -jit-kind=orc-lazy -jd a -extra-module %inputs/mini-lli/jd-adata-and-pointer-to-objv.ll -extra-object %t/same.o %s
 ; CHECK: mini-lli: error: the -jd JITDylibs cannot be linked: their objects wait for each other (LLVM-C looks a symbol up only once everything it refers to is linked){{$}}
 ; CHECK-NOT: {{.}}

@@ -5,6 +5,7 @@
 ; main's abs(-3) is the C library's (3); jd_abs() calls the module's (77).
 ; RUN: %python %inputs/mini-lli/expect-status.py 80 mini-lli -jd a -extra-module %inputs/mini-lli/jd-defines-abs.ll %s
 ; RUN: %python %inputs/mini-lli/expect-status.py 80 mini-lli -jit-kind=orc-lazy -jd a -extra-module %inputs/mini-lli/jd-defines-abs.ll %s
+; RUN: %python %inputs/mini-lli/expect-status.py 80 mini-lli -jit-kind=orc-tiered -jd a -extra-module %inputs/mini-lli/jd-defines-abs.ll %s
 ; RUN: %python %inputs/mini-lli/expect-status.py 80 %lli -jit-kind=orc -jd a -extra-module %inputs/mini-lli/jd-defines-abs.ll %s
 ; RUN: %python %inputs/mini-lli/expect-status.py 80 %lli -jit-kind=orc-lazy -jd a -extra-module %inputs/mini-lli/jd-defines-abs.ll %s
 ;

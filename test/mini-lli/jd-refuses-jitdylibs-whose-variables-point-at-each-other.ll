@@ -7,6 +7,7 @@
 ;
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 1 mini-lli -jd a -extra-module %inputs/mini-lli/jd-variable-points-at-main-variable.ll %s 2>&1 | FileCheck %s
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 1 mini-lli -jit-kind=orc-lazy -jd a -extra-module %inputs/mini-lli/jd-variable-points-at-main-variable.ll %s 2>&1 | FileCheck %s
+; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 1 mini-lli -jit-kind=orc-tiered -jd a -extra-module %inputs/mini-lli/jd-variable-points-at-main-variable.ll %s 2>&1 | FileCheck %s
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 1 mini-lli -jit-kind=orc-lazy -per-module-lazy -jd a -extra-module %inputs/mini-lli/jd-variable-points-at-main-variable.ll %s 2>&1 | FileCheck %s
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 42 %lli -jit-kind=orc -jd a -extra-module %inputs/mini-lli/jd-variable-points-at-main-variable.ll %s
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 42 %lli -jit-kind=orc-lazy -jd a -extra-module %inputs/mini-lli/jd-variable-points-at-main-variable.ll %s

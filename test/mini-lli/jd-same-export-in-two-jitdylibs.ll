@@ -6,6 +6,7 @@
 ; 10 * 1 = 31.
 ; RUN: %python %inputs/mini-lli/expect-status.py 31 mini-lli -jd a -extra-module %inputs/mini-lli/jd-val-1.ll -jd b -extra-module %inputs/mini-lli/jd-val-20.ll %s
 ; RUN: %python %inputs/mini-lli/expect-status.py 31 mini-lli -jit-kind=orc-lazy -jd a -extra-module %inputs/mini-lli/jd-val-1.ll -jd b -extra-module %inputs/mini-lli/jd-val-20.ll %s
+; RUN: %python %inputs/mini-lli/expect-status.py 31 mini-lli -jit-kind=orc-tiered -jd a -extra-module %inputs/mini-lli/jd-val-1.ll -jd b -extra-module %inputs/mini-lli/jd-val-20.ll %s
 ; RUN: %python %inputs/mini-lli/expect-status.py 31 mini-lli -jit-kind=orc-lazy -per-module-lazy -jd a -extra-module %inputs/mini-lli/jd-val-1.ll -jd b -extra-module %inputs/mini-lli/jd-val-20.ll %s
 ; RUN: %python %inputs/mini-lli/expect-status.py 31 mini-lli -compile-threads=2 -jd a -extra-module %inputs/mini-lli/jd-val-1.ll -jd b -extra-module %inputs/mini-lli/jd-val-20.ll %s
 ; RUN: %python %inputs/mini-lli/expect-status.py 31 %lli -jit-kind=orc -jd a -extra-module %inputs/mini-lli/jd-val-1.ll -jd b -extra-module %inputs/mini-lli/jd-val-20.ll %s

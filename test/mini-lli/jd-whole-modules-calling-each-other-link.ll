@@ -7,6 +7,7 @@
 ;
 ; mainf(1) = froma(1) + 1 = mainf(0) + 1 = froma(0) + 2 = 42.
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 42 mini-lli -jit-kind=orc-lazy -jd a -extra-module %inputs/mini-lli/jd-alias-calls-main.ll %s
+; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 42 mini-lli -jit-kind=orc-tiered -jd a -extra-module %inputs/mini-lli/jd-alias-calls-main.ll %s
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 42 mini-lli -jit-kind=orc-lazy -per-module-lazy -jd a -extra-module %inputs/mini-lli/jd-alias-calls-main.ll %s
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 42 mini-lli -jit-kind=orc-lazy -compile-threads=2 -jd a -extra-module %inputs/mini-lli/jd-alias-calls-main.ll %s
 ; RUN: %python %inputs/mini-lli/expect-status.py --timeout=60 42 mini-lli -jit-kind=orc -jd a -extra-module %inputs/mini-lli/jd-alias-calls-main.ll %s

@@ -387,10 +387,6 @@ static orc_rt_ErrorRef finish(orc_rt_jit_Options *Opts, RawValues *Raw) {
         "error: -enable-cache-manager is not supported with "
         "-jit-kind=orc-tiered: lli's object cache holds whole modules, "
         "compiled once (use -jit-kind=orc or orc-lazy)");
-  if (Opts->Tiered && Opts->JITDylibs.Size)
-    return orc_rt_Error_create(
-        "error: -jd is not supported with -jit-kind=orc-tiered yet (use "
-        "-jit-kind=orc or orc-lazy)");
   if (Raw->Values[Raw_TierUpThreshold] &&
       (Err = parseCount("tier-up-threshold", Raw->Values[Raw_TierUpThreshold],
                         1, INT32_MAX, "a count from 1 to 2147483647",

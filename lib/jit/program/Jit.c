@@ -57,9 +57,14 @@ struct orc_rt_jit_Jit {
   orc_rt_jit_Tiers *Tiers;
   orc_rt_jit_StubsCallback OnStubs; /* see orc_rt_jit_Jit_setStubsCallback */
   void *StubsCtx;
-  /* Lazy mode, and -jd (reexports between JITDylibs). */
+  /* Lazy mode, and -jd (reexports between JITDylibs). Indirect stubs are
+   * named by their symbol, so each JITDylib has its own manager (as in
+   * lli's compile-on-demand layer): with one, two -jd JITDylibs defining
+   * one name would point one's stub at the other's body. ISM is JD's;
+   * NamedISM[i] (made on first use) Named[i]'s. */
   LLVMOrcLazyCallThroughManagerRef LCTM;
-  LLVMOrcIndirectStubsManagerRef ISM;
+  LLVMOrcIndirectStubsManagerRef ISM, *NamedISM;
+  size_t NamedISMCap;
   /* The LLJIT is built on the creator thread (see ready()). */
   pthread_t Creator;
   bool Creating;
@@ -156,6 +161,18 @@ static LLVMOrcJITDylibRef target(orc_rt_jit_Jit *J) {
   return J->Target ? J->Target : J->JD;
 }
 
+/* The indirect stubs manager of JD (see ISM); NULL if out of memory. */
+static LLVMOrcIndirectStubsManagerRef stubsOf(orc_rt_jit_Jit *J,
+                                              LLVMOrcJITDylibRef JD) {
+  for (size_t I = 0; I < J->NumNamed; ++I)
+    if (J->Named[I] == JD) {
+      if (!J->NamedISM[I])
+        J->NamedISM[I] = LLVMOrcCreateLocalIndirectStubsManager(J->Triple);
+      return J->NamedISM[I];
+    }
+  return J->ISM;
+}
+
 /* Called by a lazy stub whose function could not be compiled or linked. */
 static void lazyCallFailed(void) {
   orc_rt_ErrorRef E = LazyJit ? orc_rt_jit_Jit_takeSessionErrors(
@@ -249,24 +266,30 @@ static LLVMErrorRef dumpTransform(void *Ctx, LLVMOrcThreadSafeModuleRef *TSM,
   return LLVMOrcThreadSafeModuleWithModuleDo(*TSM, dumpEach, Ctx);
 }
 
-/* -jit-kind=orc-tiered: every module on its way to tier 0 is saved and
- * counts its calls (Tiers.h), then dumped as above. */
+/* -jit-kind=orc-tiered: every module on its way to tier 0 (in JD) is saved
+ * and counts its calls (Tiers.h), then dumped as above. */
+typedef struct {
+  orc_rt_jit_Jit *J;
+  LLVMOrcJITDylibRef JD;
+} TierModule;
+
 static LLVMErrorRef tierEach(void *Ctx, LLVMModuleRef M) {
-  orc_rt_jit_Jit *J = Ctx;
+  TierModule *TM = Ctx;
+  orc_rt_jit_Jit *J = TM->J;
   orc_rt_ErrorRef Err =
-      J->Tiers ? orc_rt_jit_Tiers_transform(J->Tiers, M) : NULL;
+      J->Tiers ? orc_rt_jit_Tiers_transform(J->Tiers, TM->JD, M) : NULL;
   if (Err) {
     LLVMErrorRef E = LLVMCreateStringError(orc_rt_Error_getMessage(Err));
     orc_rt_Error_consume(Err);
     return E;
   }
-  return dumpsModules(J) ? dumpEach(Ctx, M) : NULL;
+  return dumpsModules(J) ? dumpEach(J, M) : NULL;
 }
 
 static LLVMErrorRef tierTransform(void *Ctx, LLVMOrcThreadSafeModuleRef *TSM,
                                   LLVMOrcMaterializationResponsibilityRef MR) {
-  (void)MR;
-  return LLVMOrcThreadSafeModuleWithModuleDo(*TSM, tierEach, Ctx);
+  TierModule TM = {Ctx, LLVMOrcMaterializationResponsibilityGetTargetDylib(MR)};
+  return LLVMOrcThreadSafeModuleWithModuleDo(*TSM, tierEach, &TM);
 }
 
 static LLVMErrorRef tierObjectReady(void *Ctx, LLVMMemoryBufferRef *Obj) {
@@ -516,7 +539,6 @@ static orc_rt_ErrorRef addFronts(orc_rt_jit_Jit *J,
   if (!J->Tiers) {
     orc_rt_jit_TierOptions O = {
         .J = J->J,
-        .JD = target(J),
         .Threshold = J->Opts->TierUpThreshold
                          ? (int32_t)J->Opts->TierUpThreshold
                          : ORC_RT_JIT_DEFAULT_TIER_UP_THRESHOLD,
@@ -532,7 +554,8 @@ static orc_rt_ErrorRef addFronts(orc_rt_jit_Jit *J,
     pthread_once(&AtForkOnce, registerAtFork);
     __atomic_store_n(&ProgramTiers, J->Tiers, __ATOMIC_RELEASE);
   }
-  return orc_rt_jit_Tiers_addFunctions(J->Tiers, P->Stubs, P->NumStubs);
+  return orc_rt_jit_Tiers_addFunctions(J->Tiers, target(J), P->Stubs,
+                                       P->NumStubs);
 }
 
 /* May take the caller's reference to the context (*TSC becomes NULL), which
@@ -568,11 +591,14 @@ addLazy(orc_rt_jit_Jit *J, LLVMOrcThreadSafeContextRef *TSC, LLVMModuleRef M) {
                                       J->Opts->Tiered ? tierEmit : NULL, J);
   /* orc-tiered: the lazy stubs are NAME$tier0, and NAME a front to them. */
   char **Tier0 = NULL;
+  LLVMOrcIndirectStubsManagerRef ISM;
   if (!Err && J->Opts->Tiered && P.NumStubs)
     Err = tier0Names(&P, &Tier0);
   if (!Err && P.NumStubs)
-    Err = orc_rt_jit_defineLazyStubs(J->J, target(J), J->LCTM, J->ISM, P.Stubs,
-                                     P.NumStubs, Tier0);
+    Err = (ISM = stubsOf(J, target(J)))
+              ? orc_rt_jit_defineLazyStubs(J->J, target(J), J->LCTM, ISM,
+                                           P.Stubs, P.NumStubs, Tier0)
+              : orc_rt_Error_create("out of memory");
   if (!Err && Tier0)
     Err = addFronts(J, &P);
   for (size_t I = 0; Tier0 && I < P.NumStubs; ++I)
@@ -921,8 +947,11 @@ orc_rt_ErrorRef orc_rt_jit_Jit_dylib(orc_rt_jit_Jit *J, const char *Name,
   if ((*Out = LLVMOrcExecutionSessionGetJITDylibByName(J->ES, Name)))
     return NULL;
   if (!orc_rt_jit_growArray(&J->Named, &J->NamedCap, J->NumNamed + 1,
-                            sizeof(*J->Named)))
+                            sizeof(*J->Named)) ||
+      !orc_rt_jit_growArray(&J->NamedISM, &J->NamedISMCap, J->NumNamed + 1,
+                            sizeof(*J->NamedISM)))
     return orc_rt_Error_create("out of memory");
+  J->NamedISM[J->NumNamed] = NULL;
   *Out = J->Named[J->NumNamed++] =
       LLVMOrcExecutionSessionCreateBareJITDylib(J->ES, Name);
   return NULL;
@@ -942,8 +971,14 @@ orc_rt_ErrorRef orc_rt_jit_Jit_defineReexport(orc_rt_jit_Jit *J,
   Pair.Entry.Flags.GenericFlags =
       LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable;
   Pair.Entry.Flags.TargetFlags = 0;
+  LLVMOrcIndirectStubsManagerRef ISM = stubsOf(J, JD);
+  if (!ISM) {
+    LLVMOrcReleaseSymbolStringPoolEntry(Pair.Name);
+    LLVMOrcReleaseSymbolStringPoolEntry(Pair.Entry.Name);
+    return orc_rt_Error_create("out of memory");
+  }
   LLVMOrcMaterializationUnitRef MU =
-      LLVMOrcLazyReexports(J->LCTM, J->ISM, From, &Pair, 1);
+      LLVMOrcLazyReexports(J->LCTM, ISM, From, &Pair, 1);
   LLVMErrorRef E = LLVMOrcJITDylibDefine(JD, MU);
   if (E)
     LLVMOrcDisposeMaterializationUnit(MU);
@@ -984,7 +1019,8 @@ orc_rt_ErrorRef orc_rt_jit_Jit_startAtTier1(orc_rt_jit_Jit *J,
   if (!J->Tiers)
     return NULL;
   orc_rt_ErrorRef Err = orc_rt_jit_Tiers_compileEager(J->Tiers);
-  return Err ? Err : orc_rt_jit_Tiers_startAtTier1(J->Tiers, Name);
+  /* (the entry point is the main JITDylib's, as lli looks it up) */
+  return Err ? Err : orc_rt_jit_Tiers_startAtTier1(J->Tiers, J->JD, Name);
 }
 
 void orc_rt_jit_Jit_printTierStats(orc_rt_jit_Jit *J) {
@@ -1038,6 +1074,10 @@ orc_rt_ErrorRef orc_rt_jit_Jit_dispose(orc_rt_jit_Jit *J) {
     LLVMOrcDisposeLazyCallThroughManager(J->LCTM);
   if (J->ISM)
     LLVMOrcDisposeIndirectStubsManager(J->ISM);
+  for (size_t I = 0; I < J->NumNamed; ++I)
+    if (J->NamedISM[I])
+      LLVMOrcDisposeIndirectStubsManager(J->NamedISM[I]);
+  free(J->NamedISM);
   if (J->J)
     Err = orc_rt_Error_join(
         Err, orc_rt_jit_fromLLVMError(LLVMOrcDisposeLLJIT(J->J), NULL));

@@ -85,6 +85,7 @@ struct Slot {
   int32_t Count; /* see CallCounters.h */
   int State;
   orc_rt_jit_Tiers *T;
+  LLVMOrcJITDylibRef JD; /* its front's and its code's (tier 1's too) */
   Slot *NextQueued;
   uint64_t Front;
   char *Name, *Body; /* NAME, NAME$body */
@@ -107,8 +108,9 @@ struct orc_rt_jit_Tiers {
   orc_rt_jit_TierOptions Opts;
   LLVMOrcExecutionSessionRef ES;
   pthread_mutex_t Lock;
-  /* interned NAME$body, and NAME$tier0code -> Slot (keys retained) */
-  orc_rt_jit_PtrSet ByBody;
+  /* JITDylib -> its map of interned NAME$body and NAME$tier0code -> Slot
+   * (keys retained): -jd JITDylibs may each have a function of one name. */
+  orc_rt_jit_PtrSet ByJD;
   struct Batch {
     Slot *Items;
     size_t Size;
@@ -140,6 +142,28 @@ struct orc_rt_jit_Tiers {
   pthread_t Thread;
   bool Stop;
 };
+
+/* The map of JD's bodies and code names to their slots (Lock held); NULL if
+ * it has none yet and Make is false, or if out of memory. */
+static orc_rt_jit_PtrSet *bodiesOf(orc_rt_jit_Tiers *T, LLVMOrcJITDylibRef JD,
+                                   bool Make) {
+  orc_rt_jit_PtrSet *M = orc_rt_jit_PtrSet_get(&T->ByJD, JD);
+  if (M || !Make)
+    return M;
+  M = calloc(1, sizeof(*M));
+  if (M && orc_rt_jit_PtrSet_put(&T->ByJD, JD, M) < 0) {
+    free(M);
+    M = NULL;
+  }
+  return M;
+}
+
+/* The slot of the body or code name E in JD (Lock held), or NULL. */
+static Slot *slotOf(orc_rt_jit_Tiers *T, LLVMOrcJITDylibRef JD,
+                    LLVMOrcSymbolStringPoolEntryRef E) {
+  orc_rt_jit_PtrSet *M = bodiesOf(T, JD, false);
+  return M ? orc_rt_jit_PtrSet_get(M, E) : NULL;
+}
 
 static uint64_t nowNanos(void) {
   struct timespec TS;
@@ -373,6 +397,8 @@ static Tier0Code *newTier0Code(orc_rt_jit_Tiers *T,
   Tier0Code *C = calloc(1, sizeof(*C));
   if (!C)
     return NULL;
+  LLVMOrcJITDylibRef JD =
+      LLVMOrcMaterializationResponsibilityGetTargetDylib(MR);
   C->T = T;
   C->MR = MR;
   C->Syms = LLVMOrcMaterializationResponsibilityGetSymbols(MR, &C->N);
@@ -384,7 +410,7 @@ static Tier0Code *newTier0Code(orc_rt_jit_Tiers *T,
       C->Syms && C->N && C->Slots && C->CodeNames && C->Stubs && FloatArgs;
   pthread_mutex_lock(&T->Lock);
   for (size_t I = 0; OK && I < C->N; ++I) {
-    Slot *S = orc_rt_jit_PtrSet_get(&T->ByBody, C->Syms[I].Name);
+    Slot *S = slotOf(T, JD, C->Syms[I].Name);
     OK = S && !S->Tier0 && !S->U && !S->Escapes;
     C->Slots[I] = S;
   }
@@ -418,7 +444,8 @@ static Tier0Code *newTier0Code(orc_rt_jit_Tiers *T,
     char *Code = suffixed(S->Name, CodeSuffix);
     LLVMOrcSymbolStringPoolEntryRef E =
         Code ? LLVMOrcLLJITMangleAndIntern(T->Opts.J, Code) : NULL;
-    int Put = E ? orc_rt_jit_PtrSet_put(&T->ByBody, E, S) : -1;
+    orc_rt_jit_PtrSet *Map = E ? bodiesOf(T, JD, true) : NULL;
+    int Put = Map ? orc_rt_jit_PtrSet_put(Map, E, S) : -1;
     if (Put <= 0) {
       if (E)
         LLVMOrcReleaseSymbolStringPoolEntry(E);
@@ -662,17 +689,17 @@ static orc_rt_ErrorRef compileUnit(orc_rt_jit_Tiers *T, Unit *U,
   return Err;
 }
 
-/* Looks the N names up in the JITDylib (compiling what they need). */
-static orc_rt_ErrorRef lookup(orc_rt_jit_Tiers *T, const char *const *Names,
-                              size_t N, uint64_t *Addrs) {
+/* Looks the N names up in JD (compiling what they need). */
+static orc_rt_ErrorRef lookup(orc_rt_jit_Tiers *T, LLVMOrcJITDylibRef JD,
+                              const char *const *Names, size_t N,
+                              uint64_t *Addrs) {
   LLVMOrcSymbolStringPoolEntryRef *Interned = calloc(N, sizeof(*Interned));
   if (!Interned)
     return orc_rt_Error_create("out of memory");
   for (size_t I = 0; I < N; ++I)
     Interned[I] = LLVMOrcLLJITMangleAndIntern(T->Opts.J, Names[I]);
   orc_rt_ErrorRef Err = orc_rt_jit_fromLLVMError(
-      orc_rt_jit_lookupAndWait(T->ES, T->Opts.JD, Interned, N, Addrs, NULL,
-                               NULL),
+      orc_rt_jit_lookupAndWait(T->ES, JD, Interned, N, Addrs, NULL, NULL),
       NULL);
   for (size_t I = 0; I < N; ++I)
     LLVMOrcReleaseSymbolStringPoolEntry(Interned[I]);
@@ -682,14 +709,14 @@ static orc_rt_ErrorRef lookup(orc_rt_jit_Tiers *T, const char *const *Names,
 
 /* Adds U's tier-1 objects (taken, also on failure) to the JITDylib and links
  * them; Addrs[i] gets the address of U->Slots[i]'s code. */
-/* Adds the N objects to the JITDylib; takes them all, also on failure. */
-static orc_rt_ErrorRef addObjects(orc_rt_jit_Tiers *T,
+/* Adds the N objects to JD; takes them all, also on failure. */
+static orc_rt_ErrorRef addObjects(orc_rt_jit_Tiers *T, LLVMOrcJITDylibRef JD,
                                   LLVMMemoryBufferRef *Objs, size_t N) {
   orc_rt_ErrorRef Err = NULL;
   for (size_t I = 0; I < N; ++I) {
     if (!Err)
       Err = orc_rt_jit_fromLLVMError(
-          LLVMOrcLLJITAddObjectFile(T->Opts.J, T->Opts.JD, Objs[I]), NULL);
+          LLVMOrcLLJITAddObjectFile(T->Opts.J, JD, Objs[I]), NULL);
     else
       LLVMDisposeMemoryBuffer(Objs[I]);
   }
@@ -699,7 +726,8 @@ static orc_rt_ErrorRef addObjects(orc_rt_jit_Tiers *T,
 static orc_rt_ErrorRef linkUnit(orc_rt_jit_Tiers *T, Unit *U,
                                 LLVMMemoryBufferRef *Objs, size_t NumObjs,
                                 uint64_t *Addrs) {
-  orc_rt_ErrorRef Err = addObjects(T, Objs, NumObjs);
+  LLVMOrcJITDylibRef JD = U->Slots[0]->JD; /* (one module's: one JD) */
+  orc_rt_ErrorRef Err = addObjects(T, JD, Objs, NumObjs);
   char **Names = Err ? NULL : calloc(U->NumSlots, sizeof(*Names));
   if (!Err && !Names)
     Err = orc_rt_Error_create("out of memory");
@@ -707,7 +735,7 @@ static orc_rt_ErrorRef linkUnit(orc_rt_jit_Tiers *T, Unit *U,
     if (!(Names[I] = tier1Name(U->Slots[I])))
       Err = orc_rt_Error_create("out of memory");
   if (!Err)
-    Err = lookup(T, (const char *const *)Names, U->NumSlots, Addrs);
+    Err = lookup(T, JD, (const char *const *)Names, U->NumSlots, Addrs);
   for (size_t I = 0; Names && I < U->NumSlots; ++I)
     free(Names[I]);
   free(Names);
@@ -866,7 +894,7 @@ static _Thread_local unsigned Depth;
  * if the objects cannot be added, U is compiled as without a cache. */
 static void useCached(orc_rt_jit_Tiers *T, Unit *U, LLVMModuleRef M,
                       LLVMMemoryBufferRef *Cached, size_t NumCached) {
-  orc_rt_ErrorRef Err = addObjects(T, Cached, NumCached);
+  orc_rt_ErrorRef Err = addObjects(T, U->Slots[0]->JD, Cached, NumCached);
   free(Cached);
   if (Err) {
     orc_rt_Error_consume(Err);
@@ -886,6 +914,7 @@ static void useCached(orc_rt_jit_Tiers *T, Unit *U, LLVMModuleRef M,
 }
 
 orc_rt_ErrorRef orc_rt_jit_Tiers_transform(orc_rt_jit_Tiers *T,
+                                           LLVMOrcJITDylibRef JD,
                                            LLVMModuleRef M) {
   if (Depth < MaxDepth)
     CompileStart[Depth] = nowNanos();
@@ -902,7 +931,7 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_transform(orc_rt_jit_Tiers *T,
     LLVMOrcSymbolStringPoolEntryRef E =
         LLVMOrcLLJITMangleAndIntern(T->Opts.J, Name);
     pthread_mutex_lock(&T->Lock);
-    Slot *S = orc_rt_jit_PtrSet_get(&T->ByBody, E);
+    Slot *S = slotOf(T, JD, E);
     bool Fresh = S && !S->U;
     pthread_mutex_unlock(&T->Lock);
     LLVMOrcReleaseSymbolStringPoolEntry(E);
@@ -1028,12 +1057,14 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_create(orc_rt_jit_Tiers **Result,
 
 /* Slots for the N functions, each body in the map (so that its compile,
  * from now on, counts); kept in T (dispose frees them) unless NULL. */
-static Slot *newSlots(orc_rt_jit_Tiers *T, const orc_rt_jit_LazyStub *Stubs,
-                      size_t N) {
+static Slot *newSlots(orc_rt_jit_Tiers *T, LLVMOrcJITDylibRef JD,
+                      const orc_rt_jit_LazyStub *Stubs, size_t N,
+                      orc_rt_ErrorRef *Err) {
   Slot *Batch = calloc(N, sizeof(*Batch));
   if (!Batch || !orc_rt_jit_growArray(&T->Batches, &T->BatchCap,
                                       T->NumBatches + 1, sizeof(*T->Batches))) {
     free(Batch);
+    *Err = orc_rt_Error_create("out of memory");
     return NULL;
   }
   T->Batches[T->NumBatches++] = (struct Batch){Batch, N};
@@ -1042,6 +1073,7 @@ static Slot *newSlots(orc_rt_jit_Tiers *T, const orc_rt_jit_LazyStub *Stubs,
   for (size_t I = 0; I < N && OK; ++I) {
     Slot *S = &Batch[I];
     S->T = T;
+    S->JD = JD;
     S->Name = strdup(Stubs[I].Name);
     S->Body = strdup(Stubs[I].Body);
     S->Code = S->Body;
@@ -1049,10 +1081,12 @@ static Slot *newSlots(orc_rt_jit_Tiers *T, const orc_rt_jit_LazyStub *Stubs,
     S->HandlerType = Stubs[I].HandlerType;
     LLVMOrcSymbolStringPoolEntryRef E =
         LLVMOrcLLJITMangleAndIntern(T->Opts.J, Stubs[I].Body);
-    int Put = S->Name && S->Body ? orc_rt_jit_PtrSet_put(&T->ByBody, E, S) : -1;
+    orc_rt_jit_PtrSet *Map = bodiesOf(T, JD, true);
+    int Put = S->Name && S->Body && Map ? orc_rt_jit_PtrSet_put(Map, E, S) : -1;
     if (Put <= 0) /* (a weak body seen before keeps its first slot) */
       LLVMOrcReleaseSymbolStringPoolEntry(E);
-    OK = Put >= 0;
+    if (!(OK = Put >= 0))
+      *Err = orc_rt_Error_create("out of memory");
   }
   pthread_mutex_unlock(&T->Lock);
   return OK ? Batch : NULL;
@@ -1062,8 +1096,8 @@ char *orc_rt_jit_tier0Name(const char *Name) {
   return suffixed(Name, "$tier0");
 }
 
-/* Where each of the N functions' fronts start: their lazy stubs. */
-static orc_rt_ErrorRef lookupTier0(orc_rt_jit_Tiers *T,
+/* Where each of the N functions' fronts start: their lazy stubs, in JD. */
+static orc_rt_ErrorRef lookupTier0(orc_rt_jit_Tiers *T, LLVMOrcJITDylibRef JD,
                                    const orc_rt_jit_LazyStub *Stubs, size_t N,
                                    uint64_t *Addrs) {
   char **Names = calloc(N, sizeof(*Names));
@@ -1072,7 +1106,7 @@ static orc_rt_ErrorRef lookupTier0(orc_rt_jit_Tiers *T,
     if (!(Names[I] = orc_rt_jit_tier0Name(Stubs[I].Name)))
       Err = orc_rt_Error_create("out of memory");
   if (!Err)
-    Err = lookup(T, (const char *const *)Names, N, Addrs);
+    Err = lookup(T, JD, (const char *const *)Names, N, Addrs);
   for (size_t I = 0; Names && I < N; ++I)
     free(Names[I]);
   free(Names);
@@ -1093,7 +1127,8 @@ typedef struct {
  * link and the lookup's completion on this thread. */
 static void *compileFirst(void *Arg) {
   FirstCompile *C = Arg;
-  C->Err = lookup(C->T, (const char *const *)&C->S->Body, 1, &C->Addr);
+  C->Err =
+      lookup(C->T, C->S->JD, (const char *const *)&C->S->Body, 1, &C->Addr);
   return NULL;
 }
 
@@ -1168,16 +1203,18 @@ static orc_rt_ErrorRef makeFirstCallEntries(orc_rt_jit_Tiers *T, Slot *Batch,
 }
 
 orc_rt_ErrorRef orc_rt_jit_Tiers_addFunctions(orc_rt_jit_Tiers *T,
+                                              LLVMOrcJITDylibRef JD,
                                               const orc_rt_jit_LazyStub *Stubs,
                                               size_t N) {
   if (!N)
     return NULL;
-  Slot *Batch = newSlots(T, Stubs, N);
+  orc_rt_ErrorRef Err = NULL;
+  Slot *Batch = newSlots(T, JD, Stubs, N, &Err);
   uint64_t *Addrs = calloc(N, sizeof(*Addrs));
   LLVMOrcCSymbolMapPairs Pairs = calloc(N, sizeof(*Pairs));
-  orc_rt_ErrorRef Err = Batch && Addrs && Pairs
-                            ? lookupTier0(T, Stubs, N, Addrs)
-                            : orc_rt_Error_create("out of memory");
+  if (!Err)
+    Err = Addrs && Pairs ? lookupTier0(T, JD, Stubs, N, Addrs)
+                         : orc_rt_Error_create("out of memory");
   if (!Err && T->Opts.EscapesOnFirstCall)
     Err = makeFirstCallEntries(T, Batch, N, Addrs);
   uint64_t Base = 0;
@@ -1193,8 +1230,7 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_addFunctions(orc_rt_jit_Tiers *T,
   }
   if (!Err)
     Err = orc_rt_jit_fromLLVMError(
-        LLVMOrcJITDylibDefine(T->Opts.JD, LLVMOrcAbsoluteSymbols(Pairs, N)),
-        NULL);
+        LLVMOrcJITDylibDefine(JD, LLVMOrcAbsoluteSymbols(Pairs, N)), NULL);
   free(Pairs);
   free(Addrs);
   /* Those whose address escapes and have no first-call entry wait for
@@ -1214,23 +1250,20 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_compileEager(orc_rt_jit_Tiers *T) {
   size_t N = T->NumEager;
   if (!N)
     return NULL;
-  const char **Bodies = calloc(N, sizeof(*Bodies));
-  uint64_t *Code = calloc(N, sizeof(*Code));
-  orc_rt_ErrorRef Err =
-      Bodies && Code ? NULL : orc_rt_Error_create("out of memory");
-  for (size_t I = 0; !Err && I < N; ++I)
-    Bodies[I] = T->Eager[I]->Body;
-  if (!Err)
-    Err = lookup(T, Bodies, N, Code);
-  for (size_t I = 0; !Err && I < N; ++I)
-    orc_rt_jit_TierFronts_retarget(T->Eager[I]->Front, Code[I]);
-  free(Bodies);
-  free(Code);
+  orc_rt_ErrorRef Err = NULL;
+  /* (one lookup each: they may be in several JITDylibs, and are few) */
+  for (size_t I = 0; !Err && I < N; ++I) {
+    Slot *S = T->Eager[I];
+    uint64_t Code;
+    if (!(Err = lookup(T, S->JD, (const char *const *)&S->Body, 1, &Code)))
+      orc_rt_jit_TierFronts_retarget(S->Front, Code);
+  }
   T->NumEager = 0;
   return Err;
 }
 
 orc_rt_ErrorRef orc_rt_jit_Tiers_startAtTier1(orc_rt_jit_Tiers *T,
+                                              LLVMOrcJITDylibRef JD,
                                               const char *Name) {
   char *Body = suffixed(Name, "$body");
   if (!Body)
@@ -1238,7 +1271,7 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_startAtTier1(orc_rt_jit_Tiers *T,
   LLVMOrcSymbolStringPoolEntryRef E =
       LLVMOrcLLJITMangleAndIntern(T->Opts.J, Body);
   pthread_mutex_lock(&T->Lock);
-  Slot *S = orc_rt_jit_PtrSet_get(&T->ByBody, E);
+  Slot *S = slotOf(T, JD, E);
   pthread_mutex_unlock(&T->Lock);
   LLVMOrcReleaseSymbolStringPoolEntry(E);
   int Expected = Tier0;
@@ -1251,7 +1284,7 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_startAtTier1(orc_rt_jit_Tiers *T,
   if (S &&
       __atomic_compare_exchange_n(&S->State, &Expected, Queued, false,
                                   __ATOMIC_RELAXED, __ATOMIC_RELAXED) &&
-      !(Err = lookup(T, (const char *const *)&Body, 1, &Addr))) {
+      !(Err = lookup(T, S->JD, (const char *const *)&Body, 1, &Addr))) {
     if (S->Entry) { /* (as its first call would) */
       __atomic_store_n(&S->FirstCode, Addr, __ATOMIC_RELEASE);
       orc_rt_jit_TierFronts_retargetFrom(S->Front, S->Entry, Addr);
@@ -1323,7 +1356,12 @@ void orc_rt_jit_Tiers_dispose(orc_rt_jit_Tiers *T) {
     sem_post(&T->Wake);
     pthread_join(T->Thread, NULL);
   }
-  orc_rt_jit_PtrSet_freeInterned(&T->ByBody);
+  for (size_t I = 0; T->ByJD.Keys && I <= T->ByJD.Mask; ++I)
+    if (T->ByJD.Keys[I]) {
+      orc_rt_jit_PtrSet_freeInterned(T->ByJD.Values[I]);
+      free(T->ByJD.Values[I]);
+    }
+  orc_rt_jit_PtrSet_free(&T->ByJD);
   orc_rt_jit_PtrSet_freeInterned(&T->Personalities);
   for (size_t I = 0; I < T->NumBatches; ++I) {
     for (size_t K = 0; K < T->Batches[I].Size; ++K) {

@@ -67,9 +67,8 @@ typedef struct orc_rt_jit_Tiers orc_rt_jit_Tiers;
 #define ORC_RT_JIT_DEFAULT_TIER_UP_THRESHOLD 2000
 
 typedef struct {
-  LLVMOrcLLJITRef J;     /* lent; outlives the Tiers */
-  LLVMOrcJITDylibRef JD; /* where tier-1 objects go */
-  int32_t Threshold;     /* calls + loop iterations before a tier-up */
+  LLVMOrcLLJITRef J; /* lent; outlives the Tiers */
+  int32_t Threshold; /* calls + loop iterations before a tier-up */
   /* Tier 1's target machines (one per compile, on the compile thread). */
   orc_rt_jit_TargetMachineFactory NewTM;
   void *TMCtx;
@@ -114,8 +113,9 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_create(orc_rt_jit_Tiers **Result,
  * it. */
 char *orc_rt_jit_tier0Name(const char *Name);
 
-/* Defines, for each of the N functions of a lazy split, its name in the
- * JITDylib as a front to its (already defined) lazy stub
+/* Defines, for each of the N functions of a lazy split, its name in JD (the
+ * JITDylib of their module, where their tier-1 code goes too) as a front to
+ * its (already defined) lazy stub
  * (orc_rt_jit_tier0Name), weak if the function is; its body counts from its
  * first compile on.
  *
@@ -137,6 +137,7 @@ char *orc_rt_jit_tier0Name(const char *Name);
  *     orc_rt_jit_Tiers_compileEager (before the program runs) compiles the
  *     body and points the front at it. */
 orc_rt_ErrorRef orc_rt_jit_Tiers_addFunctions(orc_rt_jit_Tiers *T,
+                                              LLVMOrcJITDylibRef JD,
                                               const orc_rt_jit_LazyStub *Stubs,
                                               size_t N);
 
@@ -145,7 +146,7 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_addFunctions(orc_rt_jit_Tiers *T,
  * may refer to is in the JITDylib's link order). */
 orc_rt_ErrorRef orc_rt_jit_Tiers_compileEager(orc_rt_jit_Tiers *T);
 
-/* Compiles the function Name at tier 1 now, on this thread (tier 0 first, as
+/* Compiles the function Name of JD at tier 1 now, on this thread (tier 0 first, as
  * tier 1 is built from its module), and switches its front: for the
  * program's entry points, entered once, where a loop would otherwise run at
  * tier 0 for the whole run. A function without a loop is only compiled at
@@ -153,11 +154,13 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_compileEager(orc_rt_jit_Tiers *T);
  * front or left tier 0 already; a failed tier-up leaves tier 0 (counted),
  * the error returned is tier 0's. */
 orc_rt_ErrorRef orc_rt_jit_Tiers_startAtTier1(orc_rt_jit_Tiers *T,
+                                              LLVMOrcJITDylibRef JD,
                                               const char *Name);
 
-/* The IR transform for tier 0 (any thread): saves M and adds the counters
- * to the bodies of functions added above. */
+/* The IR transform for tier 0 (any thread): saves M, on its way to JD, and
+ * adds the counters to the bodies of functions added above. */
 orc_rt_ErrorRef orc_rt_jit_Tiers_transform(orc_rt_jit_Tiers *T,
+                                           LLVMOrcJITDylibRef JD,
                                            LLVMModuleRef M);
 
 /* Emits the module of lazy bodies MR is responsible for (TSM), for
