@@ -707,8 +707,6 @@ static orc_rt_ErrorRef lookup(orc_rt_jit_Tiers *T, LLVMOrcJITDylibRef JD,
   return Err;
 }
 
-/* Adds U's tier-1 objects (taken, also on failure) to the JITDylib and links
- * them; Addrs[i] gets the address of U->Slots[i]'s code. */
 /* Adds the N objects to JD; takes them all, also on failure. */
 static orc_rt_ErrorRef addObjects(orc_rt_jit_Tiers *T, LLVMOrcJITDylibRef JD,
                                   LLVMMemoryBufferRef *Objs, size_t N) {
@@ -723,6 +721,8 @@ static orc_rt_ErrorRef addObjects(orc_rt_jit_Tiers *T, LLVMOrcJITDylibRef JD,
   return Err;
 }
 
+/* Adds U's tier-1 objects (taken, also on failure) to its JITDylib and links
+ * them; Addrs[i] gets the address of U->Slots[i]'s code. */
 static orc_rt_ErrorRef linkUnit(orc_rt_jit_Tiers *T, Unit *U,
                                 LLVMMemoryBufferRef *Objs, size_t NumObjs,
                                 uint64_t *Addrs) {
