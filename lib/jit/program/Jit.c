@@ -42,7 +42,11 @@ struct orc_rt_jit_Jit {
   LLVMOrcJITDylibRef JD;
   /* lli's -jd: the JITDylibs named so far, and the one modules, objects and
    * archives are added to now (NULL: JD). */
-  LLVMOrcJITDylibRef *Named, Target;
+  struct NamedDylib {
+    LLVMOrcJITDylibRef JD;
+    LLVMOrcIndirectStubsManagerRef ISM; /* made on first use (see ISM) */
+  } * Named;
+  LLVMOrcJITDylibRef Target;
   size_t NumNamed, NamedCap;
   bool Running; /* see orc_rt_jit_Jit_markRunning */
   char GlobalPrefix;
@@ -60,11 +64,9 @@ struct orc_rt_jit_Jit {
   /* Lazy mode, and -jd (reexports between JITDylibs). Indirect stubs are
    * named by their symbol, so each JITDylib has its own manager (as in
    * lli's compile-on-demand layer): with one, two -jd JITDylibs defining
-   * one name would point one's stub at the other's body. ISM is JD's;
-   * NamedISM[i] (made on first use) Named[i]'s. */
+   * one name would point one's stub at the other's body. ISM is JD's. */
   LLVMOrcLazyCallThroughManagerRef LCTM;
-  LLVMOrcIndirectStubsManagerRef ISM, *NamedISM;
-  size_t NamedISMCap;
+  LLVMOrcIndirectStubsManagerRef ISM;
   /* The LLJIT is built on the creator thread (see ready()). */
   pthread_t Creator;
   bool Creating;
@@ -165,10 +167,10 @@ static LLVMOrcJITDylibRef target(orc_rt_jit_Jit *J) {
 static LLVMOrcIndirectStubsManagerRef stubsOf(orc_rt_jit_Jit *J,
                                               LLVMOrcJITDylibRef JD) {
   for (size_t I = 0; I < J->NumNamed; ++I)
-    if (J->Named[I] == JD) {
-      if (!J->NamedISM[I])
-        J->NamedISM[I] = LLVMOrcCreateLocalIndirectStubsManager(J->Triple);
-      return J->NamedISM[I];
+    if (J->Named[I].JD == JD) {
+      if (!J->Named[I].ISM)
+        J->Named[I].ISM = LLVMOrcCreateLocalIndirectStubsManager(J->Triple);
+      return J->Named[I].ISM;
     }
   return J->ISM;
 }
@@ -947,13 +949,10 @@ orc_rt_ErrorRef orc_rt_jit_Jit_dylib(orc_rt_jit_Jit *J, const char *Name,
   if ((*Out = LLVMOrcExecutionSessionGetJITDylibByName(J->ES, Name)))
     return NULL;
   if (!orc_rt_jit_growArray(&J->Named, &J->NamedCap, J->NumNamed + 1,
-                            sizeof(*J->Named)) ||
-      !orc_rt_jit_growArray(&J->NamedISM, &J->NamedISMCap, J->NumNamed + 1,
-                            sizeof(*J->NamedISM)))
+                            sizeof(*J->Named)))
     return orc_rt_Error_create("out of memory");
-  J->NamedISM[J->NumNamed] = NULL;
-  *Out = J->Named[J->NumNamed++] =
-      LLVMOrcExecutionSessionCreateBareJITDylib(J->ES, Name);
+  *Out = LLVMOrcExecutionSessionCreateBareJITDylib(J->ES, Name);
+  J->Named[J->NumNamed++] = (struct NamedDylib){*Out, NULL};
   return NULL;
 }
 
@@ -1064,20 +1063,19 @@ orc_rt_ErrorRef orc_rt_jit_Jit_dispose(orc_rt_jit_Jit *J) {
     for (size_t I = J->NumNamed; I-- > 0;)
       Err = orc_rt_Error_join(
           Err,
-          orc_rt_jit_fromLLVMError(LLVMOrcJITDylibClear(J->Named[I]), NULL));
+          orc_rt_jit_fromLLVMError(LLVMOrcJITDylibClear(J->Named[I].JD), NULL));
     if (J->JD)
       Err = orc_rt_Error_join(
           Err, orc_rt_jit_fromLLVMError(LLVMOrcJITDylibClear(J->JD), NULL));
   }
-  free(J->Named);
   if (J->LCTM)
     LLVMOrcDisposeLazyCallThroughManager(J->LCTM);
   if (J->ISM)
     LLVMOrcDisposeIndirectStubsManager(J->ISM);
   for (size_t I = 0; I < J->NumNamed; ++I)
-    if (J->NamedISM[I])
-      LLVMOrcDisposeIndirectStubsManager(J->NamedISM[I]);
-  free(J->NamedISM);
+    if (J->Named[I].ISM)
+      LLVMOrcDisposeIndirectStubsManager(J->Named[I].ISM);
+  free(J->Named);
   if (J->J)
     Err = orc_rt_Error_join(
         Err, orc_rt_jit_fromLLVMError(LLVMOrcDisposeLLJIT(J->J), NULL));
