@@ -478,3 +478,34 @@ orc_rt_ErrorRef orc_rt_jit_ObjectCache_load(const char *Dir,
   free(Path);
   return NULL;
 }
+
+orc_rt_ErrorRef
+orc_rt_jit_ObjectCache_loadObjects(const char *Dir, orc_rt_jit_Digest Key,
+                                   LLVMMemoryBufferRef **Objects,
+                                   size_t *NumObjects) {
+  *Objects = NULL;
+  *NumObjects = 0;
+  bool Hit = false;
+  orc_rt_jit_InitList None = {0}; /* (such entries list nothing) */
+  orc_rt_jit_CacheLists Into = {.Ctors = &None, .Dtors = &None};
+  orc_rt_ErrorRef Err =
+      orc_rt_jit_ObjectCache_load(Dir, Key, &Hit, &Into, Objects, NumObjects);
+  orc_rt_jit_InitList_dispose(&None);
+  if (Hit && !*NumObjects) { /* (an entry with no object: a miss) */
+    free(*Objects);
+    *Objects = NULL;
+  }
+  return Err;
+}
+
+void orc_rt_jit_ObjectCache_storeObjects(
+    const char *Dir, orc_rt_jit_Digest Key, const LLVMMemoryBufferRef *Objects,
+    size_t NumObjects, void (*Warn)(orc_rt_ErrorRef Err, void *Ctx),
+    void *WarnCtx) {
+  orc_rt_ErrorRef Err = orc_rt_jit_ObjectCache_store(
+      Dir, Key, &(orc_rt_jit_CacheManifest){0}, Objects, NumObjects);
+  if (Err && Warn)
+    Warn(Err, WarnCtx);
+  else
+    orc_rt_Error_consume(Err);
+}

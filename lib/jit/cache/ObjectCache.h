@@ -85,4 +85,19 @@ orc_rt_ErrorRef orc_rt_jit_ObjectCache_store(const char *Dir,
                                              const LLVMMemoryBufferRef *Objects,
                                              size_t NumObjects);
 
+/* For entries of objects alone (a function's code, tier 1's): its objects
+ * (*NumObjects of them, the caller owns both) if Dir has Key with at least
+ * one object; else none (NULL, 0). An error means out of memory. */
+orc_rt_ErrorRef
+orc_rt_jit_ObjectCache_loadObjects(const char *Dir, orc_rt_jit_Digest Key,
+                                   LLVMMemoryBufferRef **Objects,
+                                   size_t *NumObjects);
+
+/* Writes an entry of objects alone. An entry that cannot be written is only
+ * a slower next load: the error goes to Warn (may be NULL: dropped). */
+void orc_rt_jit_ObjectCache_storeObjects(
+    const char *Dir, orc_rt_jit_Digest Key, const LLVMMemoryBufferRef *Objects,
+    size_t NumObjects, void (*Warn)(orc_rt_ErrorRef Err, void *Ctx),
+    void *WarnCtx);
+
 #endif

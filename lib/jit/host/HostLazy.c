@@ -228,28 +228,18 @@ static orc_rt_ErrorRef compileCached(orc_rt_JitRef J, LLVMModuleRef M,
                                      LLVMGetBufferSize(BC), J->Settings, Passes,
                                      ORC_RT_JIT_OBJECTCACHE_LAZY_PART);
     LLVMDisposeMemoryBuffer(BC);
-    bool Hit = false;
-    orc_rt_jit_InitList None = {0}; /* (parts and bodies list nothing) */
-    orc_rt_jit_CacheLists Into = {.Ctors = &None, .Dtors = &None};
-    orc_rt_ErrorRef Err = orc_rt_jit_ObjectCache_load(
-        Dir, Key, &Hit, &Into, &Objs->Items, &Objs->Size);
-    orc_rt_jit_InitList_dispose(&None);
-    if (Err || (Hit && Objs->Size))
+    orc_rt_ErrorRef Err =
+        orc_rt_jit_ObjectCache_loadObjects(Dir, Key, &Objs->Items, &Objs->Size);
+    if (Err || Objs->Size)
       return Err;
-    orc_rt_jit_ObjectList_dispose(Objs); /* (an entry with no object) */
   }
   orc_rt_ErrorRef Err =
       Passes ? J->Compile.RunPasses(M, Passes, J->Compile.Ctx) : NULL;
   if (!Err)
     Err = J->Compile.Compile(M, Objs, J->Compile.Ctx);
-  if (!Err && Dir) {
-    orc_rt_ErrorRef Stored = orc_rt_jit_ObjectCache_store(
-        Dir, Key, &(orc_rt_jit_CacheManifest){0}, Objs->Items, Objs->Size);
-    if (Stored && J->Compile.Warn)
-      J->Compile.Warn(Stored, J->Compile.Ctx);
-    else
-      orc_rt_Error_consume(Stored);
-  }
+  if (!Err && Dir)
+    orc_rt_jit_ObjectCache_storeObjects(Dir, Key, Objs->Items, Objs->Size,
+                                        J->Compile.Warn, J->Compile.Ctx);
   return Err;
 }
 

@@ -760,16 +760,10 @@ static void tierUp(orc_rt_jit_Tiers *T, Slot *S) {
   } else if (!Err) {
     orc_rt_jit_ObjectList Objs = {0};
     Err = compileUnit(T, U, &Objs, &Optimized);
-    /* A cache that cannot be written is only a slower next run. */
-    if (!Err && T->Opts.CacheDir) {
-      orc_rt_ErrorRef Stored = orc_rt_jit_ObjectCache_store(
-          T->Opts.CacheDir, U->Key, &(orc_rt_jit_CacheManifest){0}, Objs.Items,
-          Objs.Size);
-      if (Stored && T->Opts.Warn)
-        T->Opts.Warn(Stored, T->Opts.WarnCtx);
-      else
-        orc_rt_Error_consume(Stored);
-    }
+    if (!Err && T->Opts.CacheDir)
+      orc_rt_jit_ObjectCache_storeObjects(T->Opts.CacheDir, U->Key, Objs.Items,
+                                          Objs.Size, T->Opts.Warn,
+                                          T->Opts.WarnCtx);
     if (!Err) {
       Err = linkUnit(T, U, Objs.Items, Objs.Size, Addrs);
       Objs.Size = 0; /* (linkUnit took them) */
@@ -957,16 +951,8 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_transform(orc_rt_jit_Tiers *T,
     U->Key = orc_rt_jit_ObjectCache_key(LLVMGetBufferStart(U->Bitcode),
                                         LLVMGetBufferSize(U->Bitcode),
                                         T->Opts.Settings, NULL, 0);
-    bool Hit = false;
-    orc_rt_jit_InitList None = {0}; /* (tier-1 entries list nothing) */
-    orc_rt_jit_CacheLists Into = {.Ctors = &None, .Dtors = &None};
-    Err = orc_rt_jit_ObjectCache_load(T->Opts.CacheDir, U->Key, &Hit, &Into,
-                                      &Cached, &NumCached);
-    orc_rt_jit_InitList_dispose(&None);
-    if (Hit && !NumCached) { /* (an entry with no object: a miss) */
-      free(Cached);
-      Cached = NULL;
-    }
+    Err = orc_rt_jit_ObjectCache_loadObjects(T->Opts.CacheDir, U->Key, &Cached,
+                                             &NumCached);
   }
   pthread_mutex_lock(&T->Lock);
   bool Kept = !Err && U && U->Bitcode &&
