@@ -238,6 +238,34 @@ static void aLazyJitTakesFunctionsFromTheObjectCache(void **State) {
   removeDir(Dir);
 }
 
+/* A Lazy Jit's cache directory that cannot take its objects: the module
+ * loads and its functions run all the same, and the host hears of it
+ * through the Session's error reporter. */
+static void aLazyObjectCacheThatCannotStoreIsReportedNotFatal(void **State) {
+  (void)State;
+  char Dir[] = "/tmp/orc-rt-c-lazy-cache-XXXXXX";
+  assert_non_null(mkdtemp(Dir));
+  blockDir(Dir);
+  Fixture F;
+  F.Q = orc_rt_TaskQueue_create();
+  assert_null(orc_rt_Session_create(&F.S, orc_rt_TaskQueue_dispatch, F.Q,
+                                    reportTo, NULL));
+  orc_rt_JitOptions O;
+  testOptions(&O);
+  O.Lazy = true;
+  O.Tiered = false;
+  O.ObjectCacheDir = Dir;
+  assert_null(orc_rt_Jit_create(&F.J, F.S, &O));
+  Reported[0] = 0;
+  orc_rt_JitModuleRef M = load(&F, "two.ll", TwoFunctions);
+  assert_int_equal(call(entry(M, "good")), 7);
+  if (!strstr(Reported, "object cache") || !strstr(Reported, Dir))
+    fail_msg("reported: '%s'", Reported);
+  orc_rt_Session_destroy(F.S);
+  orc_rt_TaskQueue_destroy(F.Q);
+  assert_int_equal(unlink(Dir), 0);
+}
+
 /* Four threads make the first calls of 32 functions at once, in different
  * orders, so that some bodies are asked for by two threads together: every
  * call gets its function's answer. (Whether the shared target machine is
@@ -303,6 +331,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(aMissingSymbolFailsTheLoadNotTheFirstCall,
                                       setUp, tearDown),
       cmocka_unit_test(aLazyJitTakesFunctionsFromTheObjectCache),
+      cmocka_unit_test(aLazyObjectCacheThatCannotStoreIsReportedNotFatal),
       cmocka_unit_test(anEscapingFunctionIsCompiledOnItsFirstCall),
       cmocka_unit_test_setup_teardown(
           firstCallsOnSeveralThreadsAtOnceAllGetTheirAnswers, setUp, tearDown),
