@@ -64,7 +64,9 @@ typedef struct {
  * (Pinned) until the module goes. */
 typedef struct orc_rt_jit_HostVersion {
   struct orc_rt_OpaqueJitModule *M;
-  orc_rt_jit_StubModule *Id; /* permanent once a stub points at it */
+  /* Permanent once a stub points at it, until retired (freed once its
+   * code is gone, its stubs then M's: modules/ModuleStubs.h). */
+  orc_rt_jit_StubModule *Id;
   orc_rt_TaskGroupRef Group;
   orc_rt_jit_HostSlot *Slot;
   orc_rt_jit_CompiledModule *Code; /* owned by J->Cache */
@@ -91,6 +93,11 @@ typedef struct {
 struct orc_rt_OpaqueJitModule {
   struct orc_rt_OpaqueJit *J;
   char *Name;
+  /* Its fronts' module, and its retired versions' stubs' (marked
+   * Superseded, no group): permanent, as stubs are; NULL over another's JIT
+   * (no front, no reload). */
+  orc_rt_jit_StubModule *Id;
+  bool IdUsed; /* a version retired into it (fronts use it too) */
   orc_rt_jit_HostVersion *Cur;  /* under SymLock (written under Lock too) */
   orc_rt_jit_HostFront *Fronts; /* under SymLock (written under Lock too) */
   size_t NumFronts, CapFronts;
@@ -170,6 +177,8 @@ void orc_rt_jit_HostVersion_run(orc_rt_jit_HostVersion *V, const char *What,
 /* Frees its code and data (its JITDylib cleared for reuse) and
  * bookkeeping; or only the bookkeeping. */
 void orc_rt_jit_HostVersion_release(orc_rt_jit_HostVersion *V);
+/* M's own stub identity (M->Id), for its fronts and retired stubs. */
+orc_rt_ErrorRef orc_rt_jit_Host_makeModuleId(orc_rt_JitModuleRef M);
 void orc_rt_jit_HostVersion_free(orc_rt_jit_HostVersion *V);
 
 /* Lazy versions (HostLazy.c), in the order build calls them: prepares and

@@ -120,7 +120,7 @@ orc_rt_jit_Host_generatorFor(orc_rt_jit_HostSlot *S) {
  * handed out: a function pointer an older version gave out is called
  * through it). Under Lock. */
 static orc_rt_ErrorRef frontFor(orc_rt_JitModuleRef M, char *Key,
-                                orc_rt_jit_HostVersion *V, uint64_t Stub) {
+                                uint64_t Stub) {
   orc_rt_JitRef J = M->J;
   pthread_mutex_lock(&J->SymLock);
   uint64_t F = frontOf(M, Key);
@@ -129,7 +129,7 @@ static orc_rt_ErrorRef frontFor(orc_rt_JitModuleRef M, char *Key,
     free(Key);
     return NULL;
   }
-  F = orc_rt_jit_ModuleStubs_createFront(V->Id, Key[0] == 1 ? Key + 1 : Key,
+  F = orc_rt_jit_ModuleStubs_createFront(M->Id, Key[0] == 1 ? Key + 1 : Key,
                                          Stub);
   pthread_mutex_lock(&J->SymLock);
   bool Room = F && orc_rt_jit_growArray(&M->Fronts, &M->CapFronts,
@@ -161,13 +161,13 @@ orc_rt_ErrorRef orc_rt_jit_Host_makeFronts(orc_rt_JitModuleRef M,
     if (!X->Items[I].IsFunction)
       continue;
     char *Key = strdup(X->Items[I].Name);
-    Err = Key ? frontFor(M, Key, V, V->Link.ExportAddrs[I])
+    Err = Key ? frontFor(M, Key, V->Link.ExportAddrs[I])
               : orc_rt_Error_createf("%s: out of memory", M->Name);
   }
   const orc_rt_jit_EscapeList *E = &V->Code->Escapes;
   for (size_t I = 0; !Err && I < E->Size; ++I) {
     char *Key = escapeKey(E->Items[I].Target);
-    Err = Key ? frontFor(M, Key, V, V->Link.EscapeStubs[I])
+    Err = Key ? frontFor(M, Key, V->Link.EscapeStubs[I])
               : orc_rt_Error_createf("%s: out of memory", M->Name);
   }
   return Err;
@@ -227,6 +227,10 @@ void orc_rt_jit_Host_freeModule(orc_rt_JitModuleRef M) {
     orc_rt_jit_HostVersion_free(M->Pinned);
     M->Pinned = Next;
   }
+  if (M->Id && !M->NumFronts && !M->IdUsed) { /* no stub points at it */
+    free(M->Id->Path);
+    free(M->Id);
+  }
   for (size_t I = 0; I < M->NumFronts; ++I)
     free(M->Fronts[I].Key);
   free(M->Fronts);
@@ -258,8 +262,14 @@ orc_rt_ErrorRef orc_rt_jit_Host_load(orc_rt_JitRef J, const char *Name,
   M->Order.Serial = ++J->NextSerial;
   M->Hidden = J->Owned; /* a dlopen shows it (RTLD_GLOBAL) once loaded */
   orc_rt_jit_HostVersion *V;
-  orc_rt_ErrorRef Err =
-      orc_rt_jit_HostVersion_build(M, Buf, orc_rt_jit_Host_generatorFor, &V);
+  orc_rt_ErrorRef Err = J->Owned ? NULL : orc_rt_jit_Host_makeModuleId(M);
+  if (Err) {
+    orc_rt_jit_Host_freeModule(M);
+    pthread_mutex_unlock(J->Lock);
+    LLVMDisposeMemoryBuffer(Buf);
+    return Err;
+  }
+  Err = orc_rt_jit_HostVersion_build(M, Buf, orc_rt_jit_Host_generatorFor, &V);
   if (!Err && !J->Owned && (Err = orc_rt_jit_Host_makeFronts(M, V))) {
     orc_rt_TaskGroup_close(V->Group); /* completes: frees the version */
   }

@@ -126,19 +126,44 @@ void orc_rt_jit_HostVersion_run(orc_rt_jit_HostVersion *V, const char *What,
 
 /*---- Freeing ----*/
 
+/* V's stubs become its module's (they take no token: a call through one
+ * goes on through its front, or is a stale call), and V's Id, group and
+ * token slot index are freed once no thread is still reading them
+ * (modules/ModuleStubs.h). Its code is gone: its group completed (or no
+ * call ever entered it: a failed build). */
+static void retire(orc_rt_jit_HostVersion *V) {
+  const orc_rt_jit_ExportList *X = &V->Code->Exports;
+  const orc_rt_jit_EscapeList *E = &V->Code->Escapes;
+  uint64_t *Stubs = calloc(X->Size + E->Size + 1, sizeof(*Stubs));
+  if (!Stubs)
+    return; /* V->Id stays, as before retiring was possible */
+  size_t N = 0;
+  for (size_t I = 0; V->Link.ExportAddrs && I < X->Size; ++I)
+    if (X->Items[I].IsFunction)
+      Stubs[N++] = V->Link.ExportAddrs[I];
+  for (size_t I = 0; V->Link.EscapeStubs && I < E->Size; ++I)
+    Stubs[N++] = V->Link.EscapeStubs[I];
+  V->M->IdUsed = true;
+  orc_rt_jit_ModuleStubs_retire(V->Id, Stubs, N, V->M->Id);
+  free(Stubs);
+  V->Id = NULL;
+}
+
 void orc_rt_jit_HostVersion_free(orc_rt_jit_HostVersion *V) {
   orc_rt_JitRef J = V->M->J;
+  if (V->Id && !V->Link.StubsMade) { /* no stub points at it */
+    orc_rt_TokenSource_dispose(V->Id->Tokens);
+    free(V->Id->Path);
+    free(V->Id);
+  } else if (V->Id && V->Code && !V->Lazy && V->M->Id && !V->ByShutdown) {
+    retire(V); /* (reads V->Code, the cache's once put back below) */
+  }
   if (V->Lazy)
     orc_rt_jit_HostLazy_free(V); /* (its code too) */
   if (V->Code) {                 /* any thread */
     pthread_mutex_lock(&J->CacheLock);
     orc_rt_jit_ModuleCache_put(&J->Cache, V->Code);
     pthread_mutex_unlock(&J->CacheLock);
-  }
-  if (V->Id && !V->Link.StubsMade) { /* no stub points at it */
-    orc_rt_TokenSource_dispose(V->Id->Tokens);
-    free(V->Id->Path);
-    free(V->Id);
   }
   if (V->Group)
     orc_rt_TaskGroup_destroy(V->Group);
@@ -242,27 +267,44 @@ takeSlot(orc_rt_JitRef J,
   return S;
 }
 
-static orc_rt_ErrorRef makeId(orc_rt_jit_HostVersion *V) {
-  orc_rt_JitRef J = V->M->J;
+/* A stub identity named after M; NULL if out of memory. TS and Group:
+ * a version's, or none (M's own). */
+static orc_rt_jit_StubModule *newId(orc_rt_JitModuleRef M,
+                                    orc_rt_TokenSourceRef TS,
+                                    orc_rt_TaskGroupRef Group) {
+  orc_rt_JitRef J = M->J;
   orc_rt_jit_StubModule *Id = calloc(1, sizeof(*Id));
-  char *P = strdup(V->M->Name);
-  orc_rt_TokenSourceRef TS =
-      Id && P ? orc_rt_TaskGroup_getTokenSource(V->Group) : NULL;
-  if (!TS) {
+  char *P = Id ? strdup(M->Name) : NULL;
+  if (!P) {
     free(Id);
-    free(P);
-    return orc_rt_Error_create("out of memory");
+    return NULL;
   }
   /* Over another's JIT, ModuleStubs.h's default (mini-lli's line). */
   void (*Stale)(const char *, const char *, void *) = J->OnStale ? J->OnStale
                                                       : J->Owned ? NULL
                                                                  : defaultStale;
   *Id = (orc_rt_jit_StubModule){.Tokens = TS,
-                                .Group = V->Group,
+                                .Group = Group,
                                 .Path = P,
+                                .Superseded = !Group,
                                 .OnStale = Stale,
                                 .StaleCtx = J->StaleCtx};
-  V->Id = Id; /* permanent from here: stubs point at it */
+  return Id;
+}
+
+orc_rt_ErrorRef orc_rt_jit_Host_makeModuleId(orc_rt_JitModuleRef M) {
+  M->Id = newId(M, NULL, NULL);
+  return M->Id ? NULL : orc_rt_Error_createf("%s: out of memory", M->Name);
+}
+
+static orc_rt_ErrorRef makeId(orc_rt_jit_HostVersion *V) {
+  orc_rt_TokenSourceRef TS = orc_rt_TaskGroup_getTokenSource(V->Group);
+  orc_rt_jit_StubModule *Id = TS ? newId(V->M, TS, V->Group) : NULL;
+  if (!Id) {
+    orc_rt_TokenSource_dispose(TS);
+    return orc_rt_Error_create("out of memory");
+  }
+  V->Id = Id; /* permanent from here until retired: stubs point at it */
   return NULL;
 }
 

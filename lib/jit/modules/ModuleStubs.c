@@ -40,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #if !defined(__x86_64__)
@@ -49,9 +50,13 @@
 #define PAGE 4096u
 #define FIRST_SLOT 16u
 
+/* A stub's record is never freed or reused, so a thread may read it at any
+ * time. Retiring its module (retire, below) changes Module, FastIndex and
+ * Group for good; every other field is written before the stub is published
+ * or, like Target and Front, by a store that the readers' orders allow. */
 typedef struct Record {
-  uintptr_t Target; /* 0: read by the entries */
-  orc_rt_jit_StubModule *Module;
+  uintptr_t Target;              /* 0: read by the entries */
+  orc_rt_jit_StubModule *Module; /* written by retire under Lock */
   char *Name;
   bool FloatArgs; /* 24: read by the register-only C path */
   /* 28: the group's token slot index, UINT32_MAX in fallback mode */
@@ -262,6 +267,60 @@ bool orc_rt_jit_ModuleStubs_lookup(uint64_t Addr, const char **Name,
   return true;
 }
 
+/*---- Retiring a superseded module's stubs ----*/
+
+/* A retired module waiting for its grace period. */
+typedef struct Retired {
+  orc_rt_jit_StubModule *M;
+  Record **Records; /* its stubs', now pointing at another module */
+  size_t N;
+  struct Retired *Next;
+} Retired;
+
+static Retired *Limbo; /* under Lock */
+
+static void freeRetired(Retired *R) {
+  orc_rt_TokenSource_dispose(R->M->Tokens); /* the group, and its index */
+  free(R->M->Path);
+  free(R->M);
+  free(R->Records);
+  free(R);
+}
+
+void orc_rt_jit_ModuleStubs_retire(orc_rt_jit_StubModule *M,
+                                   const uint64_t *Stubs, size_t N,
+                                   orc_rt_jit_StubModule *Into) {
+  Retired *R = calloc(1, sizeof(*R));
+  Record **Recs = R && N ? calloc(N, sizeof(*Recs)) : NULL;
+  if (!R || (N && !Recs)) {
+    free(R); /* M stays, as every module's did before retiring */
+    return;
+  }
+  R->M = M;
+  R->Records = Recs;
+  for (size_t I = 0; I < N; ++I) {
+    Record *Rec = findRecord(Stubs[I]);
+    if (Rec && Rec->Module == M)
+      Recs[R->N++] = Rec;
+  }
+  pthread_mutex_lock(&Lock);
+  for (size_t I = 0; I < R->N; ++I) {
+    Record *Rec = Recs[I];
+    /* Release: Into (its Superseded mark set before) is complete for
+     * denied's acquire load. */
+    __atomic_store_n(&Rec->Module, Into, __ATOMIC_RELEASE);
+    /* The entry paths' slot check then fails: the C path. */
+    __atomic_store_n(&Rec->FastIndex, UINT32_MAX, __ATOMIC_RELAXED);
+    /* seq_cst: before reclaim's fence (and, without membarrier, the
+     * store half of the store->load pair push's hazard pairs with). */
+    __atomic_store_n(&Rec->Group, NULL, __ATOMIC_SEQ_CST);
+  }
+  R->Next = Limbo;
+  Limbo = R;
+  pthread_mutex_unlock(&Lock);
+  orc_rt_jit_ModuleStubs_reclaim();
+}
+
 /*---- The per-thread shadow stack ----*/
 
 /* One entry per live call through a stub on this thread. Sp is the caller's
@@ -304,14 +363,19 @@ static Record *recordOf(const Entry *E) {
 typedef struct Shadow {
   Entry *Top;   /* 0: written only by its thread; read by the report */
   Entry *Limit; /* 8 */
+  /* 16: the record of the stub this thread entered last, stored by every
+   * entry before it reads anything of the record but Entry (the hazard of
+   * retire's grace period, below); read by reclaim under Lock. */
+  uintptr_t Hazard;
   Entry *Entries;
   uintptr_t Lo, Hi; /* the thread's own stack */
   pid_t Tid;
   struct Shadow *Prev, *Next; /* in Threads, under Lock */
 } Shadow;
 
-_Static_assert(offsetof(Shadow, Top) == 0 && offsetof(Shadow, Limit) == 8,
-               "the entry paths read Top and Limit");
+_Static_assert(offsetof(Shadow, Top) == 0 && offsetof(Shadow, Limit) == 8 &&
+                   offsetof(Shadow, Hazard) == 16,
+               "the entry paths read Top and Limit and write Hazard");
 
 /* This thread's; the entry paths reach it at a fixed %fs offset (local-exec:
  * ModuleStubs.c is linked into mini-lli, an executable). Another thread (the
@@ -472,10 +536,15 @@ void orc_rt_jit_ModuleStubs_dropDeadFrames(uintptr_t Sp) {
  * for the caller's token, so the call may go on under it (0 returned).
  * Closed by dlclose or unload: the code is (or soon will be) gone. */
 static __attribute__((noinline, cold)) uintptr_t denied(Record *R) {
+  /* Retired or not, the module read here stays while this thread's hazard
+   * names R (see retire). */
+  const orc_rt_jit_StubModule *M =
+      __atomic_load_n(&R->Module, __ATOMIC_ACQUIRE);
   /* Acquire: pairs with the release store of the mark, made before the
    * group was closed (which is what denied us), after R->Front and the
-   * front's new Target were stored. */
-  if (__atomic_load_n(&R->Module->Superseded, __ATOMIC_ACQUIRE)) {
+   * front's new Target were stored; a retired module's mark was set before
+   * it was published (retire's release store of Module). */
+  if (__atomic_load_n(&M->Superseded, __ATOMIC_ACQUIRE)) {
     Record *F = __atomic_load_n(&R->Front, __ATOMIC_RELAXED);
     Record *To =
         F ? (Record *)__atomic_load_n(&F->Target, __ATOMIC_ACQUIRE) : NULL;
@@ -485,24 +554,23 @@ static __attribute__((noinline, cold)) uintptr_t denied(Record *R) {
     if (!F && On) /* another kind of front, which leads to the new code */
       return On;
   }
-  bool ByShutdown =
-      __atomic_load_n(&R->Module->ClosedByShutdown, __ATOMIC_ACQUIRE);
+  bool ByShutdown = __atomic_load_n(&M->ClosedByShutdown, __ATOMIC_ACQUIRE);
   /* A caller inside managed code or inside another module holds a token
    * that the Session's drain waits for. */
   if (ByShutdown &&
       (orc_rt_Session_current() || (My->Entries && My->Top > My->Entries + 1)))
     return 0;
-  if (R->Module->OnStale) {
-    R->Module->OnStale(R->Name, R->Module->Path, R->Module->StaleCtx);
+  if (M->OnStale) {
+    M->OnStale(R->Name, M->Path, M->StaleCtx);
     abort(); /* the handler must not return */
   }
   if (!ByShutdown)
     fatal("mini-lli: error: call to '%s' in module '%s', which has been "
           "unloaded (dlclose)\n",
-          R->Name, R->Module->Path);
+          R->Name, M->Path);
   fatal("mini-lli: error: call to '%s' in module '%s' after shutdown was "
         "requested, from outside JIT'd code\n",
-        R->Name, R->Module->Path);
+        R->Name, M->Path);
 }
 
 /* The C path of an entry (the entry paths' fast path did not take it: the
@@ -514,16 +582,26 @@ static __attribute__((noinline, cold)) uintptr_t denied(Record *R) {
  * register-only path pops one at its return), else none. */
 static uintptr_t push(Record *R, uintptr_t Sp, uintptr_t Ret, bool Always) {
   (void)__atomic_load_n(&R->Self, __ATOMIC_ACQUIRE); /* see allocate */
-  bool Token = orc_rt_TaskGroup_acquireToken(R->Group);
+  Shadow *S = My;
+  /* Registered (under Lock) before R's group is read: a reclaim that did not
+   * see this thread retired R before (so R->Group reads NULL below), one
+   * after reads its hazard. */
+  if (!S->Entries)
+    newShadow(S);
+  /* The hazard again, seq_cst, then the group, seq_cst: the reader's half
+   * of retire's grace period where no membarrier orders the entry path's
+   * plain store (fallback mode, which is all a TSan build runs). Either
+   * reclaim's load of the hazard sees R, or this load sees the NULL that
+   * retire stored before its fence. */
+  __atomic_store_n(&S->Hazard, (uintptr_t)R, __ATOMIC_SEQ_CST);
+  orc_rt_TaskGroupRef G = __atomic_load_n(&R->Group, __ATOMIC_SEQ_CST);
+  bool Token = G && orc_rt_TaskGroup_acquireToken(G); /* NULL: retired */
   uintptr_t To = 0;
   if (__builtin_expect(!Token, 0)) {
     To = denied(R);
     if (To && !Always)
       return To;
   }
-  Shadow *S = My;
-  if (!S->Entries)
-    newShadow(S);
   dropDead(S, Sp);
   if (S->Top == S->Limit)
     grow(S);
@@ -612,11 +690,85 @@ size_t orc_rt_jit_ModuleStubs_reportLiveFrames(FILE *Out) {
   return N;
 }
 
+/*---- The grace period ----*/
+
+#ifndef MEMBARRIER_CMD_PRIVATE_EXPEDITED
+#define MEMBARRIER_CMD_PRIVATE_EXPEDITED (1 << 3)
+#endif
+
+/* A full barrier in every thread of the process: membarrier, which the
+ * runtime registered if the kernel offers it (its token fast path relies on
+ * it too; if it did not, it fails here, and every token is in fallback mode:
+ * every entry takes the C path, whose hazard store is seq_cst); and a seq_cst
+ * fence, which pairs with that store (and is what TSan sees). */
+static void fenceEveryThread(void) {
+  (void)syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+  atomic_thread_fence(memory_order_seq_cst);
+}
+
+/* Under Lock, after a fence that followed R's retirement: no registered
+ * thread but the caller has its hazard on one of R's records. The caller is
+ * not between an entry's hazard store and its token (it is here), so its own
+ * hazard does not count. */
+static bool unused(const Retired *R) {
+  for (Shadow *S = Threads; S; S = S->Next) {
+    if (S == My)
+      continue;
+    /* seq_cst: pairs with push's seq_cst store (see retire). */
+    uintptr_t H = __atomic_load_n(&S->Hazard, __ATOMIC_SEQ_CST);
+    for (size_t I = 0; I < R->N; ++I)
+      if (H == (uintptr_t)R->Records[I])
+        return false;
+  }
+  return true;
+}
+
+void orc_rt_jit_ModuleStubs_reclaim(void) {
+  /* Only modules retired before the fence: one retired during it may have
+   * readers the fence did not order. */
+  pthread_mutex_lock(&Lock);
+  Retired *Mine = Limbo;
+  Limbo = NULL;
+  pthread_mutex_unlock(&Lock);
+  if (!Mine)
+    return;
+  /* Pairs with the entries' hazard store: a thread whose store preceded the
+   * barrier this puts in it has its hazard seen below; one whose store
+   * follows it reads the retired fields afterwards (FastIndex UINT32_MAX:
+   * the C path; Group NULL: denied). */
+  fenceEveryThread();
+  Retired *Free = NULL;
+  pthread_mutex_lock(&Lock);
+  while (Mine) {
+    Retired *R = Mine;
+    Mine = R->Next;
+    Retired **To = unused(R) ? &Free : &Limbo;
+    R->Next = *To;
+    *To = R;
+  }
+  pthread_mutex_unlock(&Lock);
+  while (Free) {
+    Retired *Next = Free->Next;
+    freeRetired(Free);
+    Free = Next;
+  }
+}
+
+size_t orc_rt_jit_ModuleStubs_numRetiring(void) {
+  size_t N = 0;
+  pthread_mutex_lock(&Lock);
+  for (Retired *R = Limbo; R; R = R->Next)
+    ++N;
+  pthread_mutex_unlock(&Lock);
+  return N;
+}
+
 /*---- The general entry and return path (x86-64 SysV) ----*/
 
 /* This thread's shadow stack's Top and Limit, for the entry paths. */
 #define TOP "%fs:orc_rt_jit_ModuleStubs_thisThread@tpoff"
 #define LIMIT "%fs:orc_rt_jit_ModuleStubs_thisThread@tpoff+8"
+#define HAZARD "%fs:orc_rt_jit_ModuleStubs_thisThread@tpoff+16"
 
 /* The general entry, for any signature: %r11 = record; the stack is the
  * caller's, [rsp] its return address; every argument register may be live,
@@ -647,6 +799,8 @@ __asm__(
     ".type orc_rt_jit_moduleStubEntry,@function\n"
     "orc_rt_jit_moduleStubEntry:\n"
     "  endbr64\n"
+    /* 0. the hazard (see retire): before FastIndex is read */
+    "  movq %r11, " HAZARD "\n"
     "  pushq %rax\n"
     "  pushq %r10\n"
     "  pushq %rcx\n"
@@ -848,9 +1002,13 @@ _Static_assert(offsetof(orc_rt_abi_ThreadState, Slots) == 0 &&
  * first irrevocable step, so that any miss hands the untouched call to the C
  * path (moduleStubCallSlow):
  *
+ *   0. the hazard: the record, stored in this thread's Shadow before
+ *      anything but its Entry is read (retire's grace period: a module's
+ *      group and index are freed only once no thread's hazard names one of
+ *      its records after a membarrier, which orders this plain store);
  *   1. the group's slot on this thread: FastIndex < ThisThread.Cap (fails in
- *      fallback token mode, where FastIndex is UINT32_MAX, and on a thread
- *      without slots yet); kept in the frame;
+ *      fallback token mode, where FastIndex is UINT32_MAX, on a retired
+ *      stub, and on a thread without slots yet); kept in the frame;
  *   2. a free shadow entry (Top < Limit: fails on the thread's first entry)
  *      and no frame left by longjmp on top ((Top-1)->Sp > Sp); the entry's
  *      Sp and record, written above Top (not yet live);
@@ -861,8 +1019,9 @@ _Static_assert(offsetof(orc_rt_abi_ThreadState, Slots) == 0 &&
  *      membarrier in TokenCounter_close (docs/TokenFastPath.md, "Why a token
  *      cannot be granted after close"). Closed set: Count is put back and
  *      the C path takes the call; its acquire sees the same mark (set while
- *      the group holds its index, and the record keeps the group) and
- *      re-counts after the undo, as a denied acquire must;
+ *      the group holds its index, which it does while this thread's hazard
+ *      names the record; once retired, the record's group reads NULL: denied)
+ *      and re-counts after the undo, as a denied acquire must;
  *   4. Top += 1: the frame is live (and in the report); the call.
  *
  * The return: if the top entry is ours ((Top-1)->Sp == Sp; else frames left
@@ -876,13 +1035,13 @@ _Static_assert(offsetof(orc_rt_abi_ThreadState, Slots) == 0 &&
  * nothing of the module is touched: the release may complete its group. The
  * return registers (%rax %rdx %xmm0 %xmm1) are saved around the C calls.
  *
- * Per call: 8 stores (the slot in the frame, the entry's two, Count twice,
- * Top twice, the return address), no locked instruction, no call out of
- * line. The 8-byte frame (the slot) aligns the call; the CFI describes it,
+ * Per call: 9 stores (the hazard, the slot in the frame, the entry's two,
+ * Count twice, Top twice, the return address), no locked instruction, no
+ * call out of line. The 8-byte frame (the slot) aligns the call; the CFI describes it,
  * so an exception unwinds through (leaving the frame's token to be given
  * back as for longjmp). Like the C path, the stubs are not async-signal-safe:
  * a signal handler that calls through a stub between steps 2 and 4 reuses
- * the entry above Top. */
+ * the entry above Top, and one between steps 0 and 3 replaces the hazard. */
 __asm__(".text\n"
         ".p2align 4\n"
         ".globl orc_rt_jit_moduleStubCall\n"
@@ -891,6 +1050,8 @@ __asm__(".text\n"
         "orc_rt_jit_moduleStubCall:\n"
         "  .cfi_startproc\n"
         "  endbr64\n"
+        /* 0. the hazard (see retire): before FastIndex is read */
+        "  movq %r11, " HAZARD "\n"
         "  subq $8, %rsp\n"
         "  .cfi_adjust_cfa_offset 8\n"
         /* 1. the slot: %rax */
@@ -973,3 +1134,4 @@ __asm__(".text\n"
 
 #undef TOP
 #undef LIMIT
+#undef HAZARD

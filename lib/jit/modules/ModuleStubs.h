@@ -51,7 +51,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* What a stub knows of its module; never freed (stubs are permanent). */
+/* What a stub knows of its module; never freed (stubs are permanent),
+ * unless retired (below). */
 typedef struct orc_rt_jit_StubModule {
   /* Keeps Group alive, and so its token slot index (the stubs take tokens
    * by index): never reused by another group, its Closed mark stays set. */
@@ -113,6 +114,33 @@ void orc_rt_jit_ModuleStubs_setFront(uint64_t Stub, uint64_t Front);
  * these (a tier's front, tier/TierFronts.h, which Addr is): the call enters
  * Addr as it entered the stub. Before the Superseded mark is stored. */
 void orc_rt_jit_ModuleStubs_setOnward(uint64_t Stub, uint64_t Addr);
+
+/* Retires M, a module superseded by a newer version whose group has
+ * completed (no frame is in its code): M's stubs (Stubs, N of them: every
+ * stub made with M; other addresses are skipped) act from now on as Into's,
+ * a permanent module marked Superseded -- they take no token, and a call
+ * through one goes on through its front (or is a stale call reported as
+ * Into's) -- and M, its token source and with it its group and the group's
+ * token slot index are freed once no thread can still be using what the
+ * stubs pointed at: a thread's hazard (the stub record every entry stores in
+ * the thread's state before reading the record) names none of M's stubs
+ * after a fence in every thread (membarrier; a seq_cst fence where there is
+ * none, then every entry takes the C path, whose hazard store is seq_cst).
+ * Here, or by a later reclaim if a thread's hazard still names one (a thread
+ * preempted between reading a front and taking its token, or one that has
+ * made no call through a stub since). The records and stubs stay, as every
+ * stub does. A signal handler that calls through a stub between another
+ * entry's hazard store and its token replaces that entry's hazard (the stubs
+ * are not async-signal-safe, see ModuleStubs.c). */
+void orc_rt_jit_ModuleStubs_retire(orc_rt_jit_StubModule *M,
+                                   const uint64_t *Stubs, size_t N,
+                                   orc_rt_jit_StubModule *Into);
+
+/* Frees the retired modules whose stubs no thread's hazard names any more. */
+void orc_rt_jit_ModuleStubs_reclaim(void);
+
+/* How many retired modules wait for their grace period (for tests). */
+size_t orc_rt_jit_ModuleStubs_numRetiring(void);
 
 /* If Addr is a stub's address, its function name and module; else false. */
 bool orc_rt_jit_ModuleStubs_lookup(uint64_t Addr, const char **Name,
