@@ -723,15 +723,35 @@ static bool unused(const Retired *R) {
   return true;
 }
 
+/* Under Lock: no thread but the caller is registered. Then no fence is
+ * needed: a thread registers (under Lock) before the C path reads a record's
+ * group, and the entry paths' fast path needs a registered thread, so every
+ * other thread reads the retired fields. */
+static bool alone(void) {
+  for (Shadow *S = Threads; S; S = S->Next)
+    if (S != My)
+      return false;
+  return true;
+}
+
 void orc_rt_jit_ModuleStubs_reclaim(void) {
   /* Only modules retired before the fence: one retired during it may have
    * readers the fence did not order. */
   pthread_mutex_lock(&Lock);
   Retired *Mine = Limbo;
   Limbo = NULL;
+  bool Alone = alone();
   pthread_mutex_unlock(&Lock);
   if (!Mine)
     return;
+  if (Alone) {
+    while (Mine) {
+      Retired *Next = Mine->Next;
+      freeRetired(Mine);
+      Mine = Next;
+    }
+    return;
+  }
   /* Pairs with the entries' hazard store: a thread whose store preceded the
    * barrier this puts in it has its hazard seen below; one whose store
    * follows it reads the retired fields afterwards (FastIndex UINT32_MAX:
