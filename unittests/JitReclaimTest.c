@@ -4,8 +4,8 @@
  * group only once no thread can still be about to take its token: a thread
  * that read a front just before the reload, or whose last call through a
  * stub entered the old version, keeps it (modules/ModuleStubs.h, retire).
- * White-box: reads how many retired versions wait (ModuleStubs.h). Eager
- * Jits only: Lazy and Tiered versions are not retired yet. */
+ * White-box: reads how many retired versions wait (ModuleStubs.h). Built
+ * for an eager, a Lazy and a Tiered Jit (JitFixture.h). */
 
 #include "JitFixture.h"
 
@@ -49,6 +49,10 @@ static void *callThenPark(void *Arg) {
 
 static void
 aSupersededVersionWaitsForAThreadWhoseLastEntryWasIntoIt(void **State) {
+  /* A Tiered function's call goes on through its tier's own stub, which is
+   * then the thread's last entry (tier stubs are not retired). */
+  if (JIT_TEST_TIERED)
+    skip();
   Fixture *F = *State;
   orc_rt_JitModuleRef M = loadVersion1(F);
   Parked P = {.Fn = entry(M, "f")};

@@ -8,7 +8,7 @@
  * "calls_kept", "tenths_s" (the time of each tenth, in order), and the same
  * in process CPU time (less moved by other processes on a shared machine):
  * "first_cpu_s", "last_cpu_s", "tenths_cpu_s".
- *   jit-reload-churn [N] */
+ *   jit-reload-churn [N [lazy|tiered]] (an eager Jit by default) */
 
 #include "orc-rt-c/Dispatch.h"
 #include "orc-rt-c/Jit.h"
@@ -68,7 +68,18 @@ int main(int Argc, char **Argv) {
   orc_rt_JitRef J;
   orc_rt_ErrorRef Err =
       orc_rt_Session_create(&S, orc_rt_TaskQueue_dispatch, Q, NULL, NULL);
-  if (Err || (Err = orc_rt_Jit_create(&J, S, NULL)))
+  orc_rt_JitOptions O;
+  orc_rt_JitOptions_init(&O);
+  O.Lazy = Argc > 2 && !strcmp(Argv[2], "lazy");
+  O.Tiered = Argc > 2 && !strcmp(Argv[2], "tiered");
+  if (Argc > 2 && !O.Lazy && !O.Tiered) {
+    fprintf(stderr,
+            "jit-reload-churn: error: unknown mode '%s' (lazy or "
+            "tiered)\n",
+            Argv[2]);
+    return 1;
+  }
+  if (Err || (Err = orc_rt_Jit_create(&J, S, &O)))
     die("setting up", Err);
   char Buf[512];
   size_t Len = version(Buf, sizeof(Buf), 0);

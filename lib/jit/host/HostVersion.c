@@ -155,7 +155,7 @@ void orc_rt_jit_HostVersion_free(orc_rt_jit_HostVersion *V) {
     orc_rt_TokenSource_dispose(V->Id->Tokens);
     free(V->Id->Path);
     free(V->Id);
-  } else if (V->Id && V->Code && !V->Lazy && V->M->Id && !V->ByShutdown) {
+  } else if (V->Id && V->Code && V->M->Id && !V->ByShutdown) {
     retire(V); /* (reads V->Code, the cache's once put back below) */
   }
   if (V->Lazy)

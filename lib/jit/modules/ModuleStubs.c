@@ -263,7 +263,7 @@ bool orc_rt_jit_ModuleStubs_lookup(uint64_t Addr, const char **Name,
   if (!R)
     return false;
   *Name = R->Name;
-  *M = R->Module;
+  *M = __atomic_load_n(&R->Module, __ATOMIC_ACQUIRE); /* see retire */
   return true;
 }
 
@@ -698,12 +698,14 @@ size_t orc_rt_jit_ModuleStubs_reportLiveFrames(FILE *Out) {
 
 /* A full barrier in every thread of the process: membarrier, which the
  * runtime registered if the kernel offers it (its token fast path relies on
- * it too; if it did not, it fails here, and every token is in fallback mode:
- * every entry takes the C path, whose hazard store is seq_cst); and a seq_cst
- * fence, which pairs with that store (and is what TSan sees). */
+ * it too). If it did not, this fails and does nothing: every token is then in
+ * fallback mode, so every entry takes the C path, whose seq_cst hazard store
+ * and group load pair with retire's seq_cst group store and reclaim's seq_cst
+ * hazard loads without a fence (the store-buffering pattern, all seq_cst:
+ * one of the two loads sees the other side's store). That is also all a TSan
+ * build sees. */
 static void fenceEveryThread(void) {
   (void)syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
-  atomic_thread_fence(memory_order_seq_cst);
 }
 
 /* Under Lock, after a fence that followed R's retirement: no registered

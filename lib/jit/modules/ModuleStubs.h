@@ -124,8 +124,9 @@ void orc_rt_jit_ModuleStubs_setOnward(uint64_t Stub, uint64_t Addr);
  * token slot index are freed once no thread can still be using what the
  * stubs pointed at: a thread's hazard (the stub record every entry stores in
  * the thread's state before reading the record) names none of M's stubs
- * after a fence in every thread (membarrier; a seq_cst fence where there is
- * none, then every entry takes the C path, whose hazard store is seq_cst).
+ * after a barrier in every thread (membarrier; where there is none every
+ * entry takes the C path, whose hazard store and group load are seq_cst, as
+ * are retire's group store and reclaim's hazard loads).
  * Here, or by a later reclaim if a thread's hazard still names one (a thread
  * preempted between reading a front and taking its token, or one that has
  * made no call through a stub since). The records and stubs stay, as every
