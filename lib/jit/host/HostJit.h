@@ -97,7 +97,7 @@ struct orc_rt_OpaqueJitModule {
    * Superseded, no group): permanent, as stubs are; NULL over another's JIT
    * (no front, no reload). */
   orc_rt_jit_StubModule *Id;
-  bool IdUsed; /* a version retired into it (fronts use it too) */
+  bool IdUsed; /* a version retired into it (atomic; fronts use it too) */
   orc_rt_jit_HostVersion *Cur;  /* under SymLock (written under Lock too) */
   orc_rt_jit_HostFront *Fronts; /* under SymLock (written under Lock too) */
   size_t NumFronts, CapFronts;

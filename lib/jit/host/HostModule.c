@@ -227,7 +227,8 @@ void orc_rt_jit_Host_freeModule(orc_rt_JitModuleRef M) {
     orc_rt_jit_HostVersion_free(M->Pinned);
     M->Pinned = Next;
   }
-  if (M->Id && !M->NumFronts && !M->IdUsed) { /* no stub points at it */
+  if (M->Id && !M->NumFronts &&
+      !__atomic_load_n(&M->IdUsed, __ATOMIC_RELAXED)) { /* no stub uses it */
     free(M->Id->Path);
     free(M->Id);
   }

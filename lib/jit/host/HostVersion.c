@@ -143,7 +143,7 @@ static void retire(orc_rt_jit_HostVersion *V) {
       Stubs[N++] = V->Link.ExportAddrs[I];
   for (size_t I = 0; V->Link.EscapeStubs && I < E->Size; ++I)
     Stubs[N++] = V->Link.EscapeStubs[I];
-  V->M->IdUsed = true;
+  __atomic_store_n(&V->M->IdUsed, true, __ATOMIC_RELAXED); /* any thread */
   orc_rt_jit_ModuleStubs_retire(V->Id, Stubs, N, V->M->Id);
   free(Stubs);
   V->Id = NULL;
