@@ -563,6 +563,7 @@ void orc_rt_jit_HostLazy_stopTiers(orc_rt_jit_HostVersion *V) {
   orc_rt_jit_Tiers *T = L->Tiers;
   L->Tiers = NULL;
   pthread_mutex_unlock(&J->SymLock);
+  orc_rt_jit_Tiers_waitForLinks(T);
   orc_rt_jit_Tiers_freeDrainedNow(T);
   orc_rt_JitTierStats Final = {0};
   addStats(T, &Final);

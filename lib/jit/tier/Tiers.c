@@ -141,6 +141,13 @@ struct orc_rt_jit_Tiers {
   int Started; /* 0 no, 1 running, 2 could not start */
   pthread_t Thread;
   bool Stop;
+  /* Lookups of tier-0 code whose callback (codeLinked) has not returned,
+   * under Lock; waitForLinks waits for none (LinksDone). The callback still
+   * touches its Tier0Code and T after it notifies the bodies emitted, which
+   * lets their callers run and return, so a host version can complete and
+   * dispose T meanwhile. */
+  unsigned Linking;
+  pthread_cond_t LinksDone;
 };
 
 /* The map of JD's bodies and code names to their slots (Lock held); NULL if
@@ -366,6 +373,11 @@ static void codeLinked(LLVMErrorRef E, LLVMOrcCSymbolMapPairs Result,
   pthread_mutex_unlock(&T->Lock);
   for (size_t I = 0; Queue && I < C->N; ++I)
     enqueue(C->Slots[I]);
+  /* The last touch of C and T: they may be freed once Linking drops. */
+  pthread_mutex_lock(&T->Lock);
+  if (--T->Linking == 0)
+    pthread_cond_broadcast(&T->LinksDone);
+  pthread_mutex_unlock(&T->Lock);
 }
 
 /* Gives up making C: its bodies keep their names and are never freed. Stubs
@@ -530,6 +542,9 @@ void orc_rt_jit_Tiers_emit(orc_rt_jit_Tiers *T,
   }
   LLVMOrcCJITDylibSearchOrderElement Order = {
       JD, LLVMOrcJITDylibLookupFlagsMatchAllSymbols};
+  pthread_mutex_lock(&T->Lock);
+  ++T->Linking; /* (codeLinked runs exactly once, maybe right away) */
+  pthread_mutex_unlock(&T->Lock);
   LLVMOrcExecutionSessionLookup(T->ES, LLVMOrcLookupKindStatic, &Order, 1, Code,
                                 C->N, codeLinked, C);
   free(Code);
@@ -1037,6 +1052,7 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_create(orc_rt_jit_Tiers **Result,
   T->ES = LLVMOrcLLJITGetExecutionSession(Opts->J);
   pthread_mutex_init(&T->Lock, NULL);
   pthread_mutex_init(&T->Gate, NULL);
+  pthread_cond_init(&T->LinksDone, NULL);
   *Result = T;
   return NULL;
 }
@@ -1333,6 +1349,13 @@ void orc_rt_jit_Tiers_stats(orc_rt_jit_Tiers *T, orc_rt_jit_TierStats *Out) {
   pthread_mutex_unlock(&T->Lock);
 }
 
+void orc_rt_jit_Tiers_waitForLinks(orc_rt_jit_Tiers *T) {
+  pthread_mutex_lock(&T->Lock);
+  while (T->Linking)
+    pthread_cond_wait(&T->LinksDone, &T->Lock);
+  pthread_mutex_unlock(&T->Lock);
+}
+
 void orc_rt_jit_Tiers_dispose(orc_rt_jit_Tiers *T) {
   if (!T)
     return;
@@ -1375,6 +1398,7 @@ void orc_rt_jit_Tiers_dispose(orc_rt_jit_Tiers *T) {
   orc_rt_jit_TierFirstCalls_dispose(&T->FirstCalls);
   pthread_mutex_destroy(&T->Lock);
   pthread_mutex_destroy(&T->Gate);
+  pthread_cond_destroy(&T->LinksDone);
   sem_destroy(&T->Wake);
   free(T);
 }

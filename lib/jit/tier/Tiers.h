@@ -196,6 +196,13 @@ void orc_rt_jit_Tiers_afterForkInChild(orc_rt_jit_Tiers *T);
  * tier-up's (counted in the stats), never the program's. NULL: false. */
 bool orc_rt_jit_Tiers_onCompileThread(orc_rt_jit_Tiers *T);
 
+/* Waits until no callback of a tier-0 link is still running: the last of
+ * them notifies the bodies emitted (which lets their callers return) before
+ * it lets go of T. A host calls it before disposing of a version's Tiers once
+ * the version's group completed; mini-lli's Tiers live until the process
+ * ends. */
+void orc_rt_jit_Tiers_waitForLinks(orc_rt_jit_Tiers *T);
+
 /* Stops the compile thread (a tier-up under way finishes first) and frees
  * everything, the fronts too: after the last call through them, before the
  * JIT. NULL is ignored. */
