@@ -225,7 +225,7 @@ static void disposeJit(orc_rt_JitRef J) {
   /* Lazy versions' JITDylibs refer to the lazy-call-through manager and to
    * their indirect stubs, which hold names from the JIT's symbol pool: clear
    * them, then free the managers (with the versions), then the JIT. */
-  for (orc_rt_jit_HostSlot *S = J->LCTM ? J->AllSlots : NULL; S;
+  for (orc_rt_jit_HostSlot *S = J->LazyFailStub ? J->AllSlots : NULL; S;
        S = S->NextAll) {
     LLVMErrorRef E = LLVMOrcJITDylibClear(S->JD);
     if (E)
@@ -250,8 +250,6 @@ static void disposeJit(orc_rt_JitRef J) {
     orc_rt_jit_Host_freeModule(M);
     M = Next;
   }
-  if (J->LCTM)
-    LLVMOrcDisposeLazyCallThroughManager(J->LCTM);
   if (J->LLJIT && !J->Owned) { /* frees every module's code and data */
     LLVMErrorRef E = LLVMOrcDisposeLLJIT(J->LLJIT);
     if (E)

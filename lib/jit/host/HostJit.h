@@ -141,9 +141,11 @@ struct orc_rt_OpaqueJit {
    * a failed link), under SymLock. */
   char *SessionErrors;
   bool ShuttingDown; /* under Lock */
-  /* Lazy (HostLazy.c): made with the first lazy version, under Lock; and
-   * the last body that failed to compile, under SymLock. */
-  LLVMOrcLazyCallThroughManagerRef LCTM;
+  /* Lazy (HostLazy.c): the error handler of every lazy version's
+   * lazy-call-through manager, a permanent stub made with the first lazy
+   * version, under Lock; and the last body that failed to compile, under
+   * SymLock. */
+  uint64_t LazyFailStub;
   struct {
     char *Function, *Module, *Cause;
   } LazyFailure;

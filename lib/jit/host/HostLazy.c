@@ -28,9 +28,10 @@
  *           to the Session's error reporter, then the Jit's stale-call
  *           handler (the default: one line on stderr, then abort).
  *   free:   the version's JITDylib is cleared (bodies compiled or not), then
- *           its indirect stubs go. The lazy-call-through manager's
- *           trampolines (one per function per version) are never given back
- *           (LLVM has no way): they stay for the Jit's life. */
+ *           its indirect stubs and its lazy-call-through manager go, with the
+ *           manager's trampolines (one per function) and their table: each
+ *           version has its own manager, since LLVM gives no single
+ *           trampoline back. */
 
 #include "jit/cache/ObjectCache.h"
 #include "jit/compile/CallOnceGuard.h"
@@ -55,6 +56,8 @@ struct orc_rt_jit_HostLazy {
   char **Imports; /* the names the module uses from elsewhere */
   size_t NumImports;
   LLVMOrcIndirectStubsManagerRef ISM;
+  /* Its own, so that its trampolines and their bookkeeping go with it. */
+  LLVMOrcLazyCallThroughManagerRef LCTM;
   orc_rt_jit_Tiers *Tiers; /* Tiered: until stopTiers */
 };
 
@@ -169,11 +172,25 @@ static void lazyFailed(const char *Function, const char *Module, void *Ctx) {
   abort(); /* (a stale-call handler must not return either) */
 }
 
-/* The Jit's lazy-call-through manager, made with the first lazy version:
- * its error handler is a stub of a group closed from the start, so every
- * call to it is denied and goes to lazyFailed with the Jit. Under Lock. */
-static orc_rt_ErrorRef needLazyCallThrough(orc_rt_JitRef J) {
-  if (J->LCTM)
+/* A lazy-call-through manager for V, whose error handler is the Jit's
+ * failure stub (made with the first lazy version): a stub of a group closed
+ * from the start, so every call to it is denied and goes to lazyFailed with
+ * the Jit. Under Lock. */
+static orc_rt_ErrorRef needFailStub(orc_rt_JitRef J);
+static orc_rt_ErrorRef makeLazyCallThrough(orc_rt_jit_HostVersion *V) {
+  orc_rt_JitRef J = V->M->J;
+  orc_rt_ErrorRef Err = needFailStub(J);
+  return Err ? Err
+             : orc_rt_jit_fromLLVMError(
+                   LLVMOrcCreateLocalLazyCallThroughManager(
+                       J->Triple, LLVMOrcLLJITGetExecutionSession(J->LLJIT),
+                       (LLVMOrcJITTargetAddress)J->LazyFailStub,
+                       &V->Lazy->LCTM),
+                   "cannot set up lazy compilation: ");
+}
+
+static orc_rt_ErrorRef needFailStub(orc_rt_JitRef J) {
+  if (J->LazyFailStub)
     return NULL;
   orc_rt_jit_StubModule *Id = calloc(1, sizeof(*Id));
   char *Path = strdup("<lazy compilation>");
@@ -200,11 +217,8 @@ static orc_rt_ErrorRef needLazyCallThrough(orc_rt_JitRef J) {
     return orc_rt_Error_create("out of memory");
   }
   /* Id, its group and the stub are permanent from here (stubs are). */
-  return orc_rt_jit_fromLLVMError(LLVMOrcCreateLocalLazyCallThroughManager(
-                                      J->Triple,
-                                      LLVMOrcLLJITGetExecutionSession(J->LLJIT),
-                                      (LLVMOrcJITTargetAddress)Stub, &J->LCTM),
-                                  "cannot set up lazy compilation: ");
+  J->LazyFailStub = Stub;
+  return NULL;
 }
 
 /*---- Compiling, through the object cache ----*/
@@ -480,7 +494,7 @@ static orc_rt_ErrorRef defineTieredStubs(orc_rt_jit_HostVersion *V) {
     if (!(Names[I] = orc_rt_jit_tier0Name(L->Parts.Stubs[I].Name)))
       Err = orc_rt_Error_create("out of memory");
   if (!Err)
-    Err = orc_rt_jit_defineLazyStubs(J->LLJIT, V->Slot->JD, J->LCTM, L->ISM,
+    Err = orc_rt_jit_defineLazyStubs(J->LLJIT, V->Slot->JD, L->LCTM, L->ISM,
                                      L->Parts.Stubs, N, Names);
   if (!Err)
     Err =
@@ -501,12 +515,12 @@ orc_rt_ErrorRef orc_rt_jit_HostLazy_define(orc_rt_jit_HostVersion *V) {
     Err = orc_rt_jit_defineLazyBodies(&L->Parts, J->LLJIT, JD, &L->TSC,
                                       Tiered ? emitTier0 : emitBody, V);
   if (!Err && L->Parts.NumStubs) {
-    Err = needLazyCallThrough(J);
+    Err = makeLazyCallThrough(V);
     if (!Err && !(L->ISM = LLVMOrcCreateLocalIndirectStubsManager(J->Triple)))
       Err = orc_rt_Error_create("out of memory");
     if (!Err)
       Err = Tiered ? defineTieredStubs(V)
-                   : orc_rt_jit_defineLazyStubs(J->LLJIT, JD, J->LCTM, L->ISM,
+                   : orc_rt_jit_defineLazyStubs(J->LLJIT, JD, L->LCTM, L->ISM,
                                                 L->Parts.Stubs,
                                                 L->Parts.NumStubs, NULL);
   }
@@ -593,6 +607,8 @@ void orc_rt_jit_HostLazy_free(orc_rt_jit_HostVersion *V) {
    * the stubs any more. */
   if (L->ISM)
     LLVMOrcDisposeIndirectStubsManager(L->ISM);
+  if (L->LCTM)
+    LLVMOrcDisposeLazyCallThroughManager(L->LCTM);
   free(L);
   V->Lazy = NULL;
 }
