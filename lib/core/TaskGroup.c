@@ -73,11 +73,11 @@ static const orc_rt_internal_TokenCounterOps GroupOps = {tryPinGroup,
 
 /* One malloc'd block, aligned by hand to the group's 64-byte alignment. Not
  * aligned_alloc: glibc carves an aligned chunk out of a larger one and frees
- * the pieces around it, and the groups a host keeps for good (a reloaded
- * module's versions: jit/modules/ModuleStubs.h) left those pieces stranded
- * between long-lived blocks, where every later malloc searched them
- * (bench/programs/jit-reload-churn.c: a tenth of 20,000 reloads went from
- * 3.5 s to 8.5 s). */
+ * the pieces around it, and the groups a host kept for good (a reloaded
+ * module's versions, before jit/modules/ModuleStubs.h retired them) left
+ * those pieces stranded between long-lived blocks, where every later malloc
+ * searched them (bench/programs/jit-reload-churn.c: a tenth of 20,000
+ * reloads went from 3.5 s to 8.5 s). */
 orc_rt_TaskGroupRef orc_rt_TaskGroup_create(void) {
   void *Block = malloc(sizeof(struct orc_rt_OpaqueTaskGroup) + 63);
   if (!Block)
