@@ -35,6 +35,7 @@ static orc_rt_JitModuleRef loadVersion1(Fixture *F) {
 
 typedef struct {
   void *Fn;
+  bool CallAgain; /* once told to go on (else it just ends) */
   int First, Second;
   Latch Called, Again;
 } Parked;
@@ -47,7 +48,8 @@ static void *callThenPark(void *Arg) {
   P->First = call(P->Fn);
   latch_set(&P->Called);
   latch_wait(&P->Again);
-  P->Second = call(P->Fn);
+  if (P->CallAgain)
+    P->Second = call(P->Fn);
   return NULL;
 }
 
@@ -55,7 +57,7 @@ static void
 aSupersededVersionWaitsForAThreadWhoseLastEntryWasIntoIt(void **State) {
   Fixture *F = *State;
   orc_rt_JitModuleRef M = loadVersion1(F);
-  Parked P = {.Fn = entry(M, "f")};
+  Parked P = {.Fn = entry(M, "f"), .CallAgain = true};
   latch_init(&P.Called);
   latch_init(&P.Again);
   pthread_t T;
@@ -76,6 +78,39 @@ aSupersededVersionWaitsForAThreadWhoseLastEntryWasIntoIt(void **State) {
   reload(M, 4);
   assert_int_equal(orc_rt_jit_ModuleStubs_numRetiring(), 0);
   assert_int_equal(call(entry(M, "f")), 4);
+  orc_rt_JitModule_unload(M, NULL, NULL);
+  latch_destroy(&P.Called);
+  latch_destroy(&P.Again);
+}
+
+/* Retired versions wait process-wide, whichever Jit they came from: one of
+ * a Jit whose Session is gone is freed by another Jit's reload, and nothing
+ * of the gone Session is needed to free it. */
+static void aWaitingVersionOfAGoneJitIsFreedByAnotherJitsReload(void **State) {
+  Fixture *F = *State;
+  Fixture Other = {.Q = orc_rt_TaskQueue_create()};
+  assert_null(orc_rt_Session_create(&Other.S, orc_rt_TaskQueue_dispatch,
+                                    Other.Q, NULL, NULL));
+  orc_rt_JitOptions O;
+  testOptions(&O);
+  assert_null(orc_rt_Jit_create(&Other.J, Other.S, &O));
+  orc_rt_JitModuleRef M2 = loadVersion1(&Other);
+  Parked P = {.Fn = entry(M2, "f"), .CallAgain = false};
+  latch_init(&P.Called);
+  latch_init(&P.Again);
+  pthread_t T;
+  assert_int_equal(pthread_create(&T, NULL, callThenPark, &P), 0);
+  latch_wait(&P.Called);
+  reload(M2, 2);
+  assert_int_equal(orc_rt_jit_ModuleStubs_numRetiring(), 1);
+  orc_rt_Session_destroy(Other.S); /* (the Jit goes with it) */
+  orc_rt_TaskQueue_destroy(Other.Q);
+  latch_set(&P.Again); /* it ends without another call */
+  pthread_join(T, NULL);
+  orc_rt_JitModuleRef M = loadVersion1(F);
+  reload(M, 2);
+  assert_int_equal(orc_rt_jit_ModuleStubs_numRetiring(), 0);
+  assert_int_equal(call(entry(M, "f")), 2);
   orc_rt_JitModule_unload(M, NULL, NULL);
   latch_destroy(&P.Called);
   latch_destroy(&P.Again);
@@ -135,6 +170,8 @@ int main(void) {
     cmocka_unit_test_setup_teardown(
         aSupersededVersionWaitsForAThreadWhoseLastEntryWasIntoIt, setUp,
         tearDown),
+    cmocka_unit_test_setup_teardown(
+        aWaitingVersionOfAGoneJitIsFreedByAnotherJitsReload, setUp, tearDown),
 #endif
     cmocka_unit_test_setup_teardown(
         reloadsUnderCallingThreadsFreeEveryOldVersion, setUp, tearDown),
