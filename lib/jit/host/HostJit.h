@@ -94,8 +94,8 @@ struct orc_rt_OpaqueJitModule {
   struct orc_rt_OpaqueJit *J;
   char *Name;
   /* Its fronts' module, and its retired versions' stubs' (marked
-   * Superseded, no group): permanent, as stubs are; NULL over another's JIT
-   * (no front, no reload). */
+   * Superseded, no group): permanent once a stub points at it, as stubs are
+   * (over another's JIT: its one version's stubs once it is unloaded). */
   orc_rt_jit_StubModule *Id;
   bool IdUsed; /* a version retired into it (atomic; fronts use it too) */
   orc_rt_jit_HostVersion *Cur;  /* under SymLock (written under Lock too) */

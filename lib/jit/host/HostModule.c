@@ -263,7 +263,7 @@ orc_rt_ErrorRef orc_rt_jit_Host_load(orc_rt_JitRef J, const char *Name,
   M->Order.Serial = ++J->NextSerial;
   M->Hidden = J->Owned; /* a dlopen shows it (RTLD_GLOBAL) once loaded */
   orc_rt_jit_HostVersion *V;
-  orc_rt_ErrorRef Err = J->Owned ? NULL : orc_rt_jit_Host_makeModuleId(M);
+  orc_rt_ErrorRef Err = orc_rt_jit_Host_makeModuleId(M);
   if (Err) {
     orc_rt_jit_Host_freeModule(M);
     pthread_mutex_unlock(J->Lock);
