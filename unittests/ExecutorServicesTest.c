@@ -10,12 +10,14 @@
 #include "orc-rt-c/ExecutorServices.h"
 #include "orc-rt-c/SPS.h"
 
+#include "services/EHFrame.h"
 #include "support/FaultInjection.h"
 
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 static char Log[256];
@@ -529,6 +531,67 @@ static void servicesSurviveEachAllocationFailure(void **State) {
   }
 }
 
+/* The EH-frame alloc actions on [Start, End): the error, or NULL. */
+static orc_rt_ErrorRef frameCall(bool Register, uint64_t Start, uint64_t End) {
+  orc_rt_SPSWriter W;
+  orc_rt_SPSWriter_init(&W);
+  orc_rt_SPSWriter_appendAddr(&W, Start);
+  orc_rt_SPSWriter_appendAddr(&W, End);
+  orc_rt_CWrapperFunctionBuffer A = orc_rt_SPSWriter_finish(&W);
+  const char *D = orc_rt_CWrapperFunctionBuffer_data(&A);
+  orc_rt_CWrapperFunctionBuffer B =
+      Register ? llvm_orc_registerEHFrameSectionAllocAction(D, A.Size)
+               : llvm_orc_deregisterEHFrameSectionAllocAction(D, A.Size);
+  orc_rt_CWrapperFunctionBuffer_dispose(&A);
+  return orc_rt_SPS_takeErrorResult(&B);
+}
+
+static void expectUnreadable(bool Register, uint64_t Start, uint64_t End) {
+  orc_rt_ErrorRef E = frameCall(Register, Start, End);
+  assert_non_null(E);
+  if (!strstr(orc_rt_Error_getMessage(E), "is not readable"))
+    fail_msg("[0x%llx, 0x%llx): %s", (unsigned long long)Start,
+             (unsigned long long)End, orc_rt_Error_getMessage(E));
+  orc_rt_Error_consume(E);
+}
+
+/* A controller-given EH-frame range is registered only if every page of it is
+ * readable: one unreadable page anywhere (past the first 64 pages too, where
+ * the probe starts a second batch; or holding just the last byte) is an error
+ * naming the range, never a fault in the unwinder. A readable range is
+ * registered (an empty frame list: a zero terminator first) and deregistered. */
+static void ehFrameRangeWithAnUnreadablePageIsAnError(void **State) {
+  (void)State;
+  enum { Pages = 130 };
+  size_t Pg = 4096;
+  char *P = mmap(NULL, Pages * Pg, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  assert_true(P != MAP_FAILED);
+  uint64_t Base = (uint64_t)(uintptr_t)P, Top = Base + Pages * Pg;
+  assert_null(frameCall(true, Base, Top));
+  assert_null(frameCall(false, Base, Top));
+  assert_null(frameCall(true, 0, 0)); /* nothing to register */
+
+  const size_t Holes[] = {0, 1, 63, 64, 65, 100, Pages - 1};
+  for (size_t I = 0; I < sizeof(Holes) / sizeof(Holes[0]); ++I) {
+    char *H = P + Holes[I] * Pg;
+    assert_int_equal(mprotect(H, Pg, PROT_NONE), 0);
+    expectUnreadable(true, Base, Top);
+    expectUnreadable(false, Base, Top);
+    /* A range ending with the hole's first byte (from mid-page before it). */
+    if (Holes[I])
+      expectUnreadable(true, Base + 100, (uint64_t)(uintptr_t)H + 1);
+    assert_int_equal(mprotect(H, Pg, PROT_READ | PROT_WRITE), 0);
+  }
+  assert_null(frameCall(true, Base + 8, Top - 8));
+  assert_null(frameCall(false, Base + 8, Top - 8));
+  assert_int_equal(munmap(P, Pages * Pg), 0);
+  expectUnreadable(true, Base, Base + 16);        /* unmapped */
+  orc_rt_ErrorRef E = frameCall(true, Top, Base); /* End before Start */
+  assert_non_null(E);
+  orc_rt_Error_consume(E);
+}
+
 int main(void) {
   const struct CMUnitTest Tests[] = {
       cmocka_unit_test_setup_teardown(
@@ -560,6 +623,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(
           mainThatReturnsOrIsOutsideManagedCodeIsJustCalled, setUp, tearDown),
       cmocka_unit_test(servicesSurviveEachAllocationFailure),
+      cmocka_unit_test(ehFrameRangeWithAnUnreadablePageIsAnError),
   };
   return cmocka_run_group_tests(Tests, NULL, NULL);
 }

@@ -92,17 +92,50 @@ bool orc_rt_internal_safeStrlen(const char *S, size_t Max, size_t *Len) {
   return true;
 }
 
+/* One byte of each page [P, P+N) touches, in one process_vm_readv per
+ * batch of pages (one call for any range of up to 64 pages): a partial
+ * transfer stops at the first remote iovec that faults. */
 bool orc_rt_internal_isReadable(const void *P, size_t N) {
-  const char *C = P;
-  char B;
+  enum { Batch = 64 };
+  uintptr_t At = (uintptr_t)P;
   if (N == 0)
     return true;
-  if ((uintptr_t)C + N < (uintptr_t)C)
+  if (At + N < At)
     return false;
+  uintptr_t Last = At + N - 1;
+  char Sink[Batch];
+  struct iovec Remote[Batch];
+  while (!atomic_load_explicit(&Unavailable, memory_order_relaxed)) {
+    size_t K = 0;
+    bool More = true;
+    for (; K < Batch && More; ++K) {
+      Remote[K] = (struct iovec){(void *)At, 1};
+      uintptr_t Next = (At | 4095) + 1;
+      More = Next != 0 && Next <= Last;
+      At = Next;
+    }
+    struct iovec Local = {Sink, K};
+    ssize_t R = process_vm_readv(getpid(), &Local, 1, Remote, K, 0);
+    if (R < 0 && errno == EINTR) {
+      At = (uintptr_t)Remote[0].iov_base; /* the same batch again */
+      continue;
+    }
+    if (R < 0 && (errno == ENOSYS || errno == EPERM)) {
+      atomic_store(&Unavailable, true);
+      break;
+    }
+    if (R != (ssize_t)K)
+      return false; /* EFAULT, or a page of this batch is not readable */
+    if (!More)
+      return true;
+  }
+  /* No process_vm_readv here: plain reads, as safeRead falls back to. */
+  const char *C = P;
+  char B;
   for (size_t Off = 0; Off < N; Off += 4096 - (((uintptr_t)C + Off) & 4095))
     if (!orc_rt_internal_safeRead(&B, C + Off, 1))
       return false;
-  return orc_rt_internal_safeRead(&B, C + N - 1, 1);
+  return true;
 }
 
 bool orc_rt_internal_isExecutable(uint64_t Addr, bool *Known) {
