@@ -29,9 +29,9 @@ static orc_rt_JitModuleRef loadVersion1(Fixture *F) {
 
 /*---- A thread's last entry keeps its version's group ----*/
 
-/* Not on a Tiered Jit: there a call goes on through its tier's own stub,
- * which is then the thread's last entry (tier stubs are not retired). */
-#if !JIT_TEST_TIERED
+/* On a Tiered Jit a call goes on through the stub of its function's tier-0
+ * code, which is then the thread's last entry: the version waiting is that
+ * code's (retired with its version, Tiers.h), the version's own is freed. */
 
 typedef struct {
   void *Fn;
@@ -116,8 +116,6 @@ static void aWaitingVersionOfAGoneJitIsFreedByAnotherJitsReload(void **State) {
   latch_destroy(&P.Again);
 }
 
-#endif
-
 /*---- Under calling threads ----*/
 
 enum { Reloads = 300, Threads = 4 };
@@ -166,15 +164,13 @@ static void reloadsUnderCallingThreadsFreeEveryOldVersion(void **State) {
 
 int main(void) {
   const struct CMUnitTest Tests[] = {
-#if !JIT_TEST_TIERED
-    cmocka_unit_test_setup_teardown(
-        aSupersededVersionWaitsForAThreadWhoseLastEntryWasIntoIt, setUp,
-        tearDown),
-    cmocka_unit_test_setup_teardown(
-        aWaitingVersionOfAGoneJitIsFreedByAnotherJitsReload, setUp, tearDown),
-#endif
-    cmocka_unit_test_setup_teardown(
-        reloadsUnderCallingThreadsFreeEveryOldVersion, setUp, tearDown),
+      cmocka_unit_test_setup_teardown(
+          aSupersededVersionWaitsForAThreadWhoseLastEntryWasIntoIt, setUp,
+          tearDown),
+      cmocka_unit_test_setup_teardown(
+          aWaitingVersionOfAGoneJitIsFreedByAnotherJitsReload, setUp, tearDown),
+      cmocka_unit_test_setup_teardown(
+          reloadsUnderCallingThreadsFreeEveryOldVersion, setUp, tearDown),
   };
   return cmocka_run_group_tests(Tests, NULL, NULL);
 }

@@ -10,6 +10,8 @@
 #define JIT_TEST_TIERED 1
 #include "JitFixture.h"
 
+#include "jit/modules/ModuleStubs.h"
+
 #include <pthread.h>
 #include <stdio.h>
 #include <time.h>
@@ -135,8 +137,8 @@ static void aReloadStartsTheNewVersionAtTier0(void **State) {
 }
 
 /* F's Session (its errors to reportTo) and a Tiered Jit that keeps tier 1's
- * code in Dir. */
-static void startCaching(Fixture *F, const char *Dir, unsigned Threshold) {
+ * code in Dir (NULL: none). */
+static void startJit(Fixture *F, const char *Dir, unsigned Threshold) {
   F->Q = orc_rt_TaskQueue_create();
   assert_null(orc_rt_Session_create(&F->S, orc_rt_TaskQueue_dispatch, F->Q,
                                     reportTo, NULL));
@@ -157,7 +159,7 @@ static void tier1CodeInTheCacheDirStartsALaterJitHot(void **State) {
   assert_non_null(mkdtemp(Dir));
   for (int Run = 0; Run < 2; ++Run) {
     Fixture F;
-    startCaching(&F, Dir, Run == 0 ? 1 : 1000000); /* the second: never hot */
+    startJit(&F, Dir, Run == 0 ? 1 : 1000000); /* the second: never hot */
     void *Fn = entry(load(&F, "mix.ll", Mix), "mix");
     assert_int_equal(call2(Fn, 1, 2), 33);
     /* The first run calls on until it is hot; the second makes no call. */
@@ -179,7 +181,7 @@ static void aTier1CacheThatCannotStoreIsReportedNotFatal(void **State) {
   char Dir[] = "/tmp/orc-rt-c-tier1-cache-XXXXXX";
   assert_non_null(mkdtemp(Dir));
   Fixture F;
-  startCaching(&F, Dir, 1);
+  startJit(&F, Dir, 1);
   blockDir(Dir);
   Reported[0] = 0;
   void *Fn = entry(load(&F, "mix.ll", Mix), "mix");
@@ -211,6 +213,61 @@ static void optionsTieredCannotTakeAreRefused(void **State) {
   assert_null(J);
 }
 
+/*---- The switch frees the tier-0 code's stubs' bookkeeping too ----*/
+
+typedef struct {
+  void *Fn;
+  int Answer;
+  Latch Called, Go;
+} Parked;
+
+/* Calls mix twice (the second call surely through the stub of its tier-0
+ * code, the first having compiled it), then makes no call through a stub
+ * until told: its hazard names that stub. */
+static void *callThenPark(void *Arg) {
+  Parked *P = Arg;
+  P->Answer = call2(P->Fn, 1, 2) + call2(P->Fn, 1, 2);
+  latch_set(&P->Called);
+  latch_wait(&P->Go);
+  return NULL;
+}
+
+/* Once the switch has freed mix's tier-0 code, the stubs that led to it take
+ * no token and their group, its token index and their module are freed as a
+ * replaced version's are -- after a thread whose last entry was into one of
+ * them has made another or ended (modules/ModuleStubs.h, retire; white-box:
+ * how many retired modules wait). */
+static void
+aSwitchRetiresTheTier0CodesStubsAfterTheLastThreadLeftThem(void **State) {
+  (void)State;
+  Fixture F;
+  startJit(&F, NULL, 1000); /* hot only from this thread's calls below */
+  orc_rt_JitModuleRef M = load(&F, "mix.ll", Mix);
+  Parked P = {.Fn = entry(M, "mix")};
+  latch_init(&P.Called);
+  latch_init(&P.Go);
+  pthread_t T;
+  assert_int_equal(pthread_create(&T, NULL, callThenPark, &P), 0);
+  latch_wait(&P.Called);
+  assert_int_equal(P.Answer, 66);
+  assert_int_equal(stats(F.J).Tier1Functions, 0);
+  bool Freed = waitFor(F.J, tier0Freed, P.Fn);
+  size_t Waiting = orc_rt_jit_ModuleStubs_numRetiring();
+  latch_set(&P.Go);
+  pthread_join(T, NULL);
+  orc_rt_jit_ModuleStubs_reclaim();
+  size_t After = orc_rt_jit_ModuleStubs_numRetiring();
+  assert_int_equal(call2(P.Fn, 4, 5), 129);
+  orc_rt_Session_destroy(F.S);
+  orc_rt_TaskQueue_destroy(F.Q);
+  latch_destroy(&P.Called);
+  latch_destroy(&P.Go);
+  if (!Freed)
+    fail_msg("mix's tier-0 code was never freed");
+  assert_int_equal(Waiting, 1);
+  assert_int_equal(After, 0);
+}
+
 int main(void) {
   const struct CMUnitTest Tests[] = {
       cmocka_unit_test_setup_teardown(
@@ -223,6 +280,8 @@ int main(void) {
       cmocka_unit_test(aTier1CacheThatCannotStoreIsReportedNotFatal),
       cmocka_unit_test_setup_teardown(optionsTieredCannotTakeAreRefused, setUp,
                                       tearDown),
+      cmocka_unit_test(
+          aSwitchRetiresTheTier0CodesStubsAfterTheLastThreadLeftThem),
   };
   return cmocka_run_group_tests(Tests, NULL, NULL);
 }

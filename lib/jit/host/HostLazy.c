@@ -579,6 +579,7 @@ void orc_rt_jit_HostLazy_stopTiers(orc_rt_jit_HostVersion *V) {
   pthread_mutex_unlock(&J->SymLock);
   orc_rt_jit_Tiers_waitForLinks(T);
   orc_rt_jit_Tiers_freeDrainedNow(T);
+  orc_rt_jit_Tiers_retireTier0(T);
   orc_rt_JitTierStats Final = {0};
   addStats(T, &Final);
   orc_rt_jit_Tiers_dispose(T);

@@ -316,6 +316,23 @@ static void drained(void *Ctx) {
   sem_post(&T->Wake);
 }
 
+/* What a retired tier-0 stub's record names (orc_rt_jit_ModuleStubs_retire):
+ * permanent and never written. A call that still reaches such a stub (its
+ * thread read the tier front before the tier-up) takes no token and goes on
+ * to the stub's Onward, the function's front. */
+static orc_rt_jit_StubModule RetiredTier0 = {
+    .Path = (char *)"tier 0", .Superseded = true, .Unlisted = true};
+
+/* C's group completed (no frame is in its code): its stubs take no token
+ * from now on, and its Id, group and token slot index are freed once no
+ * thread is still reading them (modules/ModuleStubs.h). */
+static void retireStubs(Tier0Code *C) {
+  if (!C->Id)
+    return;
+  orc_rt_jit_ModuleStubs_retire(C->Id, C->Stubs, C->N, &RetiredTier0);
+  C->Id = NULL;
+}
+
 /* Frees the tier-0 code whose last frame is back (the caller holds Gate, or
  * the program has not started). */
 static void freeDrained(orc_rt_jit_Tiers *T) {
@@ -329,6 +346,7 @@ static void freeDrained(orc_rt_jit_Tiers *T) {
       T->Stats.Tier0Freed += L->N;
     pthread_mutex_unlock(&T->Lock);
     orc_rt_Error_consume(Err);
+    retireStubs(L);
   }
 }
 
@@ -1354,6 +1372,20 @@ void orc_rt_jit_Tiers_waitForLinks(orc_rt_jit_Tiers *T) {
   while (T->Linking)
     pthread_cond_wait(&T->LinksDone, &T->Lock);
   pthread_mutex_unlock(&T->Lock);
+}
+
+void orc_rt_jit_Tiers_retireTier0(orc_rt_jit_Tiers *T) {
+  for (size_t I = 0; I < T->NumTier0s; ++I) {
+    Tier0Code *C = T->Tier0s[I];
+    if (!C->Id)
+      continue;
+    /* No frame is in it: the close completes the group at once (drained
+     * queues C for a compile thread that no longer runs: dispose frees it). */
+    if (!orc_rt_TaskGroup_isClosed(C->Group))
+      orc_rt_TaskGroup_close(C->Group);
+    if (orc_rt_TaskGroup_isComplete(C->Group))
+      retireStubs(C);
+  }
 }
 
 void orc_rt_jit_Tiers_dispose(orc_rt_jit_Tiers *T) {
