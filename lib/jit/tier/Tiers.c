@@ -1374,7 +1374,25 @@ void orc_rt_jit_Tiers_waitForLinks(orc_rt_jit_Tiers *T) {
   pthread_mutex_unlock(&T->Lock);
 }
 
+/* Stops the compile thread for good (a tier-up under way finishes first):
+ * none starts after, as if it could not (Started 2). */
+static void stopThread(orc_rt_jit_Tiers *T) {
+  int Expected = 0;
+  if (__atomic_compare_exchange_n(&T->Started, &Expected, 2, false,
+                                  __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) ||
+      Expected != 1)
+    return;
+  /* Release: pairs with the compile thread's acquire load of Stop. */
+  __atomic_store_n(&T->Stop, true, __ATOMIC_RELEASE);
+  sem_post(&T->Wake);
+  pthread_join(T->Thread, NULL);
+  __atomic_store_n(&T->Started, 2, __ATOMIC_RELEASE);
+}
+
 void orc_rt_jit_Tiers_retireTier0(orc_rt_jit_Tiers *T) {
+  /* No tier-up may close a group or retire stubs meanwhile. */
+  stopThread(T);
+  freeDrained(T);
   for (size_t I = 0; I < T->NumTier0s; ++I) {
     Tier0Code *C = T->Tier0s[I];
     if (!C->Id)
@@ -1391,12 +1409,7 @@ void orc_rt_jit_Tiers_retireTier0(orc_rt_jit_Tiers *T) {
 void orc_rt_jit_Tiers_dispose(orc_rt_jit_Tiers *T) {
   if (!T)
     return;
-  if (__atomic_load_n(&T->Started, __ATOMIC_ACQUIRE) == 1) {
-    /* Release: pairs with the compile thread's acquire load of Stop. */
-    __atomic_store_n(&T->Stop, true, __ATOMIC_RELEASE);
-    sem_post(&T->Wake);
-    pthread_join(T->Thread, NULL);
-  }
+  stopThread(T);
   for (size_t I = 0; T->ByJD.Keys && I <= T->ByJD.Mask; ++I)
     if (T->ByJD.Keys[I]) {
       orc_rt_jit_PtrSet_freeInterned(T->ByJD.Values[I]);

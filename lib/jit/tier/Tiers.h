@@ -203,8 +203,9 @@ bool orc_rt_jit_Tiers_onCompileThread(orc_rt_jit_Tiers *T);
  * ends. */
 void orc_rt_jit_Tiers_waitForLinks(orc_rt_jit_Tiers *T);
 
-/* Retires the stubs of every tier-0 code still in the JITDylib (closing its
- * group), as a tier-up's freed code's are: a host calls it after
+/* Stops the compile thread for good (a tier-up under way finishes first),
+ * then retires the stubs of every tier-0 code still in the JITDylib (closing
+ * its group), as a tier-up's freed code's are: a host calls it after
  * waitForLinks and before dispose, once the version's group completed (no
  * frame is in any of T's code). mini-lli's Tiers keep theirs. */
 void orc_rt_jit_Tiers_retireTier0(orc_rt_jit_Tiers *T);
