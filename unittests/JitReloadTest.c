@@ -510,21 +510,38 @@ static char *recordingModule(const char *Name, const char *Body) {
 }
 
 /* The Session's shutdown finalizes the modules still loaded in glibc's exit
- * order: newest first, but a module before those it bound symbols from.
- * X is loaded before C, and a reload makes it use C: X must go first
- * (newest first alone would finalize C under X's destructors). */
+ * order: the order they were loaded (as glibc's _dl_fini finalizes
+ * independent dlopen'ed libraries), but a module before those it bound
+ * symbols from. */
+static void shutdownFinalizesIndependentModulesInLoadOrder(void **State) {
+  Fixture *F = *State;
+  Log[0] = 0;
+  assert_null(orc_rt_Jit_addSymbol(F->J, "record", (void *)(uintptr_t)record));
+  const char *Names[] = {"a", "b", "c"};
+  for (int I = 0; I < 3; ++I) {
+    char File[8];
+    snprintf(File, sizeof(File), "%s.ll", Names[I]);
+    load(F, File, recordingModule(Names[I], ""));
+  }
+  orc_rt_Session_shutdown(F->S, NULL, NULL);
+  assert_string_equal(Log, "a b c ");
+}
+
+/* C is loaded before X, and a reload makes X use C: X goes first all the
+ * same (in load order alone C would be finalized first, under the X that
+ * calls it). */
 static void shutdownFinalizesAModuleBeforeTheOnesItUses(void **State) {
   Fixture *F = *State;
   Log[0] = 0;
   assert_null(orc_rt_Jit_addSymbol(F->J, "record", (void *)(uintptr_t)record));
-  orc_rt_JitModuleRef X = load(F, "x.ll",
-                               recordingModule("x", "define i32 @x() {\n"
-                                                    "  ret i32 1\n"
-                                                    "}\n"));
   load(F, "c.ll",
        recordingModule("c", "define i32 @c() {\n"
                             "  ret i32 7\n"
                             "}\n"));
+  orc_rt_JitModuleRef X = load(F, "x.ll",
+                               recordingModule("x", "define i32 @x() {\n"
+                                                    "  ret i32 1\n"
+                                                    "}\n"));
   reload(X, recordingModule("x2", "declare i32 @c()\n"
                                   "define i32 @x() {\n"
                                   "  %r = call i32 @c()\n"
@@ -564,6 +581,8 @@ int main(void) {
           aVersionFromTheObjectCacheKeepsVariablesToo, setUp, tearDown),
       cmocka_unit_test_setup_teardown(
           aHandedOutFunctionPointerCallsTheNewVersion, setUp, tearDown),
+      cmocka_unit_test_setup_teardown(
+          shutdownFinalizesIndependentModulesInLoadOrder, setUp, tearDown),
       cmocka_unit_test_setup_teardown(
           shutdownFinalizesAModuleBeforeTheOnesItUses, setUp, tearDown),
       cmocka_unit_test_setup_teardown(anotherModulesCallsFollowTheReload, setUp,

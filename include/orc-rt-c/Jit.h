@@ -29,8 +29,9 @@
  *             -call handler (default: one line on stderr naming the function
  *             and the module, then abort), never into freed memory.
  *   shutdown  the Session's shutdown finalizes the modules still loaded (as
- *             at exit: destructors, handlers; in glibc's exit order, newest
- *             first but a module before those it bound symbols from),
+ *             at exit: destructors, handlers; in glibc's exit order, the
+ *             order they were loaded but a module before those it bound
+ *             symbols from),
  *             refuses new calls, and frees the Jit after the drain: after
  *             every call inside a module has returned.
  *
