@@ -94,9 +94,24 @@ static void badModulesAreErrorsNamingTheModuleAndTheCause(void **State) {
               "  ret i32 %r\n"
               "}\n",
               "missing.ll", "no_such_function_anywhere");
-  orc_rt_JitModuleRef M = load(F, "answer.ll", Answer);
+  /* The cause alone: not what failed in consequence, under the library's
+   * own names (a variable's companion symbol, the JITDylib's). */
+  const char *Missing = "@counter = global i32 0\n"
+                        "declare i32 @gone()\n"
+                        "define i32 @f() {\n"
+                        "  %r = call i32 @gone()\n"
+                        "  ret i32 %r\n"
+                        "}\n";
+  orc_rt_JitModuleRef M = NULL;
+  orc_rt_ErrorRef Err =
+      orc_rt_Jit_loadMemory(F->J, "gone.ll", Missing, strlen(Missing), &M);
+  assert_non_null(Err);
+  assert_string_equal(orc_rt_Error_getMessage(Err),
+                      "gone.ll: Symbols not found: [ gone ]");
+  orc_rt_Error_consume(Err);
+  M = load(F, "answer.ll", Answer);
   void *P;
-  orc_rt_ErrorRef Err = orc_rt_JitModule_lookup(M, "nope", &P);
+  Err = orc_rt_JitModule_lookup(M, "nope", &P);
   assert_non_null(Err);
   assert_non_null(strstr(orc_rt_Error_getMessage(Err), "nope"));
   assert_non_null(strstr(orc_rt_Error_getMessage(Err), "answer.ll"));

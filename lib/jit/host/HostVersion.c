@@ -492,15 +492,16 @@ static orc_rt_ErrorRef lookup(LLVMOrcJITDylibRef JD, const char *const *Names,
   return orc_rt_jit_fromLLVMError(E, NULL);
 }
 
-/* The load failed: what LLVM's session reported meanwhile is its cause,
- * the first line ("m.ll: Symbols not found: [ f ]"); what failed in
- * consequence follows on the next. */
+/* The load failed: what LLVM's session reported meanwhile is its cause
+ * ("m.ll: Symbols not found: [ f ]"), and is the message. Only without one
+ * does the load's own error say what failed: otherwise it just lists, in
+ * consequence, the symbols of the module that were not linked, under the
+ * library's internal names ("Failed to materialize symbols: ..."). */
 static orc_rt_ErrorRef withSessionErrors(orc_rt_JitRef J, const char *Name,
                                          orc_rt_ErrorRef Err) {
   char *Session = orc_rt_jit_Host_takeSessionErrors(J);
-  orc_rt_ErrorRef Out =
-      orc_rt_Error_createf("%s: %s%s%s", Name, Session ? Session : "",
-                           Session ? "\n" : "", orc_rt_Error_getMessage(Err));
+  orc_rt_ErrorRef Out = orc_rt_Error_createf(
+      "%s: %s", Name, Session ? Session : orc_rt_Error_getMessage(Err));
   orc_rt_Error_consume(Err);
   free(Session);
   return Out;
