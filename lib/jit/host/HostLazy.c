@@ -158,6 +158,7 @@ static void lazyFailed(const char *Function, const char *Module, void *Ctx) {
            : Linking ? Linking
                      : "unknown error");
   free(Fn), free(Mod), free(Cause), free(Linking);
+  orc_rt_jit_restoreUserNames(Why); /* ("f$body: <inline asm>...": f's) */
   orc_rt_Session_reportError(
       J->S, orc_rt_Error_createf("orc_rt_Jit: %s: cannot compile '%s' on "
                                  "its first call: %s",
