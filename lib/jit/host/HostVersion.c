@@ -432,8 +432,20 @@ static orc_rt_ErrorRef defineKept(orc_rt_jit_HostVersion *V,
   return NULL;
 }
 
-/* Its variables' storage, from the companions among its exports; a variable
- * at the address the previous version's had is that one kept. */
+/* The previous version's variable V keeps (same name and type, as
+ * keepVariables decides), or NULL: V is its own. */
+static const orc_rt_jit_HostVar *keptFrom(const BuildCtx *B,
+                                          const orc_rt_jit_KeptVar *Key) {
+  for (size_t K = 0; K < B->NumPrev; ++K)
+    if (!strcmp(B->Prev[K].Key.Name, Key->Name) &&
+        !strcmp(B->Prev[K].Key.TypeKey, Key->TypeKey))
+      return &B->Prev[K];
+  return NULL;
+}
+
+/* Its variables' storage, from the companions among its exports: an alias's
+ * address is the variable's; a kept variable's companion holds the kept
+ * storage's address, which is the previous version's variable. */
 static orc_rt_ErrorRef readVars(orc_rt_jit_HostVersion *V, const BuildCtx *B) {
   const orc_rt_jit_ExportList *X = &V->Code->Exports;
   V->Vars = calloc(X->Size + 1, sizeof(*V->Vars));
@@ -444,12 +456,15 @@ static orc_rt_ErrorRef readVars(orc_rt_jit_HostVersion *V, const BuildCtx *B) {
     if (!orc_rt_jit_parseVarCompanion(X->Items[I].Name, &Var->Key))
       continue;
     ++V->NumVars;
-    memcpy(&Var->Addr, (const void *)(uintptr_t)V->Link.ExportAddrs[I],
-           sizeof(Var->Addr));
-    Var->Owner = V;
-    for (size_t K = 0; K < B->NumPrev; ++K)
-      if (B->Prev[K].Addr == Var->Addr)
-        Var->Owner = B->Prev[K].Owner;
+    const orc_rt_jit_HostVar *Kept = keptFrom(B, &Var->Key);
+    if (Kept) {
+      memcpy(&Var->Addr, (const void *)(uintptr_t)V->Link.ExportAddrs[I],
+             sizeof(Var->Addr));
+      Var->Owner = Kept->Owner;
+    } else {
+      Var->Addr = V->Link.ExportAddrs[I];
+      Var->Owner = V;
+    }
   }
   return NULL;
 }

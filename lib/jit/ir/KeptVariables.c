@@ -176,14 +176,19 @@ static orc_rt_ErrorRef keepOne(LLVMModuleRef M, LLVMValueRef G, char *TypeKey,
   char *Companion = V.Name ? orc_rt_jit_varCompanionName(&V) : NULL;
   char *Kept = IsKept ? orc_rt_jit_keptSymbolName(&V) : NULL;
   bool Ok = Companion && IsKept == (Kept != NULL);
-  if (Ok) {
-    LLVMValueRef Storage = Kept ? declareKept(M, G, Kept) : G;
+  if (Ok && Kept) {
+    LLVMValueRef Storage = declareKept(M, G, Kept);
     LLVMContextRef C = LLVMGetModuleContext(M);
     LLVMValueRef P =
         LLVMAddGlobal(M, LLVMPointerTypeInContext(C, 0), Companion);
     LLVMSetInitializer(P, Storage);
     LLVMSetGlobalConstant(P, true);
     LLVMSetLinkage(P, LLVMExternalLinkage);
+  } else if (Ok) {
+    LLVMValueRef A =
+        LLVMAddAlias2(M, LLVMGlobalGetValueType(G),
+                      LLVMGetPointerAddressSpace(LLVMTypeOf(G)), G, Companion);
+    LLVMSetLinkage(A, LLVMExternalLinkage);
   }
   free(Companion);
   free(Kept);
