@@ -188,6 +188,34 @@ static void unloadRunsDestructorsAndHandlersAsDlclose(void **State) {
   assert_int_equal(atomic_load(&Freed), 1); /* no call was inside it */
 }
 
+/* A C++ static object's way: a function called after the load registers
+ * a handler with the module's __dso_handle (its only use of it; under Lazy
+ * its body is compiled on that call). Unloading runs it, as dlclose does. */
+static const char *RegistersLater =
+    "declare void @record(ptr)\n"
+    "declare i32 @__cxa_atexit(ptr, ptr, ptr)\n"
+    "@__dso_handle = external hidden global i8\n"
+    "@s = private constant [7 x i8] c\"static\\00\"\n"
+    "define internal void @destroy(ptr %p) {\n"
+    "  call void @record(ptr %p)\n"
+    "  ret void\n"
+    "}\n"
+    "define void @construct() {\n"
+    "  %r = call i32 @__cxa_atexit(ptr @destroy, ptr @s, ptr @__dso_handle)\n"
+    "  ret void\n"
+    "}\n";
+
+static void aHandlerRegisteredAfterTheLoadRunsAtUnload(void **State) {
+  Fixture *F = *State;
+  Log[0] = 0;
+  assert_null(orc_rt_Jit_addSymbol(F->J, "record", (void *)(uintptr_t)record));
+  orc_rt_JitModuleRef M = load(F, "later.ll", RegistersLater);
+  ((void (*)(void))(uintptr_t)entry(M, "construct"))();
+  assert_string_equal(Log, "");
+  orc_rt_JitModule_unload(M, NULL, NULL);
+  assert_string_equal(Log, "static ");
+}
+
 static void shutdownFinalizesModulesStillLoaded(void **State) {
   Fixture *F = *State;
   Log[0] = 0;
@@ -689,6 +717,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(badOptionsAreRefused, setUp, tearDown),
       cmocka_unit_test_setup_teardown(unloadRunsDestructorsAndHandlersAsDlclose,
                                       setUp, tearDown),
+      cmocka_unit_test_setup_teardown(
+          aHandlerRegisteredAfterTheLoadRunsAtUnload, setUp, tearDown),
       cmocka_unit_test_setup_teardown(shutdownFinalizesModulesStillLoaded,
                                       setUp, tearDown),
       cmocka_unit_test_setup_teardown(shutdownFinalizesModulesDestructorsLoad,

@@ -46,6 +46,11 @@ typedef struct orc_rt_jit_HostSlot {
   LLVMOrcJITDylibRef JD;
   struct orc_rt_OpaqueJitModule *Owner;   /* under SymLock */
   struct orc_rt_jit_HostVersion *Version; /* Tiered: whose; under SymLock */
+  /* Under SymLock: the version's __dso_handle, which the generator defines
+   * when the code refers to it (DsoBound); a version whose code does not
+   * registered no atexit handler, and its unload skips __cxa_finalize. */
+  void *Dso;
+  bool DsoBound;
   struct orc_rt_jit_HostSlot *NextFree, *NextAll;
 } orc_rt_jit_HostSlot;
 

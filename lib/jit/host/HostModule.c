@@ -79,10 +79,16 @@ static bool findExport(orc_rt_JitRef J, const char *Name, uint64_t *Addr,
   return Found;
 }
 
-/* Under SymLock: a name another loaded module exports (see findExport);
+/* Under SymLock: the module's own __dso_handle (its slot records that the
+ * code named it), or a name another loaded module exports (see findExport);
  * the module being linked records that it bound it. */
 static bool findForSlot(const char *Name, uint64_t *Addr, void *Ctx) {
   orc_rt_jit_HostSlot *Slot = Ctx;
+  if (Slot->Dso && !strcmp(Name, "__dso_handle")) { /* the module's own */
+    *Addr = (uintptr_t)Slot->Dso;
+    Slot->DsoBound = true;
+    return true;
+  }
   orc_rt_JitModuleRef From;
   if (!findExport(Slot->J, Name, Addr, &From) || From == Slot->Owner)
     return false;

@@ -94,11 +94,18 @@ void orc_rt_jit_HostVersion_construct(orc_rt_jit_HostVersion *V) {
 }
 
 /* The atexit handlers V registered, newest first (including ones registered
- * meanwhile): glibc's __cxa_finalize of its handle, or the owner's list. */
+ * meanwhile): glibc's __cxa_finalize of its handle, or the owner's list.
+ * Code that never named its __dso_handle registered none (its atexit calls
+ * __cxa_atexit with it: ir/DlopenIR.h), and __cxa_finalize, which walks the
+ * process's whole list, is skipped. */
 static void runHandlers(orc_rt_jit_HostVersion *V) {
   orc_rt_JitRef J = V->M->J;
   if (!J->Owned) {
-    __cxa_finalize(&V->Dso);
+    pthread_mutex_lock(&J->SymLock);
+    bool Named = V->Slot && V->Slot->DsoBound;
+    pthread_mutex_unlock(&J->SymLock);
+    if (Named)
+      __cxa_finalize(&V->Dso);
     return;
   }
   orc_rt_jit_AtexitHandler H;
@@ -179,6 +186,7 @@ void orc_rt_jit_HostVersion_free(orc_rt_jit_HostVersion *V) {
 static void releaseSlot(orc_rt_JitRef J, orc_rt_jit_HostSlot *S) {
   pthread_mutex_lock(&J->SymLock);
   S->Owner = NULL;
+  S->Dso = NULL;
   pthread_mutex_unlock(&J->SymLock);
   LLVMErrorRef E = LLVMOrcJITDylibClear(S->JD);
   if (E)
@@ -546,6 +554,8 @@ orc_rt_ErrorRef orc_rt_jit_HostVersion_build(
   if (!Err) {
     pthread_mutex_lock(&J->SymLock);
     V->Slot->Owner = M;
+    V->Slot->Dso = &V->Dso;
+    V->Slot->DsoBound = false;
     ++M->LiveVersions;
     pthread_mutex_unlock(&J->SymLock);
     Err = orc_rt_TaskGroup_createNested(
@@ -567,7 +577,6 @@ orc_rt_ErrorRef orc_rt_jit_HostVersion_build(
                                         .JD = V->Slot->JD,
                                         .Code = V->Code,
                                         .Id = V->Id,
-                                        .DsoHandle = &V->Dso,
                                         .AddObjects = addObjects,
                                         .Lookup = lookup,
                                         .Ctx = J};

@@ -19,17 +19,13 @@ static orc_rt_ErrorRef define(LLVMOrcJITDylibRef JD,
   return orc_rt_jit_fromLLVMError(E, NULL);
 }
 
-/* Its own __dso_handle (the handlers it registers carry it), and the stubs
- * escaping function addresses name, defined before the code that uses them
- * is linked; their targets are set once it is. */
-static orc_rt_ErrorRef defineModuleSymbols(orc_rt_jit_LinkedModule *L) {
-  LLVMOrcCSymbolMapPair Dso = {
-      LLVMOrcLLJITMangleAndIntern(L->LLJIT, "__dso_handle"),
-      {(uintptr_t)L->DsoHandle, {LLVMJITSymbolGenericFlagsExported, 0}}};
-  orc_rt_ErrorRef Err = define(L->JD, &Dso, 1);
+/* The stubs escaping function addresses name, defined before the code that
+ * uses them is linked; their targets are set once it is. */
+static orc_rt_ErrorRef defineEscapeStubs(orc_rt_jit_LinkedModule *L) {
   const orc_rt_jit_EscapeList *X = &L->Code->Escapes;
-  if (Err || !X->Size)
-    return Err;
+  if (!X->Size)
+    return NULL;
+  orc_rt_ErrorRef Err;
   L->EscapeStubs = calloc(X->Size, sizeof(uint64_t));
   LLVMOrcCSymbolMapPairs Pairs = calloc(X->Size, sizeof(*Pairs));
   if (!L->EscapeStubs || !Pairs) {
@@ -125,7 +121,7 @@ static orc_rt_ErrorRef makeExportStubs(orc_rt_jit_LinkedModule *L) {
 }
 
 orc_rt_ErrorRef orc_rt_jit_LinkedModule_link(orc_rt_jit_LinkedModule *L) {
-  orc_rt_ErrorRef Err = defineModuleSymbols(L);
+  orc_rt_ErrorRef Err = defineEscapeStubs(L);
   if (!Err)
     Err = linkObjects(L);
   if (!Err)

@@ -1,8 +1,9 @@
 /*===- lib/jit/host/ModuleLink.h - A compiled module linked for loading ---===*/
 /* What the loader (orc-rt-c/Jit.h's, HostVersion.c; under mini-lli's dlopen
  * too) does with a compiled module (cache/ModuleCache.h) and a JITDylib of
- * its own: defines the module's __dso_handle and the stubs its escaping
- * function addresses name, adds its objects, links everything with one
+ * its own: defines the stubs its escaping function addresses name (its
+ * __dso_handle is the JITDylib generator's, defined only if the code refers
+ * to it), adds its objects, links everything with one
  * lookup (exports, constructors, destructors, escaping functions), points the
  * escape stubs at their functions, and makes an entry stub for each exported
  * function. And the generator step of its modules' JITDylibs: names found
@@ -20,14 +21,12 @@
 #include <stdbool.h>
 
 typedef struct {
-  /* In: the LLJIT and JITDylib, the module, its stubs' identity, its handle,
-   * and how to add objects and look names up in JD (takes the buffers;
+  /* In: the LLJIT and JITDylib, the module, its stubs' identity, and how to add objects and look names up in JD (takes the buffers;
    * names unmangled). */
   LLVMOrcLLJITRef LLJIT;
   LLVMOrcJITDylibRef JD;
   const orc_rt_jit_CompiledModule *Code;
   orc_rt_jit_StubModule *Id;
-  void *DsoHandle;
   orc_rt_ErrorRef (*AddObjects)(LLVMOrcJITDylibRef JD,
                                 const LLVMMemoryBufferRef *Objects, size_t N,
                                 void *Ctx);
