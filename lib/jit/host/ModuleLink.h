@@ -21,8 +21,9 @@
 #include <stdbool.h>
 
 typedef struct {
-  /* In: the LLJIT and JITDylib, the module, its stubs' identity, and how to add objects and look names up in JD (takes the buffers;
-   * names unmangled). */
+  /* In: the LLJIT and JITDylib, the module, its stubs' identity, and how
+   * to add objects and look names up in JD (takes the buffers; names
+   * unmangled). */
   LLVMOrcLLJITRef LLJIT;
   LLVMOrcJITDylibRef JD;
   const orc_rt_jit_CompiledModule *Code;
