@@ -440,20 +440,18 @@ static orc_rt_ErrorRef defineKept(orc_rt_jit_HostVersion *V,
   return NULL;
 }
 
-/* The previous version's variable V keeps (same name and type, as
- * keepVariables decides), or NULL: V is its own. */
-static const orc_rt_jit_HostVar *keptFrom(const BuildCtx *B,
-                                          const orc_rt_jit_KeptVar *Key) {
+/* The previous version's variable whose storage is at Addr, or NULL. */
+static const orc_rt_jit_HostVar *storageAt(const BuildCtx *B, uint64_t Addr) {
   for (size_t K = 0; K < B->NumPrev; ++K)
-    if (!strcmp(B->Prev[K].Key.Name, Key->Name) &&
-        !strcmp(B->Prev[K].Key.TypeKey, Key->TypeKey))
+    if (B->Prev[K].Addr == Addr)
       return &B->Prev[K];
   return NULL;
 }
 
-/* Its variables' storage, from the companions among its exports: an alias's
- * address is the variable's; a kept variable's companion holds the kept
- * storage's address, which is the previous version's variable. */
+/* Its variables' storage, from the companions among its exports, whose
+ * names say their form (ir/KeptVariables.h): an alias's address is the
+ * variable's; a kept variable's companion holds the kept storage's address,
+ * a variable of the previous version's, whose owner holds it. */
 static orc_rt_ErrorRef readVars(orc_rt_jit_HostVersion *V, const BuildCtx *B) {
   const orc_rt_jit_ExportList *X = &V->Code->Exports;
   V->Vars = calloc(X->Size + 1, sizeof(*V->Vars));
@@ -464,15 +462,18 @@ static orc_rt_ErrorRef readVars(orc_rt_jit_HostVersion *V, const BuildCtx *B) {
     if (!orc_rt_jit_parseVarCompanion(X->Items[I].Name, &Var->Key))
       continue;
     ++V->NumVars;
-    const orc_rt_jit_HostVar *Kept = keptFrom(B, &Var->Key);
-    if (Kept) {
-      memcpy(&Var->Addr, (const void *)(uintptr_t)V->Link.ExportAddrs[I],
-             sizeof(Var->Addr));
-      Var->Owner = Kept->Owner;
-    } else {
-      Var->Addr = V->Link.ExportAddrs[I];
-      Var->Owner = V;
-    }
+    Var->Addr = V->Link.ExportAddrs[I];
+    Var->Owner = V;
+    if (!Var->Key.Kept)
+      continue;
+    memcpy(&Var->Addr, (const void *)(uintptr_t)V->Link.ExportAddrs[I],
+           sizeof(Var->Addr));
+    const orc_rt_jit_HostVar *Kept = storageAt(B, Var->Addr);
+    if (!Kept)
+      return orc_rt_Error_createf("variable '%s' keeps storage that no "
+                                  "earlier version has",
+                                  Var->Key.Name);
+    Var->Owner = Kept->Owner;
   }
   return NULL;
 }

@@ -110,7 +110,8 @@ static char *joined(const char *Prefix, const char *Flag, const char *TypeKey,
 }
 
 char *orc_rt_jit_varCompanionName(const orc_rt_jit_KeptVar *V) {
-  return joined(COMPANION_PREFIX, V->External ? "E:" : "L:", V->TypeKey,
+  static const char *const Flags[2][2] = {{"LA:", "LK:"}, {"EA:", "EK:"}};
+  return joined(COMPANION_PREFIX, Flags[V->External][V->Kept], V->TypeKey,
                 V->Name);
 }
 
@@ -121,9 +122,10 @@ char *orc_rt_jit_keptSymbolName(const orc_rt_jit_KeptVar *V) {
 bool orc_rt_jit_parseVarCompanion(const char *Symbol, orc_rt_jit_KeptVar *Out) {
   size_t P = strlen(COMPANION_PREFIX);
   if (strncmp(Symbol, COMPANION_PREFIX, P) ||
-      (Symbol[P] != 'E' && Symbol[P] != 'L') || Symbol[P + 1] != ':')
+      (Symbol[P] != 'E' && Symbol[P] != 'L') ||
+      (Symbol[P + 1] != 'A' && Symbol[P + 1] != 'K') || Symbol[P + 2] != ':')
     return false;
-  const char *Type = Symbol + P + 2;
+  const char *Type = Symbol + P + 3;
   const char *Colon = strchr(Type, ':'); /* a type key has none */
   if (!Colon || Colon == Type || !Colon[1])
     return false;
@@ -134,7 +136,8 @@ bool orc_rt_jit_parseVarCompanion(const char *Symbol, orc_rt_jit_KeptVar *Out) {
     free(Name);
     return false;
   }
-  *Out = (orc_rt_jit_KeptVar){Name, TypeKey, Symbol[P] == 'E'};
+  *Out = (orc_rt_jit_KeptVar){Name, TypeKey, Symbol[P] == 'E',
+                              Symbol[P + 1] == 'K'};
   return true;
 }
 
@@ -171,8 +174,9 @@ static LLVMValueRef declareKept(LLVMModuleRef M, LLVMValueRef G,
 static orc_rt_ErrorRef keepOne(LLVMModuleRef M, LLVMValueRef G, char *TypeKey,
                                const orc_rt_jit_KeptVar *Keep, size_t N) {
   orc_rt_jit_KeptVar V = {strdup(LLVMGetValueName(G)), TypeKey,
-                          orc_rt_jit_isExported(G)};
+                          orc_rt_jit_isExported(G), false};
   bool IsKept = V.Name && find(Keep, N, V.Name, V.TypeKey);
+  V.Kept = IsKept;
   char *Companion = V.Name ? orc_rt_jit_varCompanionName(&V) : NULL;
   char *Kept = IsKept ? orc_rt_jit_keptSymbolName(&V) : NULL;
   bool Ok = Companion && IsKept == (Kept != NULL);

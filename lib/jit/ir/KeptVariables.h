@@ -36,6 +36,10 @@ typedef struct {
   char *Name;    /* the IR name */
   char *TypeKey; /* typeKey() of its value type */
   bool External; /* other modules and the host see it by name */
+  /* Read from a companion's name: this version kept the variable (the
+   * companion is the constant holding the kept storage's address), rather
+   * than defining it (the companion is an alias of it). */
+  bool Kept;
 } orc_rt_jit_KeptVar;
 
 /* The layout of G's value type and G's alignment as a string without ':' or
@@ -52,9 +56,11 @@ orc_rt_ErrorRef orc_rt_jit_keepVariables(LLVMModuleRef M,
                                          const orc_rt_jit_KeptVar *Keep,
                                          size_t N);
 
-/* "__orc_rt_var:E:<TypeKey>:<Name>" ("L" for a variable not External), and
+/* "__orc_rt_var:EA:<TypeKey>:<Name>" ("L" for a variable not External; "K"
+ * for one V->Kept, whose companion is the constant, "A" for the alias), and
  * its inverse: false if Symbol is not a companion's name. NULL for memory;
- * Out's strings are the caller's (KeptVar_dispose). */
+ * Out's strings are the caller's (KeptVar_dispose). The loader reads the
+ * form from the name, never by redoing keepVariables' decision. */
 char *orc_rt_jit_varCompanionName(const orc_rt_jit_KeptVar *V);
 bool orc_rt_jit_parseVarCompanion(const char *Symbol, orc_rt_jit_KeptVar *Out);
 
