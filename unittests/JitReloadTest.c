@@ -191,6 +191,7 @@ static void aFailedReloadKeepsTheOldVersionServing(void **State) {
        "  %r = call i32 @nowhere()\n  ret i32 %r\n}\n",
        "nowhere"},                          /* a symbol missing */
       {"\x42\x43\xc0\xde garbage", "v.ll"}, /* bad bitcode */
+      {"", "empty (0 bytes)"},              /* a file being rewritten */
   };
   for (size_t I = 0; I < sizeof(Bad) / sizeof(Bad[0]); ++I) {
     orc_rt_ErrorRef Err =
@@ -211,6 +212,49 @@ static void aFailedReloadKeepsTheOldVersionServing(void **State) {
   orc_rt_Error_consume(Err);
   reload(M, version(2, true)); /* and a good one still works */
   assert_int_equal(call(Fn), 2);
+  orc_rt_JitModule_unload(M, NULL, NULL);
+}
+
+/* Path with Text written to it (a file of the test's own). */
+static void writeFile(char *Path, const char *Text) {
+  int Fd = mkstemp(Path);
+  assert_true(Fd >= 0);
+  size_t N = strlen(Text);
+  assert_int_equal(write(Fd, Text, N), (ssize_t)N);
+  close(Fd);
+}
+
+/* A reload's error names the file the new bytes came from, not the one the
+ * module was loaded from; a file that is empty or no file at all is an
+ * error too, and the old version serves on. */
+static void aFailedReloadNamesTheFileItRead(void **State) {
+  Fixture *F = *State;
+  orc_rt_JitModuleRef M = load(F, "v.ll", version(1, true));
+  void *Fn = entry(M, "f");
+  char Invalid[] = "/tmp/orc-rt-c-reload-invalid-XXXXXX";
+  char Missing[] = "/tmp/orc-rt-c-reload-missing-XXXXXX";
+  char Empty[] = "/tmp/orc-rt-c-reload-empty-XXXXXX";
+  writeFile(Invalid, "define i32 @f() {\n  %a = add i32 %b, 1\n"
+                     "  %b = add i32 1, 1\n  ret i32 %a\n}\n");
+  writeFile(Missing, "declare i32 @nowhere()\ndefine i32 @f() {\n"
+                     "  %r = call i32 @nowhere()\n  ret i32 %r\n}\n");
+  writeFile(Empty, "");
+  static const char *Why[] = {"invalid module", "nowhere", "empty (0 bytes)",
+                              "Is a directory"};
+  const char *Paths[] = {Invalid, Missing, Empty, "/tmp"};
+  for (size_t I = 0; I < 4; ++I) {
+    orc_rt_ErrorRef Err = orc_rt_JitModule_reloadFile(M, Paths[I]);
+    assert_non_null(Err);
+    const char *Msg = orc_rt_Error_getMessage(Err);
+    if (strncmp(Msg, Paths[I], strlen(Paths[I])) || !strstr(Msg, Why[I]))
+      fail_msg("error '%s' does not start with '%s' or lacks '%s'", Msg,
+               Paths[I], Why[I]);
+    orc_rt_Error_consume(Err);
+    assert_int_equal(call(Fn), 1);
+  }
+  unlink(Invalid);
+  unlink(Missing);
+  unlink(Empty);
   orc_rt_JitModule_unload(M, NULL, NULL);
 }
 
@@ -564,6 +608,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(aRunningCallFinishesInTheOldCode, setUp,
                                       tearDown),
       cmocka_unit_test_setup_teardown(threadsCallingAllAlongLoseNoCall, setUp,
+                                      tearDown),
+      cmocka_unit_test_setup_teardown(aFailedReloadNamesTheFileItRead, setUp,
                                       tearDown),
       cmocka_unit_test_setup_teardown(aFailedReloadKeepsTheOldVersionServing,
                                       setUp, tearDown),

@@ -124,6 +124,42 @@ static void badModulesAreErrorsNamingTheModuleAndTheCause(void **State) {
   orc_rt_Error_consume(Err);
 }
 
+/* What is no module is refused, as glibc's dlopen refuses it: no bytes
+ * (LLVM would read an empty module), a directory, a device that never ends;
+ * and arguments that are not there. */
+static void whatIsNoModuleIsAnError(void **State) {
+  Fixture *F = *State;
+  orc_rt_JitModuleRef M = NULL;
+  static const struct {
+    const char *Path, *Want;
+  } Files[] = {{"/tmp", "/tmp: Could not open input file: Is a directory"},
+               {"/dev/zero", "/dev/zero: Could not open input file: not a "
+                             "regular file"},
+               {NULL, "orc_rt_Jit_loadFile: the path is NULL"}};
+  for (size_t I = 0; I < sizeof(Files) / sizeof(Files[0]); ++I) {
+    orc_rt_ErrorRef Err = orc_rt_Jit_loadFile(F->J, Files[I].Path, &M);
+    assert_non_null(Err);
+    assert_string_equal(orc_rt_Error_getMessage(Err), Files[I].Want);
+    orc_rt_Error_consume(Err);
+  }
+  orc_rt_ErrorRef Err = orc_rt_Jit_loadMemory(F->J, "empty.ll", "", 0, &M);
+  assert_non_null(Err);
+  assert_non_null(strstr(orc_rt_Error_getMessage(Err),
+                         "empty.ll: file too short: empty (0 bytes)"));
+  orc_rt_Error_consume(Err);
+  Err = orc_rt_Jit_loadMemory(F->J, NULL, Answer, strlen(Answer), &M);
+  assert_non_null(Err);
+  assert_string_equal(orc_rt_Error_getMessage(Err),
+                      "orc_rt_Jit_loadMemory: the name is NULL");
+  orc_rt_Error_consume(Err);
+  Err = orc_rt_Jit_loadMemory(F->J, "null.ll", NULL, 4, &M);
+  assert_non_null(Err);
+  assert_string_equal(orc_rt_Error_getMessage(Err),
+                      "orc_rt_Jit_loadMemory: null.ll: the data is NULL");
+  orc_rt_Error_consume(Err);
+  assert_null(M);
+}
+
 static void badOptionsAreRefused(void **State) {
   Fixture *F = *State;
   orc_rt_JitOptions O;
@@ -138,6 +174,36 @@ static void badOptionsAreRefused(void **State) {
   assert_non_null(strstr(orc_rt_Error_getMessage(Err), "OptLevel"));
   orc_rt_Error_consume(Err);
   assert_null(J2);
+}
+
+/* A Jit is refused by a Session whose shutdown has begun (it would be freed
+ * at once), while the call inside it still runs and after it has ended. */
+static orc_rt_SessionRef CreatingOn;
+static orc_rt_ErrorRef CreateErr;
+static void createInside(void *Ctx) {
+  (void)Ctx;
+  orc_rt_Session_shutdown(CreatingOn, NULL, NULL);
+  orc_rt_JitRef J = NULL;
+  CreateErr = orc_rt_Jit_create(&J, CreatingOn, NULL);
+  assert_null(J);
+}
+
+static void aSessionShuttingDownRefusesANewJit(void **State) {
+  Fixture *F = *State;
+  CreatingOn = F->S;
+  assert_true(orc_rt_Session_callManagedCode(F->S, createInside, NULL));
+  assert_non_null(CreateErr);
+  assert_string_equal(orc_rt_Error_getMessage(CreateErr),
+                      "orc_rt_Jit_create: the Session is shutting down");
+  orc_rt_Error_consume(CreateErr);
+  assert_null(orc_rt_Session_waitForShutdown(F->S));
+  orc_rt_JitRef J = NULL;
+  orc_rt_ErrorRef Err = orc_rt_Jit_create(&J, F->S, NULL);
+  assert_non_null(Err);
+  assert_string_equal(orc_rt_Error_getMessage(Err),
+                      "orc_rt_Jit_create: the Session is shutting down");
+  orc_rt_Error_consume(Err);
+  assert_null(J);
 }
 
 /*---- Constructors, destructors, atexit ----*/
@@ -204,6 +270,42 @@ static const char *RegistersLater =
     "  %r = call i32 @__cxa_atexit(ptr @destroy, ptr @s, ptr @__dso_handle)\n"
     "  ret void\n"
     "}\n";
+
+/* Priorities order constructors and destructors as a shared object's:
+ * constructors from the lowest priority (65535, no priority, last),
+ * destructors in the opposite order, each priority's in module order. */
+static const char *Prioritized =
+    "declare void @record(ptr)\n"
+    "@a = private constant [5 x i8] c\"c200\\00\"\n"
+    "@b = private constant [5 x i8] c\"c101\\00\"\n"
+    "@c = private constant [3 x i8] c\"c-\\00\"\n"
+    "@d = private constant [5 x i8] c\"d200\\00\"\n"
+    "@e = private constant [5 x i8] c\"d101\\00\"\n"
+    "@f = private constant [3 x i8] c\"d-\\00\"\n"
+    "define internal void @ca() {\n  call void @record(ptr @a)\n  ret void\n}\n"
+    "define internal void @cb() {\n  call void @record(ptr @b)\n  ret void\n}\n"
+    "define internal void @cc() {\n  call void @record(ptr @c)\n  ret void\n}\n"
+    "define internal void @da() {\n  call void @record(ptr @d)\n  ret void\n}\n"
+    "define internal void @db() {\n  call void @record(ptr @e)\n  ret void\n}\n"
+    "define internal void @dc() {\n  call void @record(ptr @f)\n  ret void\n}\n"
+    "@llvm.global_ctors = appending global [3 x { i32, ptr, ptr }] "
+    "[{ i32, ptr, ptr } { i32 65535, ptr @cc, ptr null }, "
+    "{ i32, ptr, ptr } { i32 200, ptr @ca, ptr null }, "
+    "{ i32, ptr, ptr } { i32 101, ptr @cb, ptr null }]\n"
+    "@llvm.global_dtors = appending global [3 x { i32, ptr, ptr }] "
+    "[{ i32, ptr, ptr } { i32 65535, ptr @dc, ptr null }, "
+    "{ i32, ptr, ptr } { i32 101, ptr @db, ptr null }, "
+    "{ i32, ptr, ptr } { i32 200, ptr @da, ptr null }]\n";
+
+static void constructorsAndDestructorsRunByPriority(void **State) {
+  Fixture *F = *State;
+  Log[0] = 0;
+  assert_null(orc_rt_Jit_addSymbol(F->J, "record", (void *)(uintptr_t)record));
+  orc_rt_JitModuleRef M = load(F, "prioritized.ll", Prioritized);
+  assert_string_equal(Log, "c101 c200 c- ");
+  orc_rt_JitModule_unload(M, NULL, NULL);
+  assert_string_equal(Log, "c101 c200 c- d- d200 d101 ");
+}
 
 static void aHandlerRegisteredAfterTheLoadRunsAtUnload(void **State) {
   Fixture *F = *State;
@@ -715,6 +817,11 @@ int main(void) {
       cmocka_unit_test_setup_teardown(
           badModulesAreErrorsNamingTheModuleAndTheCause, setUp, tearDown),
       cmocka_unit_test_setup_teardown(badOptionsAreRefused, setUp, tearDown),
+      cmocka_unit_test_setup_teardown(whatIsNoModuleIsAnError, setUp, tearDown),
+      cmocka_unit_test_setup_teardown(aSessionShuttingDownRefusesANewJit, setUp,
+                                      tearDown),
+      cmocka_unit_test_setup_teardown(constructorsAndDestructorsRunByPriority,
+                                      setUp, tearDown),
       cmocka_unit_test_setup_teardown(unloadRunsDestructorsAndHandlersAsDlclose,
                                       setUp, tearDown),
       cmocka_unit_test_setup_teardown(

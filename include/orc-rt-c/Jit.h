@@ -174,9 +174,12 @@ ORC_RT_C_API void orc_rt_Jit_setStaleCallHandler(orc_rt_JitRef J,
 
 /**
  * Loads the module in the file at Path: reads it (IR text or bitcode),
- * verifies, optimizes, compiles and links it, and runs its constructors. On
- * failure nothing is loaded and the error names the file and the cause
- * (LLVM's diagnostic included: "file:line:col: ..." for IR text).
+ * verifies, optimizes, compiles and links it, and runs its constructors
+ * (by priority, as a shared object's). On failure nothing is loaded and the
+ * error names the file and the cause (LLVM's diagnostic included:
+ * "file:line:col: ..." for IR text). Path must name a regular file that is
+ * not empty: as glibc's dlopen, an empty file, a directory or a device is
+ * refused.
  */
 ORC_RT_C_API orc_rt_ErrorRef orc_rt_Jit_loadFile(orc_rt_JitRef J,
                                                  const char *Path,
@@ -207,8 +210,10 @@ ORC_RT_C_API orc_rt_ErrorRef orc_rt_JitModule_lookup(orc_rt_JitModuleRef M,
  * before or after) calls the new code. Functions the new version no longer
  * has become stale calls; new ones can be looked up. On failure (the file
  * unreadable or malformed, fails to verify or link, a symbol missing, M
- * being unloaded or the Session shutting down) the error names the file and
- * the cause, and the current version keeps serving, untouched.
+ * being unloaded or the Session shutting down; an empty file, as one an
+ * editor is still writing) the error names the file read (Path, not the
+ * file M was loaded from) and the cause, and the current version keeps
+ * serving, untouched.
  */
 ORC_RT_C_API orc_rt_ErrorRef orc_rt_JitModule_reloadFile(orc_rt_JitModuleRef M,
                                                          const char *Path);

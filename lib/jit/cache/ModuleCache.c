@@ -87,7 +87,9 @@ orc_rt_jit_prepareForLoading(const orc_rt_jit_ModuleCompiler *By,
     Err = By->RunPasses(*M, By->Passes, By->Ctx);
   if (!Err)
     Err = orc_rt_jit_takeInitializers(*M, 0, &E->Ctors, &E->Dtors);
-  if (!Err) {
+  if (!Err) { /* run by priority, as a shared object's (.init_array) */
+    orc_rt_jit_InitList_sort(&E->Ctors);
+    orc_rt_jit_InitList_sort(&E->Dtors);
     orc_rt_jit_defineModuleAtexit(*M);
     Err = orc_rt_jit_collectExports(*M, &E->Exports);
   }

@@ -10,9 +10,11 @@
 #include <llvm-c/OrcEE.h>
 #include <llvm-c/Target.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 void orc_rt_JitOptions_init(orc_rt_JitOptions *O) {
   *O = (orc_rt_JitOptions){.OptLevel = 2,
@@ -303,6 +305,12 @@ static void onDetach(void *Ctx) {
  * another's LLJIT: with it, later). */
 static void onShutdown(void *Ctx) {
   orc_rt_JitRef J = Ctx;
+  /* Added to a Session whose shutdown had begun: refused, and freed by the
+   * creator (handTo). Acq_rel: pairs with handTo's exchange. */
+  int Creating = 1;
+  if (__atomic_compare_exchange_n(&J->Creating, &Creating, 2, false,
+                                  __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+    return;
   if (J->Owned && J->Owner.OnGone)
     J->Owner.OnGone(J->Owner.Ctx);
   disposeJit(J);
@@ -334,10 +342,26 @@ static orc_rt_JitRef newJit(orc_rt_SessionRef S,
 /* Owned by S from here: freed at its shutdown, after the drain. */
 static orc_rt_ErrorRef handTo(orc_rt_SessionRef S, orc_rt_JitRef J,
                               orc_rt_JitRef *Result) {
-  orc_rt_ErrorRef Err = orc_rt_Session_addService(S, &Service, J);
+  orc_rt_ErrorRef Err = NULL;
+  orc_rt_SessionState St = orc_rt_Session_getState(S);
+  if (St == orc_rt_SessionState_ShuttingDown ||
+      St == orc_rt_SessionState_Shutdown) {
+    disposeJit(J);
+    return orc_rt_Error_create(
+        "orc_rt_Jit_create: the Session is shutting down");
+  }
+  /* A shutdown that gets to the service before this exchange (at once in
+   * addService, or on another thread) leaves it to us (onShutdown). */
+  __atomic_store_n(&J->Creating, 1, __ATOMIC_RELAXED);
+  Err = orc_rt_Session_addService(S, &Service, J);
   if (Err) {
     disposeJit(J);
     return Err;
+  }
+  if (__atomic_exchange_n(&J->Creating, 0, __ATOMIC_ACQ_REL) == 2) {
+    disposeJit(J);
+    return orc_rt_Error_create(
+        "orc_rt_Jit_create: the Session is shutting down");
   }
   *Result = J;
   return NULL;
@@ -457,10 +481,40 @@ void orc_rt_Jit_setStaleCallHandler(orc_rt_JitRef J, orc_rt_JitStaleCallFn Fn,
 
 /*---- Loading ----*/
 
+/* Path's bytes. Only a regular file: a device or a FIFO may never end (or
+ * block), and a directory is no module. */
+static orc_rt_ErrorRef readFile(const char *Fn, const char *Path,
+                                LLVMMemoryBufferRef *Buf) {
+  if (!Path)
+    return orc_rt_Error_createf("%s: the path is NULL", Fn);
+  struct stat St;
+  if (stat(Path, &St))
+    return orc_rt_Error_createf("%s: Could not open input file: %s", Path,
+                                strerror(errno));
+  if (!S_ISREG(St.st_mode))
+    return orc_rt_Error_createf("%s: Could not open input file: %s", Path,
+                                S_ISDIR(St.st_mode) ? "Is a directory"
+                                                    : "not a regular file");
+  return orc_rt_jit_readInput(Path, Buf);
+}
+
+/* Data's bytes, copied, named Name. */
+static orc_rt_ErrorRef copyMemory(const char *Fn, const char *Name,
+                                  const void *Data, size_t Size,
+                                  LLVMMemoryBufferRef *Buf) {
+  if (!Name)
+    return orc_rt_Error_createf("%s: the name is NULL", Fn);
+  if (!Data && Size)
+    return orc_rt_Error_createf("%s: %s: the data is NULL", Fn, Name);
+  *Buf =
+      LLVMCreateMemoryBufferWithMemoryRangeCopy(Data ? Data : "", Size, Name);
+  return *Buf ? NULL : orc_rt_Error_createf("%s: out of memory", Name);
+}
+
 orc_rt_ErrorRef orc_rt_Jit_loadFile(orc_rt_JitRef J, const char *Path,
                                     orc_rt_JitModuleRef *Result) {
   LLVMMemoryBufferRef Buf;
-  orc_rt_ErrorRef Err = orc_rt_jit_readInput(Path, &Buf);
+  orc_rt_ErrorRef Err = readFile("orc_rt_Jit_loadFile", Path, &Buf);
   if (Err)
     return Err;
   return orc_rt_jit_Host_load(J, Path, Buf, Result);
@@ -469,10 +523,11 @@ orc_rt_ErrorRef orc_rt_Jit_loadFile(orc_rt_JitRef J, const char *Path,
 orc_rt_ErrorRef orc_rt_Jit_loadMemory(orc_rt_JitRef J, const char *Name,
                                       const void *Data, size_t Size,
                                       orc_rt_JitModuleRef *Result) {
-  LLVMMemoryBufferRef Buf =
-      LLVMCreateMemoryBufferWithMemoryRangeCopy(Data, Size, Name);
-  if (!Buf)
-    return orc_rt_Error_createf("%s: out of memory", Name);
+  LLVMMemoryBufferRef Buf;
+  orc_rt_ErrorRef Err =
+      copyMemory("orc_rt_Jit_loadMemory", Name, Data, Size, &Buf);
+  if (Err)
+    return Err;
   return orc_rt_jit_Host_load(J, Name, Buf, Result);
 }
 
@@ -481,17 +536,18 @@ orc_rt_ErrorRef orc_rt_Jit_loadMemory(orc_rt_JitRef J, const char *Name,
 orc_rt_ErrorRef orc_rt_JitModule_reloadFile(orc_rt_JitModuleRef M,
                                             const char *Path) {
   LLVMMemoryBufferRef Buf;
-  orc_rt_ErrorRef Err = orc_rt_jit_readInput(Path, &Buf);
+  orc_rt_ErrorRef Err = readFile("orc_rt_JitModule_reloadFile", Path, &Buf);
   if (Err)
     return Err;
-  return orc_rt_jit_Host_reload(M, Buf);
+  return orc_rt_jit_Host_reload(M, Buf, Path);
 }
 
 orc_rt_ErrorRef orc_rt_JitModule_reloadMemory(orc_rt_JitModuleRef M,
                                               const void *Data, size_t Size) {
-  LLVMMemoryBufferRef Buf =
-      LLVMCreateMemoryBufferWithMemoryRangeCopy(Data, Size, M->Name);
-  if (!Buf)
-    return orc_rt_Error_createf("%s: out of memory", M->Name);
-  return orc_rt_jit_Host_reload(M, Buf);
+  LLVMMemoryBufferRef Buf;
+  orc_rt_ErrorRef Err =
+      copyMemory("orc_rt_JitModule_reloadMemory", M->Name, Data, Size, &Buf);
+  if (Err)
+    return Err;
+  return orc_rt_jit_Host_reload(M, Buf, M->Name);
 }

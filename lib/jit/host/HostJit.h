@@ -78,6 +78,9 @@ typedef struct orc_rt_jit_HostVersion {
   orc_rt_jit_LinkedModule Link;    /* stubs, constructors, destructors */
   orc_rt_jit_HostVar *Vars;        /* its variables, by storage */
   size_t NumVars;
+  /* While it is built: what its errors name (the file or name the bytes
+   * came from: a reload's, not necessarily the module's). */
+  const char *Source;
   bool Pinned;     /* under SymLock */
   bool Bound;      /* another module bound its symbols: pinned for good */
   bool ByShutdown; /* finalized by the Session's shutdown */
@@ -146,6 +149,9 @@ struct orc_rt_OpaqueJit {
    * a failed link), under SymLock. */
   char *SessionErrors;
   bool ShuttingDown; /* under Lock */
+  /* 1 while orc_rt_Jit_create hands it to the Session, 2 if the Session's
+   * shutdown reached it meanwhile (HostJit.c: handTo, onShutdown). */
+  int Creating;
   /* Lazy (HostLazy.c): the error handler of every lazy version's
    * lazy-call-through manager, a permanent stub made with the first lazy
    * version, under Lock; and the last body that failed to compile, under
@@ -158,21 +164,26 @@ struct orc_rt_OpaqueJit {
   orc_rt_JitTierStats RetiredTiers;
 };
 
+/* The error for empty input (0 bytes), which is no module. */
+orc_rt_ErrorRef orc_rt_jit_Host_emptyInput(const char *Name);
+
 /* Loads the module in Buf (consumed) under J->Lock. */
 orc_rt_ErrorRef orc_rt_jit_Host_load(struct orc_rt_OpaqueJit *J,
                                      const char *Name, LLVMMemoryBufferRef Buf,
                                      orc_rt_JitModuleRef *Result);
 
-/* Replaces M's code with the module in Buf (consumed), under J->Lock. */
+/* Replaces M's code with the module in Buf (consumed; Source names where it
+ * came from, for errors), under J->Lock. */
 orc_rt_ErrorRef orc_rt_jit_Host_reload(orc_rt_JitModuleRef M,
-                                       LLVMMemoryBufferRef Buf);
+                                       LLVMMemoryBufferRef Buf,
+                                       const char *Source);
 
 /* Compiles and links a version of M from Buf (consumed), keeping the
  * current version's variables; its JITDylib (new ones get Gen's generator),
- * group and stubs. On failure the version is gone and the error names M.
- * Under Lock. */
+ * group and stubs. On failure the version is gone and the error names
+ * Source, where the bytes came from. Under Lock. */
 orc_rt_ErrorRef orc_rt_jit_HostVersion_build(
-    orc_rt_JitModuleRef M, LLVMMemoryBufferRef Buf,
+    orc_rt_JitModuleRef M, LLVMMemoryBufferRef Buf, const char *Source,
     LLVMOrcDefinitionGeneratorRef (*Gen)(orc_rt_jit_HostSlot *),
     orc_rt_jit_HostVersion **Out);
 /* Its constructors; its destructors and atexit handlers; under its token. */

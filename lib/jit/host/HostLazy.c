@@ -347,14 +347,14 @@ orc_rt_ErrorRef orc_rt_jit_HostLazy_compile(orc_rt_jit_HostVersion *V,
     free(L);
     free(E);
     LLVMDisposeMemoryBuffer(Buf);
-    return orc_rt_Error_createf("%s: out of memory", V->M->Name);
+    return orc_rt_Error_createf("%s: out of memory", V->Source);
   }
   V->Lazy = L;
   V->Code = E;
   LLVMContextRef Ctx;
   LLVMModuleRef M;
   orc_rt_ErrorRef Err =
-      orc_rt_jit_prepareForLoading(By, V->M->Name, Buf, E, &Ctx, &M);
+      orc_rt_jit_prepareForLoading(By, V->Source, Buf, E, &Ctx, &M);
   if (Err)
     return Err;
   if (J->Opts.Tiered) /* (see tier0Diag) */

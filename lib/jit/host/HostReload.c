@@ -65,8 +65,13 @@ static void repin(orc_rt_JitModuleRef M, orc_rt_jit_HostVersion *Old) {
 }
 
 orc_rt_ErrorRef orc_rt_jit_Host_reload(orc_rt_JitModuleRef M,
-                                       LLVMMemoryBufferRef Buf) {
+                                       LLVMMemoryBufferRef Buf,
+                                       const char *Source) {
   orc_rt_JitRef J = M->J;
+  if (!LLVMGetBufferSize(Buf)) {
+    LLVMDisposeMemoryBuffer(Buf);
+    return orc_rt_jit_Host_emptyInput(Source);
+  }
   pthread_mutex_lock(J->Lock);
   const char *Why = J->Owned ? "its Jit's owner does not reload modules"
                     : J->ShuttingDown || M->ByShutdown
@@ -79,8 +84,8 @@ orc_rt_ErrorRef orc_rt_jit_Host_reload(orc_rt_JitModuleRef M,
     return orc_rt_Error_createf("%s: cannot reload: %s", M->Name, Why);
   }
   orc_rt_jit_HostVersion *Old = M->Cur, *New;
-  orc_rt_ErrorRef Err =
-      orc_rt_jit_HostVersion_build(M, Buf, orc_rt_jit_Host_generatorFor, &New);
+  orc_rt_ErrorRef Err = orc_rt_jit_HostVersion_build(
+      M, Buf, Source, orc_rt_jit_Host_generatorFor, &New);
   if (!Err && (Err = orc_rt_jit_Host_makeFronts(M, New)))
     orc_rt_TaskGroup_close(New->Group); /* completes: frees the version */
   if (Err) {

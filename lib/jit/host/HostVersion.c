@@ -403,7 +403,7 @@ static orc_rt_ErrorRef compileVersion(orc_rt_jit_HostVersion *V,
     Err = orc_rt_jit_HostLazy_compile(V, &By, Buf);
   } else {
     pthread_mutex_lock(&J->CacheLock);
-    Err = orc_rt_jit_ModuleCache_get(&J->Cache, &By, V->M->Name, Buf, &V->Code);
+    Err = orc_rt_jit_ModuleCache_get(&J->Cache, &By, V->Source, Buf, &V->Code);
     pthread_mutex_unlock(&J->CacheLock);
   }
   free(Settings);
@@ -532,7 +532,7 @@ static orc_rt_ErrorRef withSessionErrors(orc_rt_JitRef J, const char *Name,
 }
 
 orc_rt_ErrorRef orc_rt_jit_HostVersion_build(
-    orc_rt_JitModuleRef M, LLVMMemoryBufferRef Buf,
+    orc_rt_JitModuleRef M, LLVMMemoryBufferRef Buf, const char *Source,
     LLVMOrcDefinitionGeneratorRef (*Gen)(orc_rt_jit_HostSlot *),
     orc_rt_jit_HostVersion **Out) {
   orc_rt_JitRef J = M->J;
@@ -540,9 +540,10 @@ orc_rt_ErrorRef orc_rt_jit_HostVersion_build(
   orc_rt_jit_HostVersion *V = calloc(1, sizeof(*V));
   if (!V) {
     LLVMDisposeMemoryBuffer(Buf);
-    return orc_rt_Error_createf("%s: out of memory", M->Name);
+    return orc_rt_Error_createf("%s: out of memory", Source);
   }
   V->M = M;
+  V->Source = Source;
   BuildCtx B = {J, M->Cur ? M->Cur->Vars : NULL, M->Cur ? M->Cur->NumVars : 0};
   /* The cache's errors name the module (parse, verify). */
   orc_rt_ErrorRef Err = compileVersion(V, &B, Buf);
@@ -589,11 +590,12 @@ orc_rt_ErrorRef orc_rt_jit_HostVersion_build(
     Err = checkTLSImports(V);
   if (!Err)
     Err = readVars(V, &B);
+  V->Source = NULL; /* (the caller's) */
   if (!Err) {
     *Out = V;
     return NULL;
   }
-  Err = withSessionErrors(J, M->Name, Err);
+  Err = withSessionErrors(J, Source, Err);
   if (V->Group) /* completes at once: onComplete frees the version */
     orc_rt_TaskGroup_close(V->Group);
   else

@@ -61,14 +61,14 @@ orc_rt_ErrorRef orc_rt_jit_runPasses(LLVMModuleRef M, const char *Pipeline,
 orc_rt_ErrorRef orc_rt_jit_InitList_push(orc_rt_jit_InitList *L,
                                          unsigned Priority,
                                          const char *Symbol) {
-  static unsigned NextOrder;
   if (!orc_rt_jit_growArray(&L->Items, &L->Capacity, L->Size + 1,
                             sizeof(*L->Items)))
     return orc_rt_Error_create("out of memory");
   char *Copy = strdup(Symbol);
   if (!Copy)
     return orc_rt_Error_create("out of memory");
-  L->Items[L->Size++] = (orc_rt_jit_Init){Priority, NextOrder++, Copy, 0};
+  L->Items[L->Size] = (orc_rt_jit_Init){Priority, (unsigned)L->Size, Copy, 0};
+  ++L->Size;
   return NULL;
 }
 
