@@ -12,10 +12,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <sched.h>
+#include <signal.h>
+#include <spawn.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /*---- Load, look up, call ----*/
@@ -808,8 +811,72 @@ static void twoJitsKnowNothingOfEachOther(void **State) {
   assert_int_equal(((int (*)(void))(uintptr_t)FB)(), 99);
 }
 
+/*---- The default stale-call handler, in a process of its own ----*/
+
+/* Run as this program with ORC_RT_C_STALE_CHILD set: a call through an
+ * entry of an unloaded module, with no handler set. Does not return. */
+static int staleChild(void) {
+  orc_rt_TaskQueueRef Q = orc_rt_TaskQueue_create();
+  orc_rt_SessionRef S;
+  orc_rt_JitRef J;
+  orc_rt_JitModuleRef M;
+  void *Fn;
+  if (orc_rt_Session_create(&S, orc_rt_TaskQueue_dispatch, Q, NULL, NULL) ||
+      orc_rt_Jit_create(&J, S, NULL) ||
+      orc_rt_Jit_loadMemory(J, "answer.ll", Answer, strlen(Answer), &M) ||
+      orc_rt_JitModule_lookup(M, "answer", &Fn))
+    return 3;
+  orc_rt_JitModule_unload(M, NULL, NULL);
+  ((int (*)(void))(uintptr_t)Fn)();
+  return 4; /* not reached: the handler aborts */
+}
+
+extern char **environ;
+
+/* By default a stale call is one line on stderr naming the function and the
+ * module, then abort (orc-rt-c/Jit.h). */
+static void theDefaultStaleCallHandlerNamesTheCallAndAborts(void **State) {
+  (void)State;
+  int Err[2];
+  assert_int_equal(pipe(Err), 0);
+  posix_spawn_file_actions_t A;
+  posix_spawn_file_actions_init(&A);
+  posix_spawn_file_actions_adddup2(&A, Err[1], 2);
+  posix_spawn_file_actions_addclose(&A, Err[0]);
+  char *Argv[] = {"JitTest", NULL};
+  size_t N = 0;
+  while (environ[N])
+    ++N;
+  char **Env = calloc(N + 2, sizeof(char *));
+  memcpy(Env, environ, N * sizeof(char *));
+  Env[N] = "ORC_RT_C_STALE_CHILD=1";
+  pid_t Pid;
+  assert_int_equal(posix_spawn(&Pid, "/proc/self/exe", &A, NULL, Argv, Env), 0);
+  posix_spawn_file_actions_destroy(&A);
+  free(Env);
+  close(Err[1]);
+  char Out[4096];
+  size_t Len = 0;
+  ssize_t R;
+  while (Len < sizeof(Out) - 1 &&
+         (R = read(Err[0], Out + Len, sizeof(Out) - 1 - Len)) > 0)
+    Len += (size_t)R;
+  Out[Len] = 0;
+  close(Err[0]);
+  int Status;
+  assert_int_equal(waitpid(Pid, &Status, 0), Pid);
+  if (!WIFSIGNALED(Status) || WTERMSIG(Status) != SIGABRT)
+    fail_msg("the child did not abort (status %#x); stderr: %s", Status, Out);
+  assert_string_equal(Out, "orc-rt-c: error: call to 'answer' in module "
+                           "'answer.ll', which has been unloaded or whose "
+                           "current version does not define it\n");
+}
+
 int main(void) {
+  if (getenv("ORC_RT_C_STALE_CHILD"))
+    return staleChild();
   const struct CMUnitTest Tests[] = {
+      cmocka_unit_test(theDefaultStaleCallHandlerNamesTheCallAndAborts),
       cmocka_unit_test_setup_teardown(loadedFunctionIsCalledThroughItsEntry,
                                       setUp, tearDown),
       cmocka_unit_test_setup_teardown(moduleCallsHostSymbolsAndTheProcesss,

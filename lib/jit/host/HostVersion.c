@@ -40,7 +40,7 @@ static void defaultStale(const char *Function, const char *Module, void *Ctx) {
   fflush(stdout);
   fprintf(stderr,
           "orc-rt-c: error: call to '%s' in module '%s', which has been "
-          "unloaded\n",
+          "unloaded or whose current version does not define it\n",
           Function, Module);
   abort();
 }

@@ -562,7 +562,13 @@ static __attribute__((noinline, cold)) uintptr_t denied(Record *R) {
     return 0;
   if (M->OnStale) {
     M->OnStale(R->Name, M->Path, M->StaleCtx);
-    abort(); /* the handler must not return */
+    /* The handler must not return: where would the call go? */
+    fflush(stdout);
+    fprintf(stderr,
+            "orc-rt-c: error: the stale-call handler returned from the call "
+            "to '%s' in module '%s'\n",
+            R->Name, M->Path);
+    abort();
   }
   if (!ByShutdown)
     fatal("mini-lli: error: call to '%s' in module '%s', which has been "
