@@ -556,6 +556,46 @@ static void staleCallGoesToTheHandler(void **State) {
   assert_string_equal(StaleWhat, "answer in answer.ll");
 }
 
+/* A stale call made from inside another module (a callback it kept of a
+ * module since unloaded), whose handler longjmps out: the caller's frame is
+ * left without returning, and its token comes back when the thread unloads
+ * that module (or shuts the Session down), so the module is freed and the
+ * drain does not wait for it. Whatever kind of stub the call went through
+ * (the first call of a thread takes the entries' C path). */
+static const char *Provider = "define i32 @provided() {\n  ret i32 5\n}\n";
+static const char *Caller = "@callback = global ptr null\n"
+                            "define void @keep(ptr %f) {\n"
+                            "  store ptr %f, ptr @callback\n"
+                            "  ret void\n"
+                            "}\n"
+                            "define i32 @callBack() {\n"
+                            "  %f = load ptr, ptr @callback\n"
+                            "  %r = call i32 %f()\n"
+                            "  ret i32 %r\n"
+                            "}\n";
+
+static void aFrameTheStaleHandlerLeftGivesItsTokenBack(void **State) {
+  Fixture *F = *State;
+  orc_rt_Jit_setStaleCallHandler(F->J, onStale, NULL);
+  for (int Round = 0; Round < 2; ++Round) { /* the C path, then the fast one */
+    orc_rt_JitModuleRef B = load(F, "provider.ll", Provider);
+    orc_rt_JitModuleRef A = load(F, "caller.ll", Caller);
+    ((void (*)(void *))(uintptr_t)entry(A, "keep"))(entry(B, "provided"));
+    int (*CallBack)(void) = (int (*)(void))(uintptr_t)entry(A, "callBack");
+    assert_int_equal(CallBack(), 5);
+    orc_rt_JitModule_unload(B, NULL, NULL);
+    StaleWhat[0] = 0;
+    if (!setjmp(StaleJump)) {
+      CallBack();
+      fail_msg("a call into an unloaded module returned");
+    }
+    assert_string_equal(StaleWhat, "provided in provider.ll");
+    atomic_int Freed = 0;
+    orc_rt_JitModule_unload(A, freed, &Freed);
+    assert_int_equal(atomic_load(&Freed), 1);
+  }
+}
+
 /* Four threads call all along while the module is unloaded: each call
  * returns the module's answer or, once it is gone, goes to the stale-call
  * handler; none crashes, and the code is freed once all are out. */
@@ -910,6 +950,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(
           unloadWhileThreadsCallEndsEachCallInTheAnswerOrTheHandler, setUp,
           tearDown),
+      cmocka_unit_test_setup_teardown(
+          aFrameTheStaleHandlerLeftGivesItsTokenBack, setUp, tearDown),
       cmocka_unit_test_setup_teardown(staleCallGoesToTheHandler, setUp,
                                       tearDown),
       cmocka_unit_test_setup_teardown(

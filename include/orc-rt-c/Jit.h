@@ -162,7 +162,9 @@ ORC_RT_C_API orc_rt_ErrorRef orc_rt_Jit_addSymbol(orc_rt_JitRef J,
  * (or after the Session's shutdown began), and, with Lazy, for the first call
  * of a function that could not be compiled, with the function's and the
  * module's names. It must not return (abort, exit, longjmp out); if it does,
- * the process aborts. */
+ * the process aborts. Module frames a longjmp leaves give their modules'
+ * tokens back when the thread next unloads a module, calls through an entry
+ * from where they were, or requests the Session's shutdown. */
 typedef void (*orc_rt_JitStaleCallFn)(const char *Function, const char *Module,
                                       void *Ctx);
 

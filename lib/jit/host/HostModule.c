@@ -16,6 +16,7 @@
 #include "jit/host/HostJit.h"
 #include "jit/host/ModuleLink.h"
 #include "jit/ir/EmuTLS.h"
+#include "jit/modules/ModuleStubs.h"
 #include "jit/support/Diag.h"
 #include "jit/support/GrowArray.h"
 
@@ -394,6 +395,10 @@ static void unloadNow(orc_rt_JitRef J, orc_rt_JitModuleRef M) {
 void orc_rt_JitModule_unload(orc_rt_JitModuleRef M, orc_rt_CallbackFn OnFreed,
                              void *Ctx) {
   orc_rt_JitRef J = M->J;
+  /* Frames this thread left by longjmp (a stale-call handler's) or an
+   * exception give their modules' tokens back first: the module can go once
+   * no live frame is inside it. */
+  orc_rt_jit_ModuleStubs_dropDeadFrames((uintptr_t)__builtin_frame_address(0));
   pthread_mutex_lock(J->Lock);
   M->OnFreed = OnFreed;
   M->OnFreedCtx = Ctx;

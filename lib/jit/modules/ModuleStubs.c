@@ -523,9 +523,48 @@ static void dropDead(Shadow *S, uintptr_t Sp) {
     compact(S, From, keepForeign, Sp);
 }
 
+/* The return addresses a stub leaves on the stack while the function it
+ * entered runs (the asm below): the general entry's swapped return address,
+ * and where the register-only entry's call returns in its fast and its C
+ * path. */
+void orc_rt_jit_moduleStubCallReturns(void);
+void orc_rt_jit_moduleStubCallSlowReturns(void);
+
+/* E's frame is certainly gone: its stub's return address is not where the
+ * stub put it while the function runs (the general entry's at Sp - 8, the
+ * register-only fast path's call at Sp - 24, its C path's at Sp - 232), so
+ * the stack there has been reused since a longjmp or an exception left the
+ * frame. A live frame always has one (a function does not write its
+ * caller's frame); a gone one whose stack was not yet reused has one too and
+ * is kept, as before this check. Reads this thread's own stack words, which
+ * may be other frames' (not instrumented). */
+__attribute__((no_sanitize("address"))) static bool frameGone(const Entry *E) {
+  const volatile uintptr_t *Sp = (const volatile uintptr_t *)E->Sp;
+  return Sp[-1] != (uintptr_t)orc_rt_jit_moduleStubReturn &&
+         Sp[-3] != (uintptr_t)orc_rt_jit_moduleStubCallReturns &&
+         Sp[-29] != (uintptr_t)orc_rt_jit_moduleStubCallSlowReturns;
+}
+
+/* Kept: a frame on another stack, or one whose caller resumes above Sp and
+ * whose stub's return address is still in place. */
+static bool keepLive(const Shadow *S, const Entry *E, uintptr_t Sp) {
+  return keepForeign(S, E, Sp) || (E->Sp > Sp && !frameGone(E));
+}
+
+/* Clears the free stack below the caller's frame: a frame left there by a
+ * longjmp then shows as gone to frameGone even when no call has reused its
+ * stack yet. (Below the stack pointer nothing is live.) */
+static __attribute__((noinline)) void clearFreeStack(void) {
+  volatile char Free[1024];
+  for (size_t I = 0; I < sizeof(Free); ++I)
+    Free[I] = 0;
+}
+
 void orc_rt_jit_ModuleStubs_dropDeadFrames(uintptr_t Sp) {
-  if (My->Entries)
-    dropDead(My, Sp);
+  clearFreeStack();
+  Shadow *S = My;
+  if (S->Entries && onOwnStack(S, Sp) && S->Top > S->Entries + 1)
+    compact(S, S->Entries + 1, keepLive, Sp);
 }
 
 /* R's token was denied. Superseded by a reload: the call goes on to the
@@ -996,6 +1035,9 @@ __asm__(
     "  movq 48(%rsp), %rax\n"
     "  movq 56(%rsp), %r10\n"
     "  call *200(%rsp)\n"
+    ".globl orc_rt_jit_moduleStubCallSlowReturns\n"
+    ".hidden orc_rt_jit_moduleStubCallSlowReturns\n"
+    "orc_rt_jit_moduleStubCallSlowReturns:\n"
     "  movq %rax, 0(%rsp)\n"
     "  movq %rdx, 8(%rsp)\n"
     "  movaps %xmm0, 64(%rsp)\n"
@@ -1108,7 +1150,10 @@ __asm__(".text\n"
         "  addq $32, %r10\n"
         "  movq %r10, " TOP "\n"
         "  call *(%r11)\n"
-        /* the return */
+        /* the return (its address: see frameGone) */
+        ".globl orc_rt_jit_moduleStubCallReturns\n"
+        ".hidden orc_rt_jit_moduleStubCallReturns\n"
+        "orc_rt_jit_moduleStubCallReturns:\n"
         "  movq " TOP ", %r11\n"
         "  leaq 16(%rsp), %rcx\n"
         "  cmpq %rcx, -24(%r11)\n"

@@ -149,8 +149,12 @@ bool orc_rt_jit_ModuleStubs_lookup(uint64_t Addr, const char **Name,
 
 /* Gives back the tokens of this thread's module frames that are gone (left
  * with longjmp or an exception): every frame whose caller resumes at or below
- * Sp. Pass the stack pointer the calling code resumes with (a call made from
- * there now would reuse those frames' stack), or anything deeper. */
+ * Sp, and every frame above it whose stub's return address has been
+ * overwritten (its stack reused: a frame left by a longjmp to a caller that
+ * then called deeper than it). Pass the stack pointer the calling code
+ * resumes with (a call made from there now would reuse those frames'
+ * stack), or anything deeper. A cold path: the entries' own paths drop only
+ * what lies at or below the stack pointer. */
 void orc_rt_jit_ModuleStubs_dropDeadFrames(uintptr_t Sp);
 
 /* Prints one line per frame live in a module on any thread, innermost last
