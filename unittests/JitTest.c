@@ -558,9 +558,9 @@ static void staleCallGoesToTheHandler(void **State) {
 
 /* A stale call made from inside another module (a callback it kept of a
  * module since unloaded), whose handler longjmps out: the caller's frame is
- * left without returning, and its token comes back when the thread unloads
- * that module (or shuts the Session down), so the module is freed and the
- * drain does not wait for it. Whatever kind of stub the call went through
+ * left without returning, and its token comes back when the thread, having
+ * reused the stack there, unloads that module (or shuts the Session down),
+ * so the module is freed and the drain does not wait for it. Whatever kind of stub the call went through
  * (the first call of a thread takes the entries' C path). */
 static const char *Provider = "define i32 @provided() {\n  ret i32 5\n}\n";
 static const char *Caller = "@callback = global ptr null\n"
@@ -573,6 +573,16 @@ static const char *Caller = "@callback = global ptr null\n"
                             "  %r = call i32 %f()\n"
                             "  ret i32 %r\n"
                             "}\n";
+
+/* Unloads M from a frame that has used the stack below this one, where the
+ * frame the longjmp left was (as any call made from there does). */
+static __attribute__((noinline)) void
+unloadAfterUsingTheStack(orc_rt_JitModuleRef M, atomic_int *Freed) {
+  volatile char Used[512];
+  for (size_t I = 0; I < sizeof(Used); ++I)
+    Used[I] = (char)I;
+  orc_rt_JitModule_unload(M, freed, Freed);
+}
 
 static void aFrameTheStaleHandlerLeftGivesItsTokenBack(void **State) {
   Fixture *F = *State;
@@ -591,7 +601,7 @@ static void aFrameTheStaleHandlerLeftGivesItsTokenBack(void **State) {
     }
     assert_string_equal(StaleWhat, "provided in provider.ll");
     atomic_int Freed = 0;
-    orc_rt_JitModule_unload(A, freed, &Freed);
+    unloadAfterUsingTheStack(A, &Freed);
     assert_int_equal(atomic_load(&Freed), 1);
   }
 }

@@ -163,8 +163,9 @@ ORC_RT_C_API orc_rt_ErrorRef orc_rt_Jit_addSymbol(orc_rt_JitRef J,
  * of a function that could not be compiled, with the function's and the
  * module's names. It must not return (abort, exit, longjmp out); if it does,
  * the process aborts. Module frames a longjmp leaves give their modules'
- * tokens back when the thread next unloads a module, calls through an entry
- * from where they were, or requests the Session's shutdown. */
+ * tokens back once the thread has reused the stack they were on (a call
+ * made from where the longjmp landed does) and then unloads a module, calls
+ * through an entry or shuts the Session down. */
 typedef void (*orc_rt_JitStaleCallFn)(const char *Function, const char *Module,
                                       void *Ctx);
 

@@ -511,18 +511,6 @@ static bool keepForeign(const Shadow *S, const Entry *E, uintptr_t Sp) {
   return !onOwnStack(S, Sp) || !onOwnStack(S, E->Sp);
 }
 
-/* Gives back the tokens of frames on the thread's own stack not above Sp
- * (they are gone), if Sp is on it; entries of frames on other stacks stay.
- * The first live entry of the own stack, or the sentinel, stops the walk. */
-static void dropDead(Shadow *S, uintptr_t Sp) {
-  Entry *From = S->Top;
-  while (From - 1 > S->Entries &&
-         (From[-1].Sp <= Sp || !onOwnStack(S, From[-1].Sp)))
-    --From;
-  if (onOwnStack(S, Sp) && From < S->Top)
-    compact(S, From, keepForeign, Sp);
-}
-
 /* The return addresses a stub leaves on the stack while the function it
  * entered runs (the asm below): the general entry's swapped return address,
  * and where the register-only entry's call returns in its fast and its C
@@ -530,41 +518,72 @@ static void dropDead(Shadow *S, uintptr_t Sp) {
 void orc_rt_jit_moduleStubCallReturns(void);
 void orc_rt_jit_moduleStubCallSlowReturns(void);
 
-/* E's frame is certainly gone: its stub's return address is not where the
- * stub put it while the function runs (the general entry's at Sp - 8, the
- * register-only fast path's call at Sp - 24, its C path's at Sp - 232), so
- * the stack there has been reused since a longjmp or an exception left the
- * frame. A live frame always has one (a function does not write its
- * caller's frame); a gone one whose stack was not yet reused has one too and
- * is kept, as before this check. Reads this thread's own stack words, which
- * may be other frames' (not instrumented). */
+/* E's frame is certainly gone: what its stub keeps on the stack while the
+ * function runs is not there any more -- the general entry's swapped return
+ * address at Sp - 8; the register-only entry's call's return address at
+ * Sp - 24 (fast path), or its record at Sp - 32 and its call's return
+ * address at Sp - 232 (C path) -- so the stack there has been reused since
+ * a longjmp or an exception left the frame. A live frame always has them (a
+ * function does not write its caller's frame), also while suspended on a
+ * stack of its own; a gone one whose stack was not yet reused still has
+ * them, and counts as live until it is. Reads this thread's own stack words,
+ * which may be other frames' (not instrumented). */
 __attribute__((no_sanitize("address"))) static bool frameGone(const Entry *E) {
   const volatile uintptr_t *Sp = (const volatile uintptr_t *)E->Sp;
   return Sp[-1] != (uintptr_t)orc_rt_jit_moduleStubReturn &&
          Sp[-3] != (uintptr_t)orc_rt_jit_moduleStubCallReturns &&
-         Sp[-29] != (uintptr_t)orc_rt_jit_moduleStubCallSlowReturns;
+         !(Sp[-4] == (E->Rec & ~NoToken) &&
+           Sp[-29] == (uintptr_t)orc_rt_jit_moduleStubCallSlowReturns);
 }
 
-/* Kept: a frame on another stack, or one whose caller resumes above Sp and
- * whose stub's return address is still in place. */
-static bool keepLive(const Shadow *S, const Entry *E, uintptr_t Sp) {
+/* Kept by a call through a stub whose caller resumes at Sp: a frame on
+ * another stack; one whose caller resumes above Sp (live: the call is
+ * inside it); one below Sp whose stub's words are still in place (it may be
+ * suspended on a stack that is part of this one -- a coroutine's, a signal
+ * handler's alternate stack in a local array -- while the call runs on
+ * another part, or gone with its stack not yet reused). A frame whose caller
+ * resumed at Sp itself is gone: the call is made from where it was. */
+static bool keepOnCall(const Shadow *S, const Entry *E, uintptr_t Sp) {
+  return keepForeign(S, E, Sp) || E->Sp > Sp || (E->Sp < Sp && !frameGone(E));
+}
+
+/* Kept by the return of a call whose caller resumes at Sp, of the frames
+ * entered after it: a frame on another stack, or above Sp (suspended on
+ * another part of this stack: the returning call is not inside it). Those
+ * below Sp are gone, whatever stack they were on in this one: the returning
+ * frame held them. */
+static bool keepOnReturn(const Shadow *S, const Entry *E, uintptr_t Sp) {
+  return keepForeign(S, E, Sp) || E->Sp > Sp;
+}
+
+/* Kept by a thread that leaves module code at Sp (dlclose, unload,
+ * shutdown: cold paths): a frame on another stack, or one whose caller
+ * resumes above Sp and whose stub's words are still in place. Frames below
+ * Sp count as gone here even with their words in place (left by a longjmp
+ * from deeper than the stack has been reused since): a frame suspended on a
+ * stack that is part of this one is taken for gone too, so unloading its
+ * module from another part of the stack, or shutting down, does not wait for
+ * it. */
+static bool keepLeaving(const Shadow *S, const Entry *E, uintptr_t Sp) {
   return keepForeign(S, E, Sp) || (E->Sp > Sp && !frameGone(E));
 }
 
-/* Clears the free stack below the caller's frame: a frame left there by a
- * longjmp then shows as gone to frameGone even when no call has reused its
- * stack yet. (Below the stack pointer nothing is live.) */
-static __attribute__((noinline)) void clearFreeStack(void) {
-  volatile char Free[1024];
-  for (size_t I = 0; I < sizeof(Free); ++I)
-    Free[I] = 0;
+/* Gives back the tokens of frames on the thread's own stack not above Sp
+ * that are gone (keepOnCall), if Sp is on it; entries of frames on other
+ * stacks stay. The first entry above Sp, or the sentinel, stops the walk. */
+static void dropDead(Shadow *S, uintptr_t Sp) {
+  Entry *From = S->Top;
+  while (From - 1 > S->Entries &&
+         (From[-1].Sp <= Sp || !onOwnStack(S, From[-1].Sp)))
+    --From;
+  if (onOwnStack(S, Sp) && From < S->Top)
+    compact(S, From, keepOnCall, Sp);
 }
 
 void orc_rt_jit_ModuleStubs_dropDeadFrames(uintptr_t Sp) {
-  clearFreeStack();
   Shadow *S = My;
   if (S->Entries && onOwnStack(S, Sp) && S->Top > S->Entries + 1)
-    compact(S, S->Entries + 1, keepLive, Sp);
+    compact(S, S->Entries + 1, keepLeaving, Sp);
 }
 
 /* R's token was denied. Superseded by a reload: the call goes on to the
@@ -659,20 +678,35 @@ static uintptr_t push(Record *R, uintptr_t Sp, uintptr_t Ret, bool Always) {
   return To;
 }
 
+/* A call returned through a stub whose entry is not on the shadow stack:
+ * a rule above took a live frame for a gone one. Its token went back early
+ * and a general entry's return address is lost: nothing sound is left to
+ * do. */
+static __attribute__((noinline, cold, noreturn)) void lost(uintptr_t Sp) {
+  fflush(stdout);
+  fprintf(stderr,
+          "orc-rt-c: internal error: a call through a module stub returned "
+          "(to stack pointer %#lx) after its frame was counted as gone\n",
+          (unsigned long)Sp);
+  abort();
+}
+
 /* Pops the entry of the call whose caller resumes at Sp (giving back the
  * tokens of dead frames above it first, keeping those of frames on other
  * stacks), gives its token back and returns it. */
 static Entry pop(uintptr_t Sp) {
   Shadow *S = My;
   Entry *T = S->Top, *Ours = T - 1;
-  while (Ours - 1 > S->Entries && Ours->Sp != Sp) /* (found: it is live) */
+  while (Ours > S->Entries && Ours->Sp != Sp) /* (found: it is live) */
     --Ours;
+  if (Ours == S->Entries) /* (the sentinel: see lost) */
+    lost(Sp);
   Entry E = *Ours;
   /* Above ours: frames left by longjmp (on this stack, below ours) and
-   * frames suspended on other stacks. */
+   * frames suspended on other stacks or other parts of this one. */
   Entry *Above = Ours + 1;
   if (Above < T)
-    compact(S, Above, keepForeign, Sp);
+    compact(S, Above, keepOnReturn, Sp);
   T = S->Top;
   memmove(Ours, Ours + 1, (size_t)(T - Ours - 1) * sizeof(Entry));
   setTop(S, T - 1);
