@@ -536,15 +536,15 @@ __attribute__((no_sanitize("address"))) static bool frameGone(const Entry *E) {
            Sp[-29] == (uintptr_t)orc_rt_jit_moduleStubCallSlowReturns);
 }
 
-/* Kept by a call through a stub whose caller resumes at Sp: a frame on
- * another stack; one whose caller resumes above Sp (live: the call is
- * inside it); one below Sp whose stub's words are still in place (it may be
- * suspended on a stack that is part of this one -- a coroutine's, a signal
- * handler's alternate stack in a local array -- while the call runs on
- * another part, or gone with its stack not yet reused). A frame whose caller
- * resumed at Sp itself is gone: the call is made from where it was. */
+/* Kept by a call through a stub whose caller resumes at Sp, of the frames
+ * not above Sp (dropDead's walk): a frame on another stack; one below Sp
+ * whose stub's words are still in place (it may be suspended on a stack
+ * that is part of this one -- a coroutine's, a signal handler's alternate
+ * stack in a local array -- while the call runs on another part, or gone
+ * with its stack not yet reused). A frame whose caller resumed at Sp itself
+ * is gone: the call is made from where it was. */
 static bool keepOnCall(const Shadow *S, const Entry *E, uintptr_t Sp) {
-  return keepForeign(S, E, Sp) || E->Sp > Sp || (E->Sp < Sp && !frameGone(E));
+  return keepForeign(S, E, Sp) || (E->Sp < Sp && !frameGone(E));
 }
 
 /* Kept by the return of a call whose caller resumes at Sp, of the frames
