@@ -339,29 +339,28 @@ static orc_rt_JitRef newJit(orc_rt_SessionRef S,
   return J;
 }
 
-/* Owned by S from here: freed at its shutdown, after the drain. */
+/* Owned by S from here: freed at its shutdown, after the drain. A Session
+ * whose managed-code group is closed refuses it: one waiting for its drain
+ * would free it unused, one shut down already does so in addService (which
+ * runs onShutdown at once), as may a shutdown racing with this on another
+ * thread; onShutdown then leaves it to us (Creating). */
 static orc_rt_ErrorRef handTo(orc_rt_SessionRef S, orc_rt_JitRef J,
                               orc_rt_JitRef *Result) {
   orc_rt_ErrorRef Err = NULL;
-  orc_rt_SessionState St = orc_rt_Session_getState(S);
-  if (St == orc_rt_SessionState_ShuttingDown ||
-      St == orc_rt_SessionState_Shutdown) {
-    disposeJit(J);
-    return orc_rt_Error_create(
-        "orc_rt_Jit_create: the Session is shutting down");
+  bool Refused = orc_rt_Session_getState(S) == orc_rt_SessionState_ShuttingDown;
+  if (!Refused) {
+    __atomic_store_n(&J->Creating, 1, __ATOMIC_RELAXED);
+    Err = orc_rt_Session_addService(S, &Service, J);
+    /* Acq_rel: pairs with onShutdown's compare-exchange. */
+    Refused =
+        !Err && __atomic_exchange_n(&J->Creating, 0, __ATOMIC_ACQ_REL) == 2;
   }
-  /* A shutdown that gets to the service before this exchange (at once in
-   * addService, or on another thread) leaves it to us (onShutdown). */
-  __atomic_store_n(&J->Creating, 1, __ATOMIC_RELAXED);
-  Err = orc_rt_Session_addService(S, &Service, J);
+  if (Refused)
+    Err =
+        orc_rt_Error_create("orc_rt_Jit_create: the Session is shutting down");
   if (Err) {
     disposeJit(J);
     return Err;
-  }
-  if (__atomic_exchange_n(&J->Creating, 0, __ATOMIC_ACQ_REL) == 2) {
-    disposeJit(J);
-    return orc_rt_Error_create(
-        "orc_rt_Jit_create: the Session is shutting down");
   }
   *Result = J;
   return NULL;
