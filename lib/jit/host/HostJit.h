@@ -78,9 +78,6 @@ typedef struct orc_rt_jit_HostVersion {
   orc_rt_jit_LinkedModule Link;    /* stubs, constructors, destructors */
   orc_rt_jit_HostVar *Vars;        /* its variables, by storage */
   size_t NumVars;
-  /* While it is built: what its errors name (the file or name the bytes
-   * came from: a reload's, not necessarily the module's). */
-  const char *Source;
   bool Pinned;     /* under SymLock */
   bool Bound;      /* another module bound its symbols: pinned for good */
   bool ByShutdown; /* finalized by the Session's shutdown */
@@ -164,9 +161,6 @@ struct orc_rt_OpaqueJit {
   orc_rt_JitTierStats RetiredTiers;
 };
 
-/* The error for empty input (0 bytes), which is no module. */
-orc_rt_ErrorRef orc_rt_jit_Host_emptyInput(const char *Name);
-
 /* Loads the module in Buf (consumed) under J->Lock. */
 orc_rt_ErrorRef orc_rt_jit_Host_load(struct orc_rt_OpaqueJit *J,
                                      const char *Name, LLVMMemoryBufferRef Buf,
@@ -181,7 +175,8 @@ orc_rt_ErrorRef orc_rt_jit_Host_reload(orc_rt_JitModuleRef M,
 /* Compiles and links a version of M from Buf (consumed), keeping the
  * current version's variables; its JITDylib (new ones get Gen's generator),
  * group and stubs. On failure the version is gone and the error names
- * Source, where the bytes came from. Under Lock. */
+ * Source, where the bytes came from. Empty input is refused, as glibc's
+ * dlopen refuses an empty file. Under Lock. */
 orc_rt_ErrorRef orc_rt_jit_HostVersion_build(
     orc_rt_JitModuleRef M, LLVMMemoryBufferRef Buf, const char *Source,
     LLVMOrcDefinitionGeneratorRef (*Gen)(orc_rt_jit_HostSlot *),
@@ -207,6 +202,7 @@ void orc_rt_jit_HostVersion_free(orc_rt_jit_HostVersion *V);
  * (after V's JITDylib was cleared, or when the Jit goes). */
 orc_rt_ErrorRef orc_rt_jit_HostLazy_compile(orc_rt_jit_HostVersion *V,
                                             const orc_rt_jit_ModuleCompiler *By,
+                                            const char *Source,
                                             LLVMMemoryBufferRef Buf);
 orc_rt_ErrorRef orc_rt_jit_HostLazy_define(orc_rt_jit_HostVersion *V);
 orc_rt_ErrorRef orc_rt_jit_HostLazy_resolveImports(

@@ -339,6 +339,7 @@ static orc_rt_ErrorRef collectImports(LLVMModuleRef M,
 
 orc_rt_ErrorRef orc_rt_jit_HostLazy_compile(orc_rt_jit_HostVersion *V,
                                             const orc_rt_jit_ModuleCompiler *By,
+                                            const char *Source,
                                             LLVMMemoryBufferRef Buf) {
   orc_rt_JitRef J = V->M->J;
   struct orc_rt_jit_HostLazy *L = calloc(1, sizeof(*L));
@@ -347,14 +348,14 @@ orc_rt_ErrorRef orc_rt_jit_HostLazy_compile(orc_rt_jit_HostVersion *V,
     free(L);
     free(E);
     LLVMDisposeMemoryBuffer(Buf);
-    return orc_rt_Error_createf("%s: out of memory", V->Source);
+    return orc_rt_Error_createf("%s: out of memory", Source);
   }
   V->Lazy = L;
   V->Code = E;
   LLVMContextRef Ctx;
   LLVMModuleRef M;
   orc_rt_ErrorRef Err =
-      orc_rt_jit_prepareForLoading(By, V->Source, Buf, E, &Ctx, &M);
+      orc_rt_jit_prepareForLoading(By, Source, Buf, E, &Ctx, &M);
   if (Err)
     return Err;
   if (J->Opts.Tiered) /* (see tier0Diag) */

@@ -247,23 +247,9 @@ void orc_rt_jit_Host_freeModule(orc_rt_JitModuleRef M) {
   free(M);
 }
 
-/* As glibc's dlopen refuses an empty file ("file too short"): LLVM would
- * parse it as a module with nothing in it, and a reload would silently drop
- * every function (an editor that truncates a file before writing it hands a
- * watching host exactly that). */
-orc_rt_ErrorRef orc_rt_jit_Host_emptyInput(const char *Name) {
-  return orc_rt_Error_createf("%s: file too short: empty (0 bytes), not a "
-                              "module of LLVM IR",
-                              Name);
-}
-
 orc_rt_ErrorRef orc_rt_jit_Host_load(orc_rt_JitRef J, const char *Name,
                                      LLVMMemoryBufferRef Buf,
                                      orc_rt_JitModuleRef *Result) {
-  if (!LLVMGetBufferSize(Buf)) {
-    LLVMDisposeMemoryBuffer(Buf);
-    return orc_rt_jit_Host_emptyInput(Name);
-  }
   pthread_mutex_lock(J->Lock);
   if (J->ShuttingDown) {
     pthread_mutex_unlock(J->Lock);

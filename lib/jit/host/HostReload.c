@@ -68,10 +68,6 @@ orc_rt_ErrorRef orc_rt_jit_Host_reload(orc_rt_JitModuleRef M,
                                        LLVMMemoryBufferRef Buf,
                                        const char *Source) {
   orc_rt_JitRef J = M->J;
-  if (!LLVMGetBufferSize(Buf)) {
-    LLVMDisposeMemoryBuffer(Buf);
-    return orc_rt_jit_Host_emptyInput(Source);
-  }
   pthread_mutex_lock(J->Lock);
   const char *Why = J->Owned ? "its Jit's owner does not reload modules"
                     : J->ShuttingDown || M->ByShutdown

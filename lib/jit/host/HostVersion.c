@@ -322,6 +322,7 @@ typedef struct {
   orc_rt_JitRef J;
   const orc_rt_jit_HostVar *Prev;
   size_t NumPrev;
+  const char *Source; /* what errors name: where the bytes came from */
 } BuildCtx;
 
 static orc_rt_ErrorRef prepare(LLVMModuleRef Mod, void *Ctx) {
@@ -400,10 +401,10 @@ static orc_rt_ErrorRef compileVersion(orc_rt_jit_HostVersion *V,
   By.Ctx = (void *)B;
   orc_rt_ErrorRef Err;
   if (J->Opts.Lazy || J->Opts.Tiered) {
-    Err = orc_rt_jit_HostLazy_compile(V, &By, Buf);
+    Err = orc_rt_jit_HostLazy_compile(V, &By, B->Source, Buf);
   } else {
     pthread_mutex_lock(&J->CacheLock);
-    Err = orc_rt_jit_ModuleCache_get(&J->Cache, &By, V->Source, Buf, &V->Code);
+    Err = orc_rt_jit_ModuleCache_get(&J->Cache, &By, B->Source, Buf, &V->Code);
     pthread_mutex_unlock(&J->CacheLock);
   }
   free(Settings);
@@ -536,6 +537,14 @@ orc_rt_ErrorRef orc_rt_jit_HostVersion_build(
     LLVMOrcDefinitionGeneratorRef (*Gen)(orc_rt_jit_HostSlot *),
     orc_rt_jit_HostVersion **Out) {
   orc_rt_JitRef J = M->J;
+  /* LLVM would read no bytes as a module with nothing in it, and a reload
+   * would silently drop every function (an editor that truncates a file
+   * before writing it hands a watching host exactly that). */
+  if (!LLVMGetBufferSize(Buf)) {
+    LLVMDisposeMemoryBuffer(Buf);
+    return orc_rt_Error_createf(
+        "%s: file too short: empty (0 bytes), not a module of LLVM IR", Source);
+  }
   free(orc_rt_jit_Host_takeSessionErrors(J)); /* an earlier load's */
   orc_rt_jit_HostVersion *V = calloc(1, sizeof(*V));
   if (!V) {
@@ -543,8 +552,8 @@ orc_rt_ErrorRef orc_rt_jit_HostVersion_build(
     return orc_rt_Error_createf("%s: out of memory", Source);
   }
   V->M = M;
-  V->Source = Source;
-  BuildCtx B = {J, M->Cur ? M->Cur->Vars : NULL, M->Cur ? M->Cur->NumVars : 0};
+  BuildCtx B = {J, M->Cur ? M->Cur->Vars : NULL, M->Cur ? M->Cur->NumVars : 0,
+                Source};
   /* The cache's errors name the module (parse, verify). */
   orc_rt_ErrorRef Err = compileVersion(V, &B, Buf);
   if (Err) {
@@ -590,7 +599,6 @@ orc_rt_ErrorRef orc_rt_jit_HostVersion_build(
     Err = checkTLSImports(V);
   if (!Err)
     Err = readVars(V, &B);
-  V->Source = NULL; /* (the caller's) */
   if (!Err) {
     *Out = V;
     return NULL;

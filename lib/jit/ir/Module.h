@@ -31,8 +31,9 @@ orc_rt_ErrorRef orc_rt_jit_runPasses(LLVMModuleRef M, const char *Pipeline,
 /* A constructor or destructor: a symbol to look up and its priority. */
 typedef struct {
   unsigned Priority;
-  unsigned
-      Order; /* position in its list (across the modules pushed to it), for a stable sort */
+  /* Its position in its list (across the modules pushed to it), for a
+   * stable sort. */
+  unsigned Order;
   char *Symbol;
   unsigned Module; /* its module's index (its JITDylib's, see JITDylibs.h) */
 } orc_rt_jit_Init;
