@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -606,6 +607,69 @@ static void aFrameTheStaleHandlerLeftGivesItsTokenBack(void **State) {
   }
 }
 
+/* A timer's signal handler calls the module's entries while the thread it
+ * interrupts is calling them too, so that signals land inside the entries'
+ * own instructions: both calls return their answers. Before the entries
+ * wrote a call's shadow entry again once it was live, a handler that came
+ * between its write and the stack's bump left its own values there, and the
+ * interrupted call's return ended the process ("internal error ... counted
+ * as gone"). Both kinds of entry: the register-only one (one argument) and
+ * the general one (seven: one on the stack). Runs until 2,000 ticks have
+ * come, whatever the machine's speed (or 100 million rounds, should no timer
+ * fire). */
+static const char *TwoEntries = "define i64 @one(i64 %x) {\n"
+                                "  %m = mul i64 %x, 3\n"
+                                "  %r = add i64 %m, 1\n"
+                                "  ret i64 %r\n"
+                                "}\n"
+                                "define i64 @seven(i64 %a, i64 %b, i64 %c, "
+                                "i64 %d, i64 %e, i64 %f, i64 %g) {\n"
+                                "  %s = add i64 %a, %g\n"
+                                "  ret i64 %s\n"
+                                "}\n";
+static long (*TickOne)(long);
+static long (*TickSeven)(long, long, long, long, long, long, long);
+static volatile sig_atomic_t Ticks;
+static volatile sig_atomic_t TickWrong;
+
+static void onTick(int Sig) {
+  (void)Sig;
+  long X = Ticks;
+  TickWrong += TickOne(X) != 3 * X + 1;
+  TickWrong += TickSeven(X, 0, 0, 0, 0, 0, 5) != X + 5;
+  Ticks = (sig_atomic_t)(X + 1);
+}
+
+static void
+aSignalHandlerCallingEntriesLeavesTheCallItInterruptsIntact(void **State) {
+  Fixture *F = *State;
+  orc_rt_JitModuleRef M = load(F, "two.ll", TwoEntries);
+  TickOne = (long (*)(long))(uintptr_t)entry(M, "one");
+  TickSeven = (long (*)(long, long, long, long, long, long, long))(
+      uintptr_t)entry(M, "seven");
+  long Wrong = (TickOne(1) != 4) + (TickSeven(1, 0, 0, 0, 0, 0, 2) != 3);
+  Ticks = 0;
+  TickWrong = 0;
+  struct sigaction SA, Old;
+  memset(&SA, 0, sizeof(SA));
+  SA.sa_handler = onTick;
+  SA.sa_flags = SA_RESTART;
+  assert_int_equal(sigaction(SIGALRM, &SA, &Old), 0);
+  struct itimerval T = {{0, 50}, {0, 50}}, Off = {{0, 0}, {0, 0}};
+  assert_int_equal(setitimer(ITIMER_REAL, &T, NULL), 0);
+  for (long I = 0; Ticks < 2000 && I < 100000000; ++I) {
+    Wrong += TickOne(I) != 3 * I + 1;
+    Wrong += TickSeven(I, 1, 2, 3, 4, 5, 6) != I + 6;
+  }
+  setitimer(ITIMER_REAL, &Off, NULL);
+  sigaction(SIGALRM, &Old, NULL);
+  assert_int_equal(Wrong, 0);
+  assert_int_equal(TickWrong, 0);
+  atomic_int Freed = 0;
+  orc_rt_JitModule_unload(M, freed, &Freed);
+  assert_int_equal(atomic_load(&Freed), 1);
+}
+
 /* Four threads call all along while the module is unloaded: each call
  * returns the module's answer or, once it is gone, goes to the stale-call
  * handler; none crashes, and the code is freed once all are out. */
@@ -962,6 +1026,9 @@ int main(void) {
           tearDown),
       cmocka_unit_test_setup_teardown(
           aFrameTheStaleHandlerLeftGivesItsTokenBack, setUp, tearDown),
+      cmocka_unit_test_setup_teardown(
+          aSignalHandlerCallingEntriesLeavesTheCallItInterruptsIntact, setUp,
+          tearDown),
       cmocka_unit_test_setup_teardown(staleCallGoesToTheHandler, setUp,
                                       tearDown),
       cmocka_unit_test_setup_teardown(

@@ -637,6 +637,26 @@ static __attribute__((noinline, cold)) uintptr_t denied(Record *R) {
         R->Name, M->Path);
 }
 
+/* Makes E, the entry above Top, the live entry of a call: written, Top
+ * bumped past it, written again. A signal handler that calls through a stub
+ * before the bump writes the same entry (it is above Top) and leaves its own
+ * call's values there when it returns; the second write, made once the entry
+ * is live and so out of a handler's reach, puts this call's back. The
+ * entry paths in assembly below do the same. Volatile and atomic: the
+ * compiler must not take the second write for a redundant one. */
+static void publish(Shadow *S, Entry *E, uintptr_t Ret, uintptr_t Sp,
+                    uintptr_t Rec) {
+  volatile Entry *V = E;
+  for (int Pass = 0; Pass < 2; ++Pass) {
+    V->Ret = Ret;
+    V->Sp = Sp;
+    /* Relaxed: the report reads Rec on another thread (recordOf). */
+    __atomic_store_n(&E->Rec, Rec, __ATOMIC_RELAXED);
+    if (!Pass)
+      setTop(S, E + 1);
+  }
+}
+
 /* The C path of an entry (the entry paths' fast path did not take it: the
  * thread's first entry, a full stack, frames left by longjmp to give back,
  * fallback token mode, a denied token): takes R's token (see denied) and
@@ -670,11 +690,8 @@ static uintptr_t push(Record *R, uintptr_t Sp, uintptr_t Ret, bool Always) {
   if (S->Top == S->Limit)
     grow(S);
   Entry *E = S->Top;
-  E->Ret = Ret;
-  E->Sp = Sp;
-  __atomic_store_n(&E->Rec, (uintptr_t)R | (Token ? 0 : NoToken),
-                   __ATOMIC_RELAXED);
-  setTop(S, E + 1);
+  uintptr_t Rec = (uintptr_t)R | (Token ? 0 : NoToken);
+  publish(S, E, Ret, Sp, Rec);
   return To;
 }
 
@@ -927,9 +944,15 @@ __asm__(
     "  addq $1, (%rax)\n"
     "  cmpq $0, 8(%rax)\n"
     "  jne 1f\n"
-    /* 4. live; the return address swapped; the jump */
+    /* 4. live; its entry written again (see publish); the return address
+     * swapped; the jump */
     "  addq $32, %r10\n"
     "  movq %r10, " TOP "\n"
+    "  leaq 32(%rsp), %rcx\n"
+    "  movq %rcx, -24(%r10)\n"
+    "  movq %r11, -16(%r10)\n"
+    "  movq 24(%rsp), %rcx\n"
+    "  movq %rcx, -32(%r10)\n"
     "  leaq orc_rt_jit_moduleStubReturn(%rip), %r10\n"
     "  movq %r10, 24(%rsp)\n"
     "  popq %rcx\n"
@@ -1143,9 +1166,15 @@ _Static_assert(offsetof(orc_rt_abi_ThreadState, Slots) == 0 &&
  * Count twice, Top twice, the return address), no locked instruction, no
  * call out of line. The 8-byte frame (the slot) aligns the call; the CFI describes it,
  * so an exception unwinds through (leaving the frame's token to be given
- * back as for longjmp). Like the C path, the stubs are not async-signal-safe:
- * a signal handler that calls through a stub between steps 2 and 4 reuses
- * the entry above Top, and one between steps 0 and 3 replaces the hazard. */
+ * back as for longjmp). A signal handler may call through a stub anywhere in
+ * another entry: one between steps 2 and 4 writes the entry above Top too
+ * and leaves its own call's values there, which step 4 writes over once the
+ * entry is live (see publish). What is still not async-signal-safe: one
+ * between steps 0 and 3 replaces the hazard (a reclaim on another thread
+ * may then free the group whose slot step 3 counts in); a second signal
+ * between step 4's bump and its writes finds the first one's values in the
+ * live entry; and a thread's first entry, or one that grows the shadow stack,
+ * allocates under Lock (the C path). */
 __asm__(".text\n"
         ".p2align 4\n"
         ".globl orc_rt_jit_moduleStubCall\n"
@@ -1180,9 +1209,14 @@ __asm__(".text\n"
         "  addq $1, (%rax)\n"
         "  cmpq $0, 8(%rax)\n"
         "  jne 7f\n"
-        /* 4. live; the call */
+        /* 4. live; its entry written again (see publish: a signal handler
+         * that called through a stub since 2 left its values there); the
+         * call */
         "  addq $32, %r10\n"
         "  movq %r10, " TOP "\n"
+        "  leaq 16(%rsp), %rax\n"
+        "  movq %rax, -24(%r10)\n"
+        "  movq %r11, -16(%r10)\n"
         "  call *(%r11)\n"
         /* the return (its address: see frameGone) */
         ".globl orc_rt_jit_moduleStubCallReturns\n"

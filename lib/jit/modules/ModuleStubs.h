@@ -131,8 +131,8 @@ void orc_rt_jit_ModuleStubs_setOnward(uint64_t Stub, uint64_t Addr);
  * preempted between reading a front and taking its token, or one that has
  * made no call through a stub since). The records and stubs stay, as every
  * stub does. A signal handler that calls through a stub between another
- * entry's hazard store and its token replaces that entry's hazard (the stubs
- * are not async-signal-safe, see ModuleStubs.c). */
+ * entry's hazard store and its token replaces that entry's hazard (what of
+ * the stubs is not async-signal-safe: ModuleStubs.c). */
 void orc_rt_jit_ModuleStubs_retire(orc_rt_jit_StubModule *M,
                                    const uint64_t *Stubs, size_t N,
                                    orc_rt_jit_StubModule *Into);
