@@ -642,8 +642,10 @@ static __attribute__((noinline, cold)) uintptr_t denied(Record *R) {
  * before the bump writes the same entry (it is above Top) and leaves its own
  * call's values there when it returns; the second write, made once the entry
  * is live and so out of a handler's reach, puts this call's back. The
- * entry paths in assembly below do the same. Volatile and atomic: the
- * compiler must not take the second write for a redundant one. */
+ * entry paths in assembly below write again only if the entry's Sp changed
+ * (a handler's call's Sp is never this call's: its frames are below this
+ * one's, or on another stack). Volatile and atomic: the compiler must not
+ * take the second write for a redundant one. */
 static void publish(Shadow *S, Entry *E, uintptr_t Ret, uintptr_t Sp,
                     uintptr_t Rec) {
   volatile Entry *V = E;
@@ -944,21 +946,28 @@ __asm__(
     "  addq $1, (%rax)\n"
     "  cmpq $0, 8(%rax)\n"
     "  jne 1f\n"
-    /* 4. live; its entry written again (see publish); the return address
+    /* 4. live; its entry written again if a signal handler left its values
+     * there (see publish and the register-only entry); the return address
      * swapped; the jump */
     "  addq $32, %r10\n"
     "  movq %r10, " TOP "\n"
     "  leaq 32(%rsp), %rcx\n"
-    "  movq %rcx, -24(%r10)\n"
-    "  movq %r11, -16(%r10)\n"
-    "  movq 24(%rsp), %rcx\n"
-    "  movq %rcx, -32(%r10)\n"
+    "  cmpq %rcx, -24(%r10)\n"
+    "  jne 6f\n"
+    "2:\n"
     "  leaq orc_rt_jit_moduleStubReturn(%rip), %r10\n"
     "  movq %r10, 24(%rsp)\n"
     "  popq %rcx\n"
     "  popq %r10\n"
     "  popq %rax\n"
     "  jmp *(%r11)\n"
+    /* 4's entry, overwritten by a handler: written again */
+    "6:\n"
+    "  movq %rcx, -24(%r10)\n"
+    "  movq %r11, -16(%r10)\n"
+    "  movq 24(%rsp), %rcx\n"
+    "  movq %rcx, -32(%r10)\n"
+    "  jmp 2b\n"
     /* the acquire saw Closed: undo, then the C path */
     "1:\n"
     "  subq $1, (%rax)\n"
@@ -1168,8 +1177,9 @@ _Static_assert(offsetof(orc_rt_abi_ThreadState, Slots) == 0 &&
  * so an exception unwinds through (leaving the frame's token to be given
  * back as for longjmp). A signal handler may call through a stub anywhere in
  * another entry: one between steps 2 and 4 writes the entry above Top too
- * and leaves its own call's values there, which step 4 writes over once the
- * entry is live (see publish). What is still not async-signal-safe: one
+ * and leaves its own call's values there, which step 4 finds (the entry's
+ * Sp is not this call's) and writes over once the entry is live (see
+ * publish). What is still not async-signal-safe: one
  * between steps 0 and 3 replaces the hazard (a reclaim on another thread
  * may then free the group whose slot step 3 counts in); a second signal
  * between step 4's bump and its writes finds the first one's values in the
@@ -1209,14 +1219,15 @@ __asm__(".text\n"
         "  addq $1, (%rax)\n"
         "  cmpq $0, 8(%rax)\n"
         "  jne 7f\n"
-        /* 4. live; its entry written again (see publish: a signal handler
-         * that called through a stub since 2 left its values there); the
-         * call */
+        /* 4. live; its entry written again if a signal handler that called
+         * through a stub since 2 left its values there (its Sp is never
+         * this call's: see publish); the call */
         "  addq $32, %r10\n"
         "  movq %r10, " TOP "\n"
         "  leaq 16(%rsp), %rax\n"
-        "  movq %rax, -24(%r10)\n"
-        "  movq %r11, -16(%r10)\n"
+        "  cmpq %rax, -24(%r10)\n"
+        "  jne 6f\n"
+        "2:\n"
         "  call *(%r11)\n"
         /* the return (its address: see frameGone) */
         ".globl orc_rt_jit_moduleStubCallReturns\n"
@@ -1262,6 +1273,11 @@ __asm__(".text\n"
         "  .cfi_adjust_cfa_offset -56\n"
         "  ret\n"
         "  .cfi_adjust_cfa_offset 8\n"
+        /* 4's entry, overwritten by a handler: written again */
+        "6:\n"
+        "  movq %rax, -24(%r10)\n"
+        "  movq %r11, -16(%r10)\n"
+        "  jmp 2b\n"
         /* the acquire saw Closed: undo, then the C path */
         "7:\n"
         "  subq $1, (%rax)\n"
