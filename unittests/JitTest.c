@@ -11,6 +11,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <spawn.h>
@@ -670,6 +671,79 @@ aSignalHandlerCallingEntriesLeavesTheCallItInterruptsIntact(void **State) {
   assert_int_equal(atomic_load(&Freed), 1);
 }
 
+/* A host's handler on an alternate signal stack of its own (heap memory)
+ * calls an entry whose function leaves by siglongjmp (through a host
+ * function): that frame is gone, not suspended as a coroutine's would be,
+ * and its token comes back at the thread's next call through an entry, so
+ * the unload frees the module at once. Before, it was kept for good: the
+ * module was never freed and Session_destroy waited for it forever. Run on
+ * a thread of its own, whose end gives back whatever it still holds, so that
+ * a broken rule fails the case instead of hanging it. */
+static const char *Leaper = "declare void @host_leap()\n"
+                            "define i32 @leap() {\n"
+                            "  call void @host_leap()\n"
+                            "  ret i32 1\n"
+                            "}\n"
+                            "define i32 @one() {\n"
+                            "  ret i32 1\n"
+                            "}\n";
+static _Thread_local sigjmp_buf LeapBack;
+static void hostLeap(void) { siglongjmp(LeapBack, 1); }
+static int (*LeapEntry)(void);
+static void onLeapSignal(int Sig) {
+  (void)Sig;
+  LeapEntry();
+}
+
+typedef struct {
+  orc_rt_JitModuleRef M;
+  int (*One)(void);
+  atomic_int Freed;
+  int FreedAtUnload;
+  long Ones;
+} AltStackCase;
+
+static void *leaveFromTheAlternateStack(void *Arg) {
+  AltStackCase *C = Arg;
+  C->Ones += C->One();         /* the thread's first call through an entry */
+  if (!sigsetjmp(LeapBack, 1)) /* leap's first call, not in a handler */
+    LeapEntry();
+  size_t Size = 256 * 1024;
+  stack_t Alt = {.ss_sp = malloc(Size), .ss_size = Size};
+  sigaltstack(&Alt, NULL);
+  for (volatile int I = 0; I < 3; ++I) /* (volatile: across siglongjmp) */
+    if (!sigsetjmp(LeapBack, 1))
+      raise(SIGUSR1); /* to this thread */
+  for (int I = 0; I < 100; ++I)
+    C->Ones += C->One();
+  orc_rt_JitModule_unload(C->M, freed, &C->Freed);
+  C->FreedAtUnload = atomic_load(&C->Freed);
+  stack_t Off = {.ss_flags = SS_DISABLE};
+  sigaltstack(&Off, NULL);
+  free(Alt.ss_sp);
+  return NULL;
+}
+
+static void aFrameLeftOnAnAlternateSignalStackGivesItsTokenBack(void **State) {
+  Fixture *F = *State;
+  assert_null(
+      orc_rt_Jit_addSymbol(F->J, "host_leap", (void *)(uintptr_t)hostLeap));
+  AltStackCase C = {.M = load(F, "leaper.ll", Leaper)};
+  LeapEntry = (int (*)(void))(uintptr_t)entry(C.M, "leap");
+  C.One = (int (*)(void))(uintptr_t)entry(C.M, "one");
+  struct sigaction SA, Old;
+  memset(&SA, 0, sizeof(SA));
+  SA.sa_handler = onLeapSignal;
+  SA.sa_flags = SA_ONSTACK;
+  assert_int_equal(sigaction(SIGUSR1, &SA, &Old), 0);
+  pthread_t T;
+  assert_int_equal(pthread_create(&T, NULL, leaveFromTheAlternateStack, &C), 0);
+  pthread_join(T, NULL);
+  sigaction(SIGUSR1, &Old, NULL);
+  assert_int_equal(C.Ones, 101);
+  assert_int_equal(C.FreedAtUnload, 1);
+}
+
 /* Four threads call all along while the module is unloaded: each call
  * returns the module's answer or, once it is gone, goes to the stale-call
  * handler; none crashes, and the code is freed once all are out. */
@@ -1029,6 +1103,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(
           aSignalHandlerCallingEntriesLeavesTheCallItInterruptsIntact, setUp,
           tearDown),
+      cmocka_unit_test_setup_teardown(
+          aFrameLeftOnAnAlternateSignalStackGivesItsTokenBack, setUp, tearDown),
       cmocka_unit_test_setup_teardown(staleCallGoesToTheHandler, setUp,
                                       tearDown),
       cmocka_unit_test_setup_teardown(

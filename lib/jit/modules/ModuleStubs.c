@@ -35,6 +35,7 @@
 #include "orc-rt-c/Session.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -330,8 +331,10 @@ void orc_rt_jit_ModuleStubs_retire(orc_rt_jit_StubModule *M,
  * token is given back. That holds only while both are on the thread's own
  * stack: a frame on another stack (a coroutine's, entered with swapcontext;
  * a signal handler's sigaltstack) may be suspended, not gone, so its entry
- * is kept until its own return or the thread's end, and a call made on
- * another stack gives back nothing. The entry
+ * is kept until its own return or the thread's end -- unless it lies on the
+ * thread's alternate signal stack while the thread runs on its own
+ * (leftOnAltStack) -- and a call made on another stack gives back nothing.
+ * The entry
  * paths' inline code (moduleStubCall, moduleStubEntry, moduleStubReturn)
  * reads and writes entries too: the layout is theirs. */
 typedef struct {
@@ -341,7 +344,9 @@ typedef struct {
    * shutdown under the caller's token; written before Top is bumped, read
    * by the report. */
   uintptr_t Rec;
-  uintptr_t Unused; /* 24: keeps entries 32 bytes (a shift, not a multiply) */
+  /* 24: leftOnAltStack's remembered verdict (also keeps entries 32 bytes: a
+   * shift, not a multiply); the entry paths do not write it. */
+  uintptr_t Judged;
 } Entry;
 
 #define NoToken ((uintptr_t)1)
@@ -494,7 +499,7 @@ static __attribute__((noinline)) void grow(Shadow *S) {
  * from the top: what is above it stays above it); gives back the tokens of
  * the others. */
 static void compact(Shadow *S, Entry *From,
-                    bool (*Keep)(const Shadow *S, const Entry *E, uintptr_t Sp),
+                    bool (*Keep)(const Shadow *S, Entry *E, uintptr_t Sp),
                     uintptr_t Sp) {
   Entry *To = From;
   for (Entry *E = From, *T = S->Top; E < T; ++E) {
@@ -506,9 +511,42 @@ static void compact(Shadow *S, Entry *From,
   setTop(S, To);
 }
 
-/* Kept: a frame on another stack, or (from a call on another stack) any. */
-static bool keepForeign(const Shadow *S, const Entry *E, uintptr_t Sp) {
-  return !onOwnStack(S, Sp) || !onOwnStack(S, E->Sp);
+/* E, a frame on another stack, judged from a call on the thread's own
+ * stack: it was left on the thread's alternate signal stack -- a handler
+ * there that left by siglongjmp, or by longjmp from a function it called --
+ * if E lies on that stack and the thread is not running on it (sigaltstack
+ * says so; a call from the thread's own stack cannot be on it, unless a
+ * handler switched away with swapcontext, which this takes for leaving). A
+ * frame suspended on a stack of its own (a coroutine's) is not. The verdict
+ * "not left" is remembered in the entry (Judged, a tag of its Sp and record
+ * that a fresh entry does not carry by chance), so that a coroutine
+ * suspended inside a module, judged at every C-path call its thread makes,
+ * costs one sigaltstack call, not one per call; "left" is decided afresh
+ * each time (the entry is then given back). */
+static bool leftOnAltStack(Entry *E) {
+  uintptr_t Tag = ((E->Sp ^ E->Rec) * (uintptr_t)0x9E3779B97F4A7C15u) | 1;
+  if (E->Judged == Tag)
+    return false;
+  stack_t Alt;
+  if (!sigaltstack(NULL, &Alt) && !(Alt.ss_flags & (SS_DISABLE | SS_ONSTACK)) &&
+      E->Sp > (uintptr_t)Alt.ss_sp &&
+      E->Sp <= (uintptr_t)Alt.ss_sp + Alt.ss_size)
+    return true;
+  E->Judged = Tag;
+  return false;
+}
+
+/* Of a frame on another stack, or of any from a call on another stack: 1 to
+ * keep it, 0 to give it back; -1 for a frame on the thread's own stack
+ * judged from a call on it (the rules below decide). Kept: any, from a call
+ * on another stack; a frame on another stack, unless it was left on the
+ * alternate signal stack. */
+static int foreign(const Shadow *S, Entry *E, uintptr_t Sp) {
+  if (!onOwnStack(S, Sp))
+    return 1;
+  if (onOwnStack(S, E->Sp))
+    return -1;
+  return !leftOnAltStack(E);
 }
 
 /* The return addresses a stub leaves on the stack while the function it
@@ -537,35 +575,38 @@ __attribute__((no_sanitize("address"))) static bool frameGone(const Entry *E) {
 }
 
 /* Kept by a call through a stub whose caller resumes at Sp, of the frames
- * not above Sp (dropDead's walk): a frame on another stack; one below Sp
+ * not above Sp (dropDead's walk): a frame on another stack (foreign); one below Sp
  * whose stub's words are still in place (it may be suspended on a stack
  * that is part of this one -- a coroutine's, a signal handler's alternate
  * stack in a local array -- while the call runs on another part, or gone
  * with its stack not yet reused). A frame whose caller resumed at Sp itself
  * is gone: the call is made from where it was. */
-static bool keepOnCall(const Shadow *S, const Entry *E, uintptr_t Sp) {
-  return keepForeign(S, E, Sp) || (E->Sp < Sp && !frameGone(E));
+static bool keepOnCall(const Shadow *S, Entry *E, uintptr_t Sp) {
+  int F = foreign(S, E, Sp);
+  return F >= 0 ? F : E->Sp < Sp && !frameGone(E);
 }
 
 /* Kept by the return of a call whose caller resumes at Sp, of the frames
- * entered after it: a frame on another stack, or above Sp (suspended on
+ * entered after it: a frame on another stack (foreign), or above Sp (suspended on
  * another part of this stack: the returning call is not inside it). Those
  * below Sp are gone, whatever stack they were on in this one: the returning
  * frame held them. */
-static bool keepOnReturn(const Shadow *S, const Entry *E, uintptr_t Sp) {
-  return keepForeign(S, E, Sp) || E->Sp > Sp;
+static bool keepOnReturn(const Shadow *S, Entry *E, uintptr_t Sp) {
+  int F = foreign(S, E, Sp);
+  return F >= 0 ? F : E->Sp > Sp;
 }
 
 /* Kept by a thread that leaves module code at Sp (dlclose, unload,
- * shutdown: cold paths): a frame on another stack, or one whose caller
+ * shutdown: cold paths): a frame on another stack (foreign), or one whose caller
  * resumes above Sp and whose stub's words are still in place. Frames below
  * Sp count as gone here even with their words in place (left by a longjmp
  * from deeper than the stack has been reused since): a frame suspended on a
  * stack that is part of this one is taken for gone too, so unloading its
  * module from another part of the stack, or shutting down, does not wait for
  * it. */
-static bool keepLeaving(const Shadow *S, const Entry *E, uintptr_t Sp) {
-  return keepForeign(S, E, Sp) || (E->Sp > Sp && !frameGone(E));
+static bool keepLeaving(const Shadow *S, Entry *E, uintptr_t Sp) {
+  int F = foreign(S, E, Sp);
+  return F >= 0 ? F : E->Sp > Sp && !frameGone(E);
 }
 
 /* Gives back the tokens of frames on the thread's own stack not above Sp
