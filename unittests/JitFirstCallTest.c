@@ -46,6 +46,63 @@ static void aFunctionIsCompiledOnItsFirstCallNotAtLoad(void **State) {
   assert_int_equal(call(entry(M, "good")), 7);
 }
 
+/* Variables, and aliases of them, do not stop the cut: the module with
+ * them loads without compiling bad, as the one without does. Before, every
+ * keepable variable's companion (an alias, ir/KeptVariables.h) made the
+ * module one the cut refused, so any module with a writable variable was
+ * compiled whole at load: bad's error failed the load, and Tiered counted
+ * nothing. */
+static const char *HalfBrokenWithVariables =
+    "@g = global i32 7\n"
+    "@ga = alias i32, ptr @g\n"
+    "define i32 @good() {\n"
+    "  %v = load i32, ptr @ga\n"
+    "  ret i32 %v\n"
+    "}\n"
+    "define i32 @bad() {\n"
+    "  %r = call i32 asm sideeffect \"not_an_instruction %eax\", "
+    "\"={ax}\"()\n"
+    "  ret i32 %r\n"
+    "}\n";
+
+static void
+aModuleWithVariablesAndTheirAliasesIsCompiledOnFirstCalls(void **State) {
+  Fixture *F = *State;
+  orc_rt_JitModuleRef M = load(F, "variables.ll", HalfBrokenWithVariables);
+  assert_int_equal(call(entry(M, "good")), 7);
+  assert_int_equal(*(int *)entry(M, "ga"), 7);
+}
+
+/* A module the cut refuses (an alias of a function) is compiled whole, with
+ * the IR pipeline: a discardable function whose address escapes, used only
+ * through its escape stub, is still there for the stub to reach. Before,
+ * the optimizer dropped it and the load failed ("Symbols not found: [ cb,
+ * cb ]": the lookup named it twice, as an export and as the stub's target,
+ * which also crashed inside LLVM's lookup in most runs). */
+static const char *WholeWithEscapingLinkOnce =
+    "@g = global i32 0\n"
+    "@run2 = alias i32 (), ptr @run\n"
+    "define linkonce_odr i32 @cb(i32 %x) {\n"
+    "  %r = add i32 %x, 1\n"
+    "  ret i32 %r\n"
+    "}\n"
+    "define ptr @get_cb() {\n"
+    "  ret ptr @cb\n"
+    "}\n"
+    "define i32 @run() {\n"
+    "  ret i32 3\n"
+    "}\n";
+
+static void
+anEscapingLinkOnceFunctionOfAModuleCompiledWholeIsKept(void **State) {
+  Fixture *F = *State;
+  orc_rt_JitModuleRef M = load(F, "whole.ll", WholeWithEscapingLinkOnce);
+  int (*Cb)(int) = (int (*)(int))(
+      uintptr_t)((void *(*)(void))(uintptr_t)entry(M, "get_cb"))();
+  assert_int_equal(Cb(1), 2);
+  assert_int_equal(call(entry(M, "run2")), 3);
+}
+
 /* A session whose error reporter the test reads, with a Lazy Jit. */
 typedef struct {
   orc_rt_TaskQueueRef Q;
@@ -328,6 +385,12 @@ int main(void) {
   const struct CMUnitTest Tests[] = {
       cmocka_unit_test_setup_teardown(
           aFunctionIsCompiledOnItsFirstCallNotAtLoad, setUp, tearDown),
+      cmocka_unit_test_setup_teardown(
+          aModuleWithVariablesAndTheirAliasesIsCompiledOnFirstCalls, setUp,
+          tearDown),
+      cmocka_unit_test_setup_teardown(
+          anEscapingLinkOnceFunctionOfAModuleCompiledWholeIsKept, setUp,
+          tearDown),
       cmocka_unit_test(
           aFunctionThatDoesNotCompileIsAStaleCallWithTheCauseReported),
       cmocka_unit_test_setup_teardown(aMissingSymbolFailsTheLoadNotTheFirstCall,

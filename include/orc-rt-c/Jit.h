@@ -16,8 +16,8 @@
  *             the last of them returns. Variables (writable, not thread-
  *             local) of the same name, type and alignment keep their
  *             storage, and so their values, whether exported or static;
- *             the others, constants and thread-locals start from the new
- *             version's initializers. The old
+ *             the others, constants, thread-locals and variables an alias
+ *             names start from the new version's initializers. The old
  *             version's destructors and atexit handlers run, then the new
  *             version's constructors, on the reloading thread, before the
  *             switch. A reload that fails changes nothing.

@@ -104,17 +104,24 @@ static bool onlyCalled(LLVMValueRef F) {
 /* True if M already holds a global value named Name (Len bytes). */
 static bool nameTaken(LLVMModuleRef M, const char *Name, size_t Len) {
   return LLVMGetNamedFunctionWithLength(M, Name, Len) ||
-         LLVMGetNamedGlobalWithLength(M, Name, Len);
+         LLVMGetNamedGlobalWithLength(M, Name, Len) ||
+         LLVMGetNamedGlobalAlias(M, Name, Len);
 }
 
 /*===----------------------------------------------------------------------===*/
 /* The cut. */
 
-/* True if M can be cut (see LazySplit.h): no aliases, ifuncs or
- * blockaddress constants. */
+/* True if M can be cut (see LazySplit.h): no aliases but of variables (the
+ * companions of kept variables, ir/KeptVariables.h, are such: an alias of a
+ * variable stays with it, in the part the cut leaves the variables in, and
+ * a moved body reaches it by name; one of a function would name a body that
+ * moves away), no ifuncs, no blockaddress constants. */
 static bool canSplit(LLVMModuleRef M) {
-  return !LLVMGetFirstGlobalAlias(M) && !LLVMGetFirstGlobalIFunc(M) &&
-         !hasBlockAddress(M);
+  for (LLVMValueRef A = LLVMGetFirstGlobalAlias(M); A;
+       A = LLVMGetNextGlobalAlias(A))
+    if (!orc_rt_jit_aliasedVariable(A))
+      return false;
+  return !LLVMGetFirstGlobalIFunc(M) && !hasBlockAddress(M);
 }
 
 /* F's type is a signal handler's: void (i32), or void (i32, ptr, ptr). */

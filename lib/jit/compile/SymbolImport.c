@@ -93,13 +93,34 @@ static LLVMErrorRef lookupAndWait(LLVMOrcExecutionSessionRef ES,
                                   uint64_t *Addrs,
                                   void (*Unfinished)(void *Ctx), void *Ctx) {
   LLVMOrcCLookupSetElement *Syms = calloc(N ? N : 1, sizeof(*Syms));
+  orc_rt_jit_PtrSet Seen = {0};
   if (!Syms)
     return LLVMCreateStringError("out of memory");
+  /* Each name once: ORC's lookup sets may not repeat one (a function both
+   * exported and escaping is asked for twice), and a lookup that has to
+   * generate a repeated name breaks ORC's bookkeeping (SIGSEGV in
+   * OL_completeLookup). Every Addrs[K] of a name is filled (lookupDone). */
+  size_t NS = 0;
   for (size_t I = 0; I < N; ++I) {
-    LLVMOrcRetainSymbolStringPoolEntry(Names[I]); /* the lookup takes one */
-    Syms[I] = (LLVMOrcCLookupSetElement){Names[I], Flags};
     Addrs[I] = 0;
+    int New = 1; /* a few: compared; many: a set */
+    for (size_t K = 0; N <= 32 && K < NS && New; ++K)
+      New = Syms[K].Name != Names[I];
+    if (N > 32)
+      New = orc_rt_jit_PtrSet_insert(&Seen, Names[I]);
+    if (New < 0) {
+      orc_rt_jit_PtrSet_free(&Seen);
+      for (size_t K = 0; K < NS; ++K)
+        LLVMOrcReleaseSymbolStringPoolEntry(Syms[K].Name);
+      free(Syms);
+      return LLVMCreateStringError("out of memory");
+    }
+    if (!New)
+      continue;
+    LLVMOrcRetainSymbolStringPoolEntry(Names[I]); /* the lookup takes one */
+    Syms[NS++] = (LLVMOrcCLookupSetElement){Names[I], Flags};
   }
+  orc_rt_jit_PtrSet_free(&Seen);
   LookupState S = {PTHREAD_MUTEX_INITIALIZER,
                    PTHREAD_COND_INITIALIZER,
                    false,
@@ -109,8 +130,8 @@ static LLVMErrorRef lookupAndWait(LLVMOrcExecutionSessionRef ES,
                    N};
   LLVMOrcCJITDylibSearchOrderElement Order = {
       JD, LLVMOrcJITDylibLookupFlagsMatchAllSymbols};
-  LLVMOrcExecutionSessionLookup(ES, LLVMOrcLookupKindStatic, &Order, 1, Syms, N,
-                                lookupDone, &S);
+  LLVMOrcExecutionSessionLookup(ES, LLVMOrcLookupKindStatic, &Order, 1, Syms,
+                                NS, lookupDone, &S);
   pthread_mutex_lock(&S.Lock);
   if (!S.Finished && Unfinished)
     Unfinished(Ctx);

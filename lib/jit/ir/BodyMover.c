@@ -50,9 +50,11 @@ static LLVMValueRef declFor(orc_rt_jit_BodyMover *S, LLVMValueRef G) {
     D = LLVMAddGlobalInAddressSpace(S->Part, T, Z,
                                     LLVMGetPointerAddressSpace(LLVMTypeOf(G)));
     LLVMSetThreadLocalMode(D, LLVMGetThreadLocalMode(G));
-    LLVMSetGlobalConstant(D, LLVMIsGlobalConstant(G));
-    LLVMSetExternallyInitialized(D, LLVMIsExternallyInitialized(G));
-    LLVMSetAlignment(D, LLVMGetAlignment(G));
+    if (!LLVMIsAGlobalAlias(G)) { /* (an alias of a variable: a variable) */
+      LLVMSetGlobalConstant(D, LLVMIsGlobalConstant(G));
+      LLVMSetExternallyInitialized(D, LLVMIsExternallyInitialized(G));
+      LLVMSetAlignment(D, LLVMGetAlignment(G));
+    }
   }
   if (LLVMGetLinkage(G) == LLVMExternalWeakLinkage)
     LLVMSetLinkage(D, LLVMExternalWeakLinkage); /* may be null: no error */

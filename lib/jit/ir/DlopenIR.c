@@ -242,6 +242,13 @@ orc_rt_jit_routeEscapesThroughStubs(LLVMModuleRef M,
       LLVMSetVisibility(F, LLVMHiddenVisibility);
       Name = LLVMGetValueName2(F, &Len);
     }
+    /* The stub takes every use but direct calls: a discardable body left
+     * without any would be dropped by the optimizer (a module compiled
+     * whole after this), and the stub's target would be missing. */
+    if (L == LLVMLinkOnceAnyLinkage)
+      LLVMSetLinkage(F, LLVMWeakAnyLinkage);
+    else if (L == LLVMLinkOnceODRLinkage)
+      LLVMSetLinkage(F, LLVMWeakODRLinkage);
     snprintf(Buf, sizeof(Buf), "__mini_lli_stub.%u", N++);
     LLVMValueRef Stub = LLVMAddFunction(M, Buf, LLVMGlobalGetValueType(F));
     bool Floats = true;

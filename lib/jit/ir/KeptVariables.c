@@ -2,6 +2,8 @@
 
 #include "jit/ir/KeptVariables.h"
 #include "jit/ir/DlopenIR.h"
+#include "jit/ir/SplitSupport.h"
+#include "jit/support/PtrSet.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -206,12 +208,27 @@ static orc_rt_ErrorRef keepOne(LLVMModuleRef M, LLVMValueRef G, char *TypeKey,
 orc_rt_ErrorRef orc_rt_jit_keepVariables(LLVMModuleRef M,
                                          const orc_rt_jit_KeptVar *Keep,
                                          size_t N) {
+  /* A variable an alias names is not kept: a kept variable becomes a
+   * declaration, which an alias cannot name. Found before any companion (an
+   * alias too) is added. */
+  orc_rt_jit_PtrSet Aliased = {0};
+  for (LLVMValueRef A = LLVMGetFirstGlobalAlias(M); A;
+       A = LLVMGetNextGlobalAlias(A)) {
+    LLVMValueRef V = orc_rt_jit_aliasedVariable(A);
+    if (V && orc_rt_jit_PtrSet_insert(&Aliased, V) < 0) {
+      orc_rt_jit_PtrSet_free(&Aliased);
+      return orc_rt_Error_create("out of memory");
+    }
+  }
   orc_rt_ErrorRef Err = NULL;
   for (LLVMValueRef G = LLVMGetFirstGlobal(M), Next; G && !Err; G = Next) {
     Next = LLVMGetNextGlobal(G);
-    char *TypeKey = orc_rt_jit_typeKey(G); /* NULL: not keepable */
+    char *TypeKey = orc_rt_jit_PtrSet_has(&Aliased, G)
+                        ? NULL
+                        : orc_rt_jit_typeKey(G); /* NULL: not keepable */
     if (TypeKey)
       Err = keepOne(M, G, TypeKey, Keep, N);
   }
+  orc_rt_jit_PtrSet_free(&Aliased);
   return Err;
 }

@@ -16,8 +16,9 @@
  *                   cost a small module's load/unload cycle about 10%.
  *
  * Keepable: a named, writable, non-thread-local variable the module defines
- * (constants start from the new module's initializers; so do thread-locals,
- * whose storage is per thread). A variable's type is its layout and its
+ * that no alias names (constants start from the new module's initializers;
+ * so do thread-locals, whose storage is per thread, and aliased variables:
+ * a kept variable is a declaration, which an alias cannot name). A variable's type is its layout and its
  * alignment (typeKey), so a struct whose fields changed under the same name
  * is not the same type. */
 

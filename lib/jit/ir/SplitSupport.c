@@ -14,6 +14,21 @@ bool orc_rt_jit_isLocalLinkage(LLVMLinkage L) {
   return L == LLVMInternalLinkage || L == LLVMPrivateLinkage;
 }
 
+LLVMValueRef orc_rt_jit_aliasedVariable(LLVMValueRef A) {
+  LLVMValueRef V = LLVMAliasGetAliasee(A);
+  for (unsigned Depth = 0; V && Depth < 64; ++Depth) {
+    if (LLVMIsAGlobalVariable(V))
+      return V;
+    if (LLVMIsAGlobalAlias(V))
+      V = LLVMAliasGetAliasee(V);
+    else if (LLVMIsAConstantExpr(V) && LLVMGetNumOperands(V) > 0)
+      V = LLVMGetOperand(V, 0); /* a GEP's, a cast's base */
+    else
+      return NULL;
+  }
+  return NULL;
+}
+
 static void promote(LLVMValueRef GV, unsigned ModuleIndex, unsigned N) {
   char Name[512];
   size_t Len;
@@ -36,6 +51,10 @@ void orc_rt_jit_promoteLocals(LLVMModuleRef M, unsigned ModuleIndex) {
       /* Another part refers to it by name: it may not be merged away. */
       LLVMSetUnnamedAddress(G, LLVMNoUnnamedAddr);
     }
+  for (LLVMValueRef A = LLVMGetFirstGlobalAlias(M); A;
+       A = LLVMGetNextGlobalAlias(A))
+    if (orc_rt_jit_isLocalLinkage(LLVMGetLinkage(A)))
+      promote(A, ModuleIndex, N++);
 }
 
 void orc_rt_jit_dropBody(LLVMValueRef F) {

@@ -38,6 +38,10 @@ void orc_rt_jit_copyAttributes(LLVMValueRef From, LLVMValueRef To);
 /* Internal or private. */
 bool orc_rt_jit_isLocalLinkage(LLVMLinkage L);
 
+/* The variable alias A names (a part of: through GEPs and casts, and other
+ * aliases), or NULL if A aliases anything else (a function). */
+LLVMValueRef orc_rt_jit_aliasedVariable(LLVMValueRef A);
+
 /* A new empty module in From's context, named Name, like From: same
  * data layout, triple and module flags (PIC level, frame pointers, ...
  * steer code generation). */
