@@ -341,7 +341,7 @@ orc_rt_ErrorRef orc_rt_jit_compileModule(LLVMModuleRef M, unsigned ModuleIndex,
       compilePart(&Jobs[P]);
     }
     for (unsigned P = 1; P < Started; ++P)
-      pthread_join(Tids[P], NULL);
+      orc_rt_jit_realPthreadJoin(Tids[P], NULL);
     for (unsigned P = 0; P < NumParts; ++P) {
       Err = orc_rt_Error_join(Err, Jobs[P].Err);
       if (Jobs[P].Obj)

@@ -19,6 +19,7 @@
 #include "jit/program/ThreadInterpose.h"
 #include "jit/support/Diag.h"
 #include "jit/support/GrowArray.h"
+#include "jit/support/LibcPthread.h"
 #include "jit/tier/Tiers.h"
 
 #include <llvm-c/ExecutionEngine.h>
@@ -387,7 +388,7 @@ static void *creatorThread(void *Arg) {
  * reads); after a NULL return the LLJIT fields may be used. */
 static orc_rt_ErrorRef ready(orc_rt_jit_Jit *J) {
   if (J->Creating) {
-    pthread_join(J->Creator, NULL);
+    orc_rt_jit_realPthreadJoin(J->Creator, NULL);
     J->Creating = false;
   }
   return J->CreateErr

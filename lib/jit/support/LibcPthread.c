@@ -1,4 +1,4 @@
-/*===- lib/jit/support/LibcPthread.c - libc's own pthread_create ----------===*/
+/*===- lib/jit/support/LibcPthread.c - libc's own pthread_create, _join ---===*/
 
 #include "jit/support/LibcPthread.h"
 
@@ -6,19 +6,35 @@
 #include <errno.h>
 #include <string.h>
 
-typedef int (*CreateFn)(pthread_t *, const pthread_attr_t *, void *(*)(void *),
-                        void *);
+/* The definition of Name found past the executable's, cached in *Cache
+ * (a racy first use writes the same value); NULL if there is none. */
+static void *next(const char *Name, void **Cache) {
+  void *Sym = __atomic_load_n(Cache, __ATOMIC_ACQUIRE);
+  if (!Sym) {
+    Sym = dlsym(RTLD_NEXT, Name);
+    __atomic_store_n(Cache, Sym, __ATOMIC_RELEASE);
+  }
+  return Sym;
+}
 
 int orc_rt_jit_realPthreadCreate(pthread_t *Thread, const pthread_attr_t *Attr,
                                  void *(*Fn)(void *), void *Arg) {
-  static CreateFn Real; /* racy first use writes the same value */
-  CreateFn R = __atomic_load_n(&Real, __ATOMIC_ACQUIRE);
-  if (!R) {
-    void *Sym = dlsym(RTLD_NEXT, "pthread_create");
-    if (!Sym)
-      return EAGAIN;
-    memcpy(&R, &Sym, sizeof(Sym));
-    __atomic_store_n(&Real, R, __ATOMIC_RELEASE);
-  }
-  return R(Thread, Attr, Fn, Arg);
+  static void *Cache;
+  void *Sym = next("pthread_create", &Cache);
+  if (!Sym)
+    return EAGAIN;
+  int (*Create)(pthread_t *, const pthread_attr_t *, void *(*)(void *),
+                void *);
+  memcpy(&Create, &Sym, sizeof(Sym));
+  return Create(Thread, Attr, Fn, Arg);
+}
+
+int orc_rt_jit_realPthreadJoin(pthread_t Thread, void **Result) {
+  static void *Cache;
+  void *Sym = next("pthread_join", &Cache);
+  if (!Sym)
+    return pthread_join(Thread, Result);
+  int (*Join)(pthread_t, void **);
+  memcpy(&Join, &Sym, sizeof(Sym));
+  return Join(Thread, Result);
 }

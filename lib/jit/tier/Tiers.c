@@ -1178,7 +1178,7 @@ static uint64_t firstCall(void *Ctx) {
   int Made = orc_rt_jit_realPthreadCreate(&Thread, NULL, compileFirst, &C);
   pthread_sigmask(SIG_SETMASK, &Old, NULL);
   if (Made == 0) {
-    pthread_join(Thread, NULL);
+    orc_rt_jit_realPthreadJoin(Thread, NULL);
   } else {
     orc_rt_jit_CallOnce_save();
     compileFirst(&C);
@@ -1385,7 +1385,7 @@ static void stopThread(orc_rt_jit_Tiers *T) {
   /* Release: pairs with the compile thread's acquire load of Stop. */
   __atomic_store_n(&T->Stop, true, __ATOMIC_RELEASE);
   sem_post(&T->Wake);
-  pthread_join(T->Thread, NULL);
+  orc_rt_jit_realPthreadJoin(T->Thread, NULL);
   __atomic_store_n(&T->Started, 2, __ATOMIC_RELEASE);
 }
 
