@@ -23,8 +23,7 @@ int orc_rt_jit_realPthreadCreate(pthread_t *Thread, const pthread_attr_t *Attr,
   void *Sym = next("pthread_create", &Cache);
   if (!Sym)
     return EAGAIN;
-  int (*Create)(pthread_t *, const pthread_attr_t *, void *(*)(void *),
-                void *);
+  int (*Create)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
   memcpy(&Create, &Sym, sizeof(Sym));
   return Create(Thread, Attr, Fn, Arg);
 }
