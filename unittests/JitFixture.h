@@ -63,7 +63,8 @@ static inline int setUp(void **State) {
 
 static inline int tearDown(void **State) {
   Fixture *F = *State;
-  orc_rt_Session_destroy(F->S);
+  if (F->S) /* (a case may have destroyed it) */
+    orc_rt_Session_destroy(F->S);
   orc_rt_TaskQueue_destroy(F->Q);
   free(F);
   return 0;

@@ -744,6 +744,121 @@ static void aFrameLeftOnAnAlternateSignalStackGivesItsTokenBack(void **State) {
   assert_int_equal(C.FreedAtUnload, 1);
 }
 
+/* A module's C++ thread_local destructor (registered with
+ * __cxa_thread_atexit, as clang's code does) runs when its thread ends, also
+ * after the module was unloaded, and the module's code stays until it has
+ * run, as glibc keeps a library with one pending loaded past dlclose: the
+ * unload's OnFreed comes after the thread's end. Before, the destructor's
+ * pointer was a stale call by then, and the thread's end aborted the
+ * process. A thread whose destructor is still pending when the Jit goes
+ * (its Session's shutdown) runs none at its end: the code is gone. */
+static const char *ThreadLocalWithDtor =
+    "@tl = thread_local global i32 0\n"
+    "@registered = thread_local global i1 false\n"
+    "@__dso_handle = external hidden global i8\n"
+    "declare i32 @__cxa_thread_atexit(ptr, ptr, ptr)\n"
+    "declare void @host_dtor_ran(i32)\n"
+    "declare ptr @llvm.threadlocal.address.p0(ptr)\n"
+    "define internal void @dtor(ptr %p) {\n"
+    "  %v = load i32, ptr %p\n"
+    "  call void @host_dtor_ran(i32 %v)\n"
+    "  ret void\n"
+    "}\n"
+    "define i32 @touch(i32 %x) {\n"
+    "  %r = call ptr @llvm.threadlocal.address.p0(ptr @registered)\n"
+    "  %t = call ptr @llvm.threadlocal.address.p0(ptr @tl)\n"
+    "  %done = load i1, ptr %r\n"
+    "  br i1 %done, label %set, label %reg\n"
+    "reg:\n"
+    "  store i1 true, ptr %r\n"
+    "  %c = call i32 @__cxa_thread_atexit(ptr @dtor, ptr %t, "
+    "ptr @__dso_handle)\n"
+    "  br label %set\n"
+    "set:\n"
+    "  store i32 %x, ptr %t\n"
+    "  ret i32 %x\n"
+    "}\n";
+
+static atomic_int DtorRanWith;
+static void hostDtorRan(int V) { atomic_store(&DtorRanWith, V); }
+
+typedef struct {
+  int (*Touch)(int);
+  int Value;
+  pthread_mutex_t Lock;
+  pthread_cond_t Go; /* signalled with Touched or MayEnd set */
+  bool Touched, MayEnd;
+} TouchingThread;
+
+static void *touchThenWait(void *Arg) {
+  TouchingThread *T = Arg;
+  T->Touch(T->Value);
+  pthread_mutex_lock(&T->Lock);
+  T->Touched = true;
+  pthread_cond_broadcast(&T->Go);
+  while (!T->MayEnd)
+    pthread_cond_wait(&T->Go, &T->Lock);
+  pthread_mutex_unlock(&T->Lock);
+  return NULL;
+}
+
+static void waitForTouch(TouchingThread *T) {
+  pthread_mutex_lock(&T->Lock);
+  while (!T->Touched)
+    pthread_cond_wait(&T->Go, &T->Lock);
+  pthread_mutex_unlock(&T->Lock);
+}
+
+static void letEnd(TouchingThread *T, pthread_t Thread) {
+  pthread_mutex_lock(&T->Lock);
+  T->MayEnd = true;
+  pthread_cond_broadcast(&T->Go);
+  pthread_mutex_unlock(&T->Lock);
+  pthread_join(Thread, NULL);
+}
+
+static void
+aThreadLocalDestructorRunsAtItsThreadsEndAfterTheUnload(void **State) {
+  Fixture *F = *State;
+  assert_null(orc_rt_Jit_addSymbol(F->J, "host_dtor_ran",
+                                   (void *)(uintptr_t)hostDtorRan));
+  orc_rt_JitModuleRef M = load(F, "tls.ll", ThreadLocalWithDtor);
+  TouchingThread T = {.Touch = (int (*)(int))(uintptr_t)entry(M, "touch"),
+                      .Value = 42,
+                      .Lock = PTHREAD_MUTEX_INITIALIZER,
+                      .Go = PTHREAD_COND_INITIALIZER};
+  atomic_store(&DtorRanWith, 0);
+  pthread_t Thread;
+  assert_int_equal(pthread_create(&Thread, NULL, touchThenWait, &T), 0);
+  waitForTouch(&T);
+  atomic_int Freed = 0;
+  orc_rt_JitModule_unload(M, freed, &Freed);
+  assert_int_equal(atomic_load(&Freed), 0); /* the destructor is pending */
+  letEnd(&T, Thread);
+  assert_int_equal(atomic_load(&DtorRanWith), 42);
+  assert_int_equal(atomic_load(&Freed), 1);
+}
+
+static void
+aThreadLocalDestructorPendingWhenTheJitGoesDoesNotRun(void **State) {
+  Fixture *F = *State;
+  assert_null(orc_rt_Jit_addSymbol(F->J, "host_dtor_ran",
+                                   (void *)(uintptr_t)hostDtorRan));
+  orc_rt_JitModuleRef M = load(F, "tls.ll", ThreadLocalWithDtor);
+  TouchingThread T = {.Touch = (int (*)(int))(uintptr_t)entry(M, "touch"),
+                      .Value = 7,
+                      .Lock = PTHREAD_MUTEX_INITIALIZER,
+                      .Go = PTHREAD_COND_INITIALIZER};
+  atomic_store(&DtorRanWith, 0);
+  pthread_t Thread;
+  assert_int_equal(pthread_create(&Thread, NULL, touchThenWait, &T), 0);
+  waitForTouch(&T);
+  orc_rt_Session_destroy(F->S); /* the Jit goes, its code with it */
+  F->S = NULL;
+  letEnd(&T, Thread);
+  assert_int_equal(atomic_load(&DtorRanWith), 0);
+}
+
 /* Four threads call all along while the module is unloaded: each call
  * returns the module's answer or, once it is gone, goes to the stale-call
  * handler; none crashes, and the code is freed once all are out. */
@@ -1105,6 +1220,12 @@ int main(void) {
           tearDown),
       cmocka_unit_test_setup_teardown(
           aFrameLeftOnAnAlternateSignalStackGivesItsTokenBack, setUp, tearDown),
+      cmocka_unit_test_setup_teardown(
+          aThreadLocalDestructorRunsAtItsThreadsEndAfterTheUnload, setUp,
+          tearDown),
+      cmocka_unit_test_setup_teardown(
+          aThreadLocalDestructorPendingWhenTheJitGoesDoesNotRun, setUp,
+          tearDown),
       cmocka_unit_test_setup_teardown(staleCallGoesToTheHandler, setUp,
                                       tearDown),
       cmocka_unit_test_setup_teardown(

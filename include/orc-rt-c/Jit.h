@@ -24,7 +24,9 @@
  *   unload    returns at once: the module's destructors and the atexit
  *             handlers it registered run (on the unloading thread, as at
  *             dlclose), new calls through its entries are refused, and its
- *             code is freed once the last call already inside it returns.
+ *             code is freed once the last call already inside it returns
+ *             and every thread with one of its thread_local destructors
+ *             pending has ended (and run it).
  *   stale     a call through an entry of an unloaded module goes to the stale
  *             -call handler (default: one line on stderr naming the function
  *             and the module, then abort), never into freed memory.

@@ -219,6 +219,8 @@ static orc_rt_ErrorRef createLLJIT(orc_rt_JitRef J) {
 }
 
 static void disposeJit(orc_rt_JitRef J) {
+  /* Before any version goes: a pinned one completes when unpinned. */
+  orc_rt_jit_Host_cancelThreadDtors(J);
   /* Tiered versions' compile threads stop before their JITDylibs go. */
   for (orc_rt_jit_HostSlot *S = J->Opts.Tiered ? J->AllSlots : NULL; S;
        S = S->NextAll)

@@ -81,7 +81,13 @@ typedef struct orc_rt_jit_HostVersion {
   bool Pinned;     /* under SymLock */
   bool Bound;      /* another module bound its symbols: pinned for good */
   bool ByShutdown; /* finalized by the Session's shutdown */
-  char Dso;        /* its __dso_handle: its atexit handlers carry it */
+  /* Thread-local destructors its code registered and no thread has run yet
+   * (HostThreadDtors.c); its group's completion waits for them
+   * (CompleteAfterThreadDtors). Under SymLock. */
+  unsigned ThreadDtors;
+  bool CompleteAfterThreadDtors;
+  uint32_t DsoMagic; /* ORC_RT_JIT_DSO_MAGIC: Dso is a version's */
+  char Dso;          /* its __dso_handle: its atexit handlers carry it */
   struct orc_rt_jit_HostVersion *NextPinned;
   /* Compiled function by function (HostLazy.c): then Code is its own, not
    * the cache's. */
@@ -159,7 +165,21 @@ struct orc_rt_OpaqueJit {
   } LazyFailure;
   /* Tiered: the counts of versions whose tiers are gone, under SymLock. */
   orc_rt_JitTierStats RetiredTiers;
+  /* Thread-local destructors registered and not run (HostThreadDtors.c),
+   * under SymLock. */
+  struct orc_rt_jit_ThreadDtor *ThreadDtors;
 };
+
+/* The __cxa_thread_atexit a module's JITDylib resolves to: registers Fn(Obj)
+ * to run when the calling thread ends, keeping the code of the version
+ * whose __dso_handle Dso is until then (as glibc keeps a library with such
+ * a destructor pending loaded past dlclose). */
+int orc_rt_jit_Host_threadAtexit(void (*Fn)(void *), void *Obj, void *Dso);
+
+/* At the Jit's end: the destructors not run yet are cancelled (a thread
+ * that ends later runs none: the code is gone), and their versions
+ * unpinned; waits for one running meanwhile. */
+void orc_rt_jit_Host_cancelThreadDtors(struct orc_rt_OpaqueJit *J);
 
 /* Loads the module in Buf (consumed) under J->Lock. */
 orc_rt_ErrorRef orc_rt_jit_Host_load(struct orc_rt_OpaqueJit *J,
@@ -190,6 +210,17 @@ void orc_rt_jit_HostVersion_run(orc_rt_jit_HostVersion *V, const char *What,
 /* Frees its code and data (its JITDylib cleared for reuse) and
  * bookkeeping; or only the bookkeeping. */
 void orc_rt_jit_HostVersion_release(orc_rt_jit_HostVersion *V);
+
+#define ORC_RT_JIT_DSO_MAGIC 0x44534f56u /* "VOSD" */
+
+/* The version whose __dso_handle Dso is, or NULL if it is not one. */
+orc_rt_jit_HostVersion *orc_rt_jit_HostVersion_ofDso(void *Dso);
+
+/* A thread_local destructor V's code registered keeps V's code until it has
+ * run (pin), or been cancelled (unpin): the completion of V's group, if it
+ * came meanwhile, happens at the last unpin. */
+void orc_rt_jit_HostVersion_pinForThreadDtor(orc_rt_jit_HostVersion *V);
+void orc_rt_jit_HostVersion_unpinThreadDtor(orc_rt_jit_HostVersion *V);
 /* M's own stub identity (M->Id), for its fronts and retired stubs. */
 orc_rt_ErrorRef orc_rt_jit_Host_makeModuleId(orc_rt_JitModuleRef M);
 void orc_rt_jit_HostVersion_free(orc_rt_jit_HostVersion *V);

@@ -90,6 +90,12 @@ static bool findForSlot(const char *Name, uint64_t *Addr, void *Ctx) {
     Slot->DsoBound = true;
     return true;
   }
+  /* Thread-local destructors keep their version (HostThreadDtors.c); over
+   * another's JIT, the owner's runtime has its own. */
+  if (!Slot->J->Owned && !strcmp(Name, "__cxa_thread_atexit")) {
+    *Addr = (uintptr_t)orc_rt_jit_Host_threadAtexit;
+    return true;
+  }
   orc_rt_JitModuleRef From;
   if (!findExport(Slot->J, Name, Addr, &From) || From == Slot->Owner)
     return false;

@@ -158,6 +158,7 @@ static void retire(orc_rt_jit_HostVersion *V) {
 
 void orc_rt_jit_HostVersion_free(orc_rt_jit_HostVersion *V) {
   orc_rt_JitRef J = V->M->J;
+  V->DsoMagic = 0; /* (a destructor registered with it is not ours now) */
   if (V->Id && !V->Link.StubsMade) { /* no stub points at it */
     orc_rt_TokenSource_dispose(V->Id->Tokens);
     free(V->Id->Path);
@@ -218,6 +219,11 @@ static void onComplete(void *Ctx) {
   if (V->ByShutdown)
     return;
   pthread_mutex_lock(&J->SymLock);
+  if (V->ThreadDtors) { /* completes at the last one's unpin */
+    V->CompleteAfterThreadDtors = true;
+    pthread_mutex_unlock(&J->SymLock);
+    return;
+  }
   if (M->Cur == V) /* unloaded */
     M->Cur = NULL;
   bool Keep = V->Pinned && !M->Gone;
@@ -244,6 +250,29 @@ static void onComplete(void *Ctx) {
   orc_rt_jit_Host_freeModule(M);
   if (OnFreed)
     OnFreed(OnFreedCtx);
+}
+
+void orc_rt_jit_HostVersion_pinForThreadDtor(orc_rt_jit_HostVersion *V) {
+  pthread_mutex_lock(&V->M->J->SymLock);
+  ++V->ThreadDtors;
+  pthread_mutex_unlock(&V->M->J->SymLock);
+}
+
+void orc_rt_jit_HostVersion_unpinThreadDtor(orc_rt_jit_HostVersion *V) {
+  pthread_mutex_lock(&V->M->J->SymLock);
+  bool Now = --V->ThreadDtors == 0 && V->CompleteAfterThreadDtors;
+  pthread_mutex_unlock(&V->M->J->SymLock);
+  if (Now)
+    onComplete(V);
+}
+
+orc_rt_jit_HostVersion *orc_rt_jit_HostVersion_ofDso(void *Dso) {
+  if (!Dso)
+    return NULL;
+  orc_rt_jit_HostVersion *V =
+      (orc_rt_jit_HostVersion *)((char *)Dso -
+                                 offsetof(orc_rt_jit_HostVersion, Dso));
+  return V->DsoMagic == ORC_RT_JIT_DSO_MAGIC ? V : NULL;
 }
 
 /*---- Building ----*/
@@ -552,6 +581,7 @@ orc_rt_ErrorRef orc_rt_jit_HostVersion_build(
     return orc_rt_Error_createf("%s: out of memory", Source);
   }
   V->M = M;
+  V->DsoMagic = ORC_RT_JIT_DSO_MAGIC;
   BuildCtx B = {J, M->Cur ? M->Cur->Vars : NULL, M->Cur ? M->Cur->NumVars : 0,
                 Source};
   /* The cache's errors name the module (parse, verify). */

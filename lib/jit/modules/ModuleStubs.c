@@ -193,7 +193,7 @@ uint64_t orc_rt_jit_ModuleStubs_create(orc_rt_jit_StubModule *M,
                            .Group = M->Group});
 }
 
-static Record *findRecord(uint64_t Addr) {
+static Record *findRecordOfKind(uint64_t Addr, bool *Front) {
   Record *Found = NULL;
   pthread_mutex_lock(&Lock);
   StubPage *P = orc_rt_jit_PtrSet_get(
@@ -202,8 +202,22 @@ static Record *findRecord(uint64_t Addr) {
   if (P && Addr >= Base && Addr < Base + P->Used * P->Slot &&
       (Addr - Base) % P->Slot == 0)
     Found = &P->Records[(Addr - Base) / P->Slot];
+  *Front = Found && !P->Entry; /* (a front page has no entry) */
   pthread_mutex_unlock(&Lock);
   return Found;
+}
+
+static Record *findRecord(uint64_t Addr) {
+  bool Front;
+  return findRecordOfKind(Addr, &Front);
+}
+
+uint64_t orc_rt_jit_ModuleStubs_codeOf(uint64_t Addr) {
+  bool Front;
+  Record *R = findRecordOfKind(Addr, &Front);
+  if (R && Front) /* a front's target is its stub's record */
+    R = (Record *)__atomic_load_n(&R->Target, __ATOMIC_ACQUIRE);
+  return R ? __atomic_load_n(&R->Target, __ATOMIC_ACQUIRE) : Addr;
 }
 
 uint64_t orc_rt_jit_ModuleStubs_createFront(orc_rt_jit_StubModule *M,

@@ -143,6 +143,11 @@ void orc_rt_jit_ModuleStubs_reclaim(void);
 /* How many retired modules wait for their grace period (for tests). */
 size_t orc_rt_jit_ModuleStubs_numRetiring(void);
 
+/* The code a call through Addr enters, if Addr is a stub (through a front,
+ * its stub's): its target, without a token (the caller keeps the code);
+ * else Addr. */
+uint64_t orc_rt_jit_ModuleStubs_codeOf(uint64_t Addr);
+
 /* If Addr is a stub's address, its function name and module; else false. */
 bool orc_rt_jit_ModuleStubs_lookup(uint64_t Addr, const char **Name,
                                    const orc_rt_jit_StubModule **M);
