@@ -46,7 +46,7 @@ extern int __cpu_indicator_init(void);
 
 const orc_rt_jit_Override *orc_rt_jit_Runtime_overrides(size_t *Count) {
   orc_rt_jit_ThreadInterpose_set(orc_rt_jit_pthread_create);
-  static orc_rt_jit_Override Table[27];
+  static orc_rt_jit_Override Table[28];
   Table[0] =
       (orc_rt_jit_Override){"atexit", (uintptr_t)orc_rt_jit_atexit, true};
   Table[1] = (orc_rt_jit_Override){"__cxa_atexit",
@@ -102,6 +102,8 @@ const orc_rt_jit_Override *orc_rt_jit_Runtime_overrides(size_t *Count) {
       (orc_rt_jit_Override){"dladdr", (uintptr_t)orc_rt_jit_dladdr, true};
   Table[26] =
       (orc_rt_jit_Override){"dlinfo", (uintptr_t)orc_rt_jit_dlinfo, true};
+  Table[27] = (orc_rt_jit_Override){"pthread_atfork",
+                                    (uintptr_t)orc_rt_jit_pthread_atfork, true};
   *Count = sizeof(Table) / sizeof(Table[0]);
   return Table;
 }

@@ -26,6 +26,8 @@ int orc_rt_jit_thrd_create(void *Thread, int (*Fn)(void *), void *Arg);
 _Noreturn void orc_rt_jit_pthread_exit(void *Value);
 _Noreturn void orc_rt_jit_thrd_exit(int Value);
 int orc_rt_jit_cxa_thread_atexit(void (*Fn)(void *), void *Obj, void *Dso);
+int orc_rt_jit_pthread_atfork(void (*Prepare)(void), void (*Parent)(void),
+                              void (*Child)(void));
 int orc_rt_jit_pthread_key_create(pthread_key_t *K, void (*Dtor)(void *));
 int orc_rt_jit_pthread_key_delete(pthread_key_t K);
 int orc_rt_jit_tss_create(tss_t *K, tss_dtor_t Dtor);

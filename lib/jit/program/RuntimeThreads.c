@@ -57,6 +57,22 @@ void orc_rt_jit_Runtime_runThreadDtors(void) {
   }
 }
 
+/*---- pthread_atfork ----*/
+
+/* glibc keeps pthread_atfork in libc_nonshared.a, linked into each object so
+ * that it passes that object's __dso_handle (dlclose drops its handlers):
+ * libc.so.6 has only a compat version, which a lookup by name does not find.
+ * JIT'd code's handlers go to glibc with the program's handle (those of a
+ * dlopen'ed module stay after its dlclose: a fork then is a stale call). */
+extern int __register_atfork(void (*Prepare)(void), void (*Parent)(void),
+                             void (*Child)(void), void *Dso);
+
+int orc_rt_jit_pthread_atfork(void (*Prepare)(void), void (*Parent)(void),
+                              void (*Child)(void)) {
+  return __register_atfork(Prepare, Parent, Child,
+                           &orc_rt_jit_internal_ProgramDso);
+}
+
 /*---- pthread_key_create / tss_create destructors ----*/
 
 /* TSD destructors would run when the thread really ends, after it has given
