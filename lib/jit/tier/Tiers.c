@@ -186,14 +186,32 @@ static void enqueue(Slot *S);
 
 static const char CodeSuffix[] = "$tier0code";
 
+/* F makes a musttail call. Every function in a cycle of musttail calls
+ * (threaded interpreters' handlers, mutual recursion) makes one, and a
+ * stub keeps a frame per call it takes: behind stubs, such a cycle would
+ * grow the stack at every call, where musttail promises it does not. */
+static bool makesMustTailCall(LLVMValueRef F) {
+  for (LLVMBasicBlockRef BB = LLVMGetFirstBasicBlock(F); BB;
+       BB = LLVMGetNextBasicBlock(BB)) {
+    LLVMValueRef I = LLVMGetLastInstruction(BB);
+    /* (a musttail call is followed by the block's ret, or a bitcast then
+     * the ret) */
+    for (int K = 0; I && K < 3; ++K, I = LLVMGetPreviousInstruction(I))
+      if (LLVMIsACallInst(I) &&
+          LLVMGetTailCallKind(I) == LLVMTailCallKindMustTail)
+        return true;
+  }
+  return false;
+}
+
 /* Its frames can be counted: a stub can take the call (its arguments and
  * result in registers, the C calling convention: the stub's return path
- * uses the scratch registers). */
+ * uses the scratch registers), and it makes no musttail call. */
 static bool stubbable(LLVMValueRef F, bool *FloatArgs) {
   unsigned CC = LLVMGetFunctionCallConv(F);
   return !LLVMIsDeclaration(F) &&
          (CC == LLVMCCallConv || CC == LLVMFastCallConv) &&
-         orc_rt_jit_registersOnly(F, FloatArgs);
+         orc_rt_jit_registersOnly(F, FloatArgs) && !makesMustTailCall(F);
 }
 
 typedef struct {
