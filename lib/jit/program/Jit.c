@@ -550,6 +550,7 @@ static orc_rt_ErrorRef addFronts(orc_rt_jit_Jit *J,
         .CacheDir = J->Opts->ObjectCacheDir,
         .Settings = J->Settings,
         .EscapesOnFirstCall = true,
+        .EveryFirstCall = true,
         .FirstCallFailed = (uint64_t)(uintptr_t)lazyCallFailed};
     orc_rt_ErrorRef Err = orc_rt_jit_Tiers_create(&J->Tiers, &O);
     if (Err)

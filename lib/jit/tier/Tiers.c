@@ -1152,7 +1152,8 @@ static orc_rt_ErrorRef lookupTier0(orc_rt_jit_Tiers *T, LLVMOrcJITDylibRef JD,
 }
 
 /*===----------------------------------------------------------------------===*/
-/* First calls of functions whose address escapes (EscapesOnFirstCall). */
+/* First calls on a thread made for the compile (EscapesOnFirstCall,
+ * EveryFirstCall). */
 
 typedef struct {
   orc_rt_jit_Tiers *T;
@@ -1216,9 +1217,15 @@ static uint64_t firstCall(void *Ctx) {
   return C.Addr;
 }
 
-/* Each of the N slots whose address escapes gets a first-call entry, which
- * its front starts at (Addrs[i]) instead of its lazy stub; but not one of a
+/* S's front starts at a first-call entry (EscapesOnFirstCall, and
+ * EveryFirstCall for those whose address does not escape); never one of a
  * signal handler's type (Tiers.h). */
+static bool onFirstCall(const orc_rt_jit_Tiers *T, const Slot *S) {
+  return !S->HandlerType && (S->Escapes || T->Opts.EveryFirstCall);
+}
+
+/* Each of the N slots onFirstCall takes gets a first-call entry, which its
+ * front starts at (Addrs[i]) instead of its lazy stub. */
 static orc_rt_ErrorRef makeFirstCallEntries(orc_rt_jit_Tiers *T, Slot *Batch,
                                             size_t N, uint64_t *Addrs) {
   void **Ctxs = calloc(N, sizeof(*Ctxs));
@@ -1226,7 +1233,7 @@ static orc_rt_ErrorRef makeFirstCallEntries(orc_rt_jit_Tiers *T, Slot *Batch,
     return orc_rt_Error_create("out of memory");
   size_t Num = 0;
   for (size_t I = 0; I < N; ++I)
-    if (Batch[I].Escapes && !Batch[I].HandlerType)
+    if (onFirstCall(T, &Batch[I]))
       Ctxs[Num++] = &Batch[I];
   uint64_t Base = Num ? orc_rt_jit_TierFirstCalls_create(&T->FirstCalls,
                                                          firstCall, Ctxs, Num)
@@ -1235,7 +1242,7 @@ static orc_rt_ErrorRef makeFirstCallEntries(orc_rt_jit_Tiers *T, Slot *Batch,
   if (Num && !Base)
     return orc_rt_Error_create("out of memory");
   for (size_t I = 0, K = 0; I < N; ++I)
-    if (Batch[I].Escapes && !Batch[I].HandlerType)
+    if (onFirstCall(T, &Batch[I]))
       Addrs[I] = Batch[I].Entry = Base + 16 * K++;
   return NULL;
 }

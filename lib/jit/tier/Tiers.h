@@ -85,6 +85,15 @@ typedef struct {
    * (and those of a signal handler's type) by
    * orc_rt_jit_Tiers_compileEager, before the program runs. */
   bool EscapesOnFirstCall;
+  /* With EscapesOnFirstCall: every other function (but one of a signal
+   * handler's type) is compiled on its first call that way too, not by its
+   * lazy stub on the calling thread. Unoptimized code can run LLVM's compile
+   * between a std::call_once's store of its callable and the callable's
+   * read: the callable's helpers are separate functions there, first called
+   * inside call_once, and the std::promise with which LLVM's lazy
+   * call-through completes a first call wipes libstdc++'s thread-locals after
+   * CallOnceGuard put them back (a call to address 0). */
+  bool EveryFirstCall;
   /* With EscapesOnFirstCall: where a first call goes if its function cannot
    * be compiled (entered with the caller's arguments, as the lazy
    * call-through's error handler is: it reports the session's errors and
