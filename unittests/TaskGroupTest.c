@@ -7,7 +7,10 @@
 
 #include "orc-rt-c/TaskGroup.h"
 
+#include <signal.h>
 #include <stdatomic.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 typedef struct {
   int Calls;
@@ -223,6 +226,70 @@ static void concurrentAcquireReleaseAndClose(void **State) {
   }
 }
 
+/* A fork while another thread makes and frees groups and threads that take
+ * tokens (the runtime's token bookkeeping takes a process-wide lock for
+ * each): the child, whose only
+ * thread is the forking one, makes a group of its own and ends. Before the
+ * runtime released that lock around fork, a child forked while the other
+ * thread held it waited for it for ever (most of 50 children). A child
+ * that does not end within 20 s is killed, and the case fails. */
+static atomic_bool StopChurn;
+
+/* A short thread's first token registers it with the runtime, its end
+ * unregisters it: both under the lock. */
+static void *takeAToken(void *Arg) {
+  if (orc_rt_TaskGroup_acquireToken(Arg))
+    orc_rt_TaskGroup_releaseToken(Arg);
+  return NULL;
+}
+
+static void *churnGroups(void *Arg) {
+  (void)Arg;
+  while (!atomic_load(&StopChurn)) {
+    orc_rt_TaskGroupRef G = orc_rt_TaskGroup_create();
+    pthread_t T;
+    if (!pthread_create(&T, NULL, takeAToken, G))
+      pthread_join(T, NULL);
+    orc_rt_TaskGroup_close(G);
+    orc_rt_TaskGroup_destroy(G);
+  }
+  return NULL;
+}
+
+static void aChildForkedWhileAnotherThreadMakesGroupsCanMakeOne(void **State) {
+  (void)State;
+  atomic_store(&StopChurn, false);
+  pthread_t T;
+  assert_int_equal(pthread_create(&T, NULL, churnGroups, NULL), 0);
+  int Ended = 0;
+  for (int K = 0; K < 50; ++K) {
+    pid_t P = fork();
+    assert_true(P >= 0);
+    if (P == 0) {
+      orc_rt_TaskGroupRef G = orc_rt_TaskGroup_create();
+      orc_rt_TaskGroup_close(G);
+      orc_rt_TaskGroup_destroy(G);
+      _exit(G ? 3 : 4);
+    }
+    int Status = -1;
+    for (int Tick = 0; Tick < 2000; ++Tick) {
+      if (waitpid(P, &Status, WNOHANG) == P)
+        break;
+      Status = -1;
+      usleep(10000);
+    }
+    if (Status == -1) { /* hung: the rule is broken, no need for more */
+      kill(P, SIGKILL);
+      waitpid(P, NULL, 0);
+      break;
+    }
+    Ended += WIFEXITED(Status) && WEXITSTATUS(Status) == 3;
+  }
+  atomic_store(&StopChurn, true);
+  pthread_join(T, NULL);
+  assert_int_equal(Ended, 50);
+}
+
 int main(void) {
   const struct CMUnitTest Tests[] = {
       cmocka_unit_test(closeWithNoTokensCompletesAtOnce),
@@ -235,6 +302,7 @@ int main(void) {
       cmocka_unit_test(tokenSourceCannotCloseButCanAcquire),
       cmocka_unit_test(tokenSourceOutlivesTheGroupOwner),
       cmocka_unit_test(concurrentAcquireReleaseAndClose),
+      cmocka_unit_test(aChildForkedWhileAnotherThreadMakesGroupsCanMakeOne),
   };
   return cmocka_run_group_tests(Tests, NULL, NULL);
 }

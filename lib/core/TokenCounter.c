@@ -98,7 +98,18 @@ static bool registerMembarrier(void) {
 
 static void threadExit(void *P);
 
+/* fork: Lock is not held across it, so that the child, whose only thread is
+ * the forking one, can take it (a thread that held it in the parent is not
+ * in the child to give it back; the child's next group or thread would wait
+ * for ever). Lock's critical sections block on nothing, so the prepare's
+ * wait is short. Registered at the first use, before anything built on the
+ * runtime registers its own: prepare handlers run newest first, so theirs
+ * (which may wait for threads that need Lock) run before this one. */
+static void lockForFork(void) { pthread_mutex_lock(&Lock); }
+static void unlockAfterFork(void) { pthread_mutex_unlock(&Lock); }
+
 static void initOnce(void) {
+  pthread_atfork(lockForFork, unlockAfterFork, unlockAfterFork);
   HaveExitKey = pthread_key_create(&ExitKey, threadExit) == 0;
   MembarrierOK = registerMembarrier();
 #ifdef ORC_RT_C_TSAN

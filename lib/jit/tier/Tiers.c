@@ -37,6 +37,7 @@
 #include <pthread.h>
 #include <semaphore.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,6 +137,22 @@ struct orc_rt_jit_Tiers {
    * tier-up (it holds LLVM's locks only then); fork takes it first (see
    * orc_rt_jit_Tiers_beforeFork). */
   pthread_mutex_t Gate;
+  /* First calls compiling (firstCall) and a fork under way: a fork waits
+   * for the first, and they for it, so that the child does not inherit
+   * LLVM's locks held by a compile thread that does not exist there. Atomics,
+   * not a lock: a lock taken in the prepare handler cannot be released in
+   * the child (glibc's rwlock unlock goes by thread id; ThreadSanitizer takes
+   * a lock made again for a locked one), and a first call may come from a
+   * signal handler. seq_cst: firstCall's increment then load of Forking and
+   * beforeFork's store of Forking then load of Compiling are the
+   * store-buffering pattern, so one of the two sees the other. Taken before
+   * Gate. */
+  atomic_uint Compiling;
+  atomic_bool Forking;
+  /* In a forked child: first calls compile on the calling thread (a child
+   * of a threaded process makes no thread; ThreadSanitizer ends one that
+   * does). */
+  bool ForkChild;
   Slot *Queue;
   sem_t Wake;
   int Started; /* 0 no, 1 running, 2 could not start */
@@ -1152,6 +1169,12 @@ static orc_rt_ErrorRef lookupTier0(orc_rt_jit_Tiers *T, LLVMOrcJITDylibRef JD,
 }
 
 /*===----------------------------------------------------------------------===*/
+/* A wait for a first call's compile or a fork to end (milliseconds). */
+static void nap(void) {
+  struct timespec Ts = {0, 50 * 1000};
+  nanosleep(&Ts, NULL);
+}
+
 /* First calls on a thread made for the compile (EscapesOnFirstCall,
  * EveryFirstCall). */
 
@@ -1193,8 +1216,20 @@ static uint64_t firstCall(void *Ctx) {
   pthread_t Thread;
   sigset_t All, Old;
   sigfillset(&All);
+  /* Counted while compiling (see Compiling); not while the body runs,
+   * which may fork. */
+  for (;;) {
+    atomic_fetch_add(&T->Compiling, 1);
+    if (!atomic_load(&T->Forking))
+      break;
+    atomic_fetch_sub(&T->Compiling, 1);
+    while (atomic_load(&T->Forking))
+      nap();
+  }
   pthread_sigmask(SIG_SETMASK, &All, &Old);
-  int Made = orc_rt_jit_realPthreadCreate(&Thread, NULL, compileFirst, &C);
+  int Made = T->ForkChild ? EAGAIN
+                          : orc_rt_jit_realPthreadCreate(&Thread, NULL,
+                                                         compileFirst, &C);
   pthread_sigmask(SIG_SETMASK, &Old, NULL);
   if (Made == 0) {
     orc_rt_jit_realPthreadJoin(Thread, NULL);
@@ -1203,6 +1238,7 @@ static uint64_t firstCall(void *Ctx) {
     compileFirst(&C);
     orc_rt_jit_CallOnce_restore();
   }
+  atomic_fetch_sub(&T->Compiling, 1);
   if (C.Err) {
     /* The compile's own failure went to the session's error reporter,
      * which FirstCallFailed reports; the lookup's only repeats it. */
@@ -1349,18 +1385,24 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_startAtTier1(orc_rt_jit_Tiers *T,
 }
 
 void orc_rt_jit_Tiers_beforeFork(orc_rt_jit_Tiers *T) {
+  atomic_store(&T->Forking, true);
+  while (atomic_load(&T->Compiling))
+    nap();
   pthread_mutex_lock(&T->Gate);
 }
 
 void orc_rt_jit_Tiers_afterForkInParent(orc_rt_jit_Tiers *T) {
   pthread_mutex_unlock(&T->Gate);
+  atomic_store(&T->Forking, false);
 }
 
 void orc_rt_jit_Tiers_afterForkInChild(orc_rt_jit_Tiers *T) {
   /* The child has no compile thread: what gets hot there is queued and
    * stays at tier 0 (2: not started, never to start). */
   __atomic_store_n(&T->Started, 2, __ATOMIC_RELAXED);
+  T->ForkChild = true; /* (its only thread writes it) */
   pthread_mutex_unlock(&T->Gate);
+  atomic_store(&T->Forking, false);
 }
 
 bool orc_rt_jit_Tiers_onCompileThread(orc_rt_jit_Tiers *T) {
