@@ -817,20 +817,27 @@ static void letEnd(TouchingThread *T, pthread_t Thread) {
   pthread_join(Thread, NULL);
 }
 
-static void
-aThreadLocalDestructorRunsAtItsThreadsEndAfterTheUnload(void **State) {
-  Fixture *F = *State;
+/* Loads the module and starts a thread that touches its thread_local with
+ * Value (registering the destructor) and waits for letEnd. */
+static orc_rt_JitModuleRef startTouching(Fixture *F, TouchingThread *T,
+                                         pthread_t *Thread) {
   assert_null(orc_rt_Jit_addSymbol(F->J, "host_dtor_ran",
                                    (void *)(uintptr_t)hostDtorRan));
   orc_rt_JitModuleRef M = load(F, "tls.ll", ThreadLocalWithDtor);
-  TouchingThread T = {.Touch = (int (*)(int))(uintptr_t)entry(M, "touch"),
-                      .Value = 42,
-                      .Lock = PTHREAD_MUTEX_INITIALIZER,
-                      .Go = PTHREAD_COND_INITIALIZER};
+  T->Touch = (int (*)(int))(uintptr_t)entry(M, "touch");
+  pthread_mutex_init(&T->Lock, NULL);
+  pthread_cond_init(&T->Go, NULL);
   atomic_store(&DtorRanWith, 0);
+  assert_int_equal(pthread_create(Thread, NULL, touchThenWait, T), 0);
+  waitForTouch(T);
+  return M;
+}
+
+static void
+aThreadLocalDestructorRunsAtItsThreadsEndAfterTheUnload(void **State) {
+  TouchingThread T = {.Value = 42};
   pthread_t Thread;
-  assert_int_equal(pthread_create(&Thread, NULL, touchThenWait, &T), 0);
-  waitForTouch(&T);
+  orc_rt_JitModuleRef M = startTouching(*State, &T, &Thread);
   atomic_int Freed = 0;
   orc_rt_JitModule_unload(M, freed, &Freed);
   assert_int_equal(atomic_load(&Freed), 0); /* the destructor is pending */
@@ -842,17 +849,9 @@ aThreadLocalDestructorRunsAtItsThreadsEndAfterTheUnload(void **State) {
 static void
 aThreadLocalDestructorPendingWhenTheJitGoesDoesNotRun(void **State) {
   Fixture *F = *State;
-  assert_null(orc_rt_Jit_addSymbol(F->J, "host_dtor_ran",
-                                   (void *)(uintptr_t)hostDtorRan));
-  orc_rt_JitModuleRef M = load(F, "tls.ll", ThreadLocalWithDtor);
-  TouchingThread T = {.Touch = (int (*)(int))(uintptr_t)entry(M, "touch"),
-                      .Value = 7,
-                      .Lock = PTHREAD_MUTEX_INITIALIZER,
-                      .Go = PTHREAD_COND_INITIALIZER};
-  atomic_store(&DtorRanWith, 0);
+  TouchingThread T = {.Value = 7};
   pthread_t Thread;
-  assert_int_equal(pthread_create(&Thread, NULL, touchThenWait, &T), 0);
-  waitForTouch(&T);
+  startTouching(F, &T, &Thread);
   orc_rt_Session_destroy(F->S); /* the Jit goes, its code with it */
   F->S = NULL;
   letEnd(&T, Thread);

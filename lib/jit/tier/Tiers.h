@@ -128,8 +128,9 @@ char *orc_rt_jit_tier0Name(const char *Name);
  * (orc_rt_jit_tier0Name), weak if the function is; its body counts from its
  * first compile on.
  *
- * A function whose address escapes may be first called from inside a
- * library, whose thread-local state a compile on that thread must not touch:
+ * (With EveryFirstCall, what follows holds for every function but those of
+ * a signal handler's type.) A function whose address escapes may be first
+ * called from inside a library, whose thread-local state a compile on that thread must not touch:
  * libstdc++'s std::call_once hands its callable over in two thread-locals,
  * and LLVM's own call_once (in the compile, and in the std::promise a lookup
  * completes) wipes them between the compile and the call. A signal handler
