@@ -1,6 +1,12 @@
 /*===- lib/jit/host/HostJit.c - orc_rt_Jit: a JIT owned by a Session ------===*/
 
-#include "jit/host/HostJit.h"
+#include "jit/host/HostLazy.h"
+#include "jit/host/HostModule.h"
+#include "jit/host/HostReload.h"
+#include "jit/host/HostTargetMachine.h"
+#include "jit/host/HostThreadDtors.h"
+#include "jit/host/HostVersion.h"
+#include "jit/host/SessionErrors.h"
 #include "jit/ir/EmuTLS.h"
 #include "jit/ir/Module.h"
 #include "jit/support/Diag.h"
@@ -22,37 +28,6 @@ void orc_rt_JitOptions_init(orc_rt_JitOptions *O) {
                            .Tiered = false,
                            .TierUpThreshold = 0,
                            .ObjectCacheDir = NULL};
-}
-
-/*---- What the ExecutionSession reports ----*/
-
-/* The cause of a failed link ("Symbols not found: [ f ]") reaches us here,
- * not in the lookup's error: keep it for the load that is failing. */
-static void reportSessionError(void *Ctx, LLVMErrorRef E) {
-  orc_rt_JitRef J = Ctx;
-  /* A compile of the LLJIT's that failed on this thread ends here. */
-  orc_rt_jit_SerialCompile_end(&J->Serial);
-  char *Msg = LLVMGetErrorMessage(E);
-  orc_rt_jit_restoreUserNames(Msg);
-  pthread_mutex_lock(&J->SymLock);
-  size_t Old = J->SessionErrors ? strlen(J->SessionErrors) : 0;
-  char *Joined = realloc(J->SessionErrors, Old + strlen(Msg) + 3);
-  if (Joined) {
-    sprintf(Joined + Old, "%s%s", Old ? "; " : "", Msg);
-    J->SessionErrors = Joined;
-  }
-  pthread_mutex_unlock(&J->SymLock);
-  LLVMDisposeErrorMessage(Msg);
-}
-
-char *orc_rt_jit_Host_takeSessionErrors(orc_rt_JitRef J) {
-  if (J->Owned) /* its LLJIT's session reports to its owner */
-    return J->Owner.TakeSessionErrors(J->Owner.Ctx);
-  pthread_mutex_lock(&J->SymLock);
-  char *Errs = J->SessionErrors;
-  J->SessionErrors = NULL;
-  pthread_mutex_unlock(&J->SymLock);
-  return Errs;
 }
 
 /*---- Compiling (cache/ModuleCache.h's callbacks) ----*/
@@ -141,39 +116,13 @@ static bool defineInMain(orc_rt_JitRef J, const char *Name, void *Addr) {
 
 /*---- Creating ----*/
 
-static LLVMCodeGenOptLevel levelOf(unsigned OptLevel) {
-  static const LLVMCodeGenOptLevel Levels[] = {
-      LLVMCodeGenLevelNone, LLVMCodeGenLevelLess, LLVMCodeGenLevelDefault,
-      LLVMCodeGenLevelAggressive};
-  return Levels[OptLevel];
-}
-
-static LLVMTargetMachineRef createTM(orc_rt_JitRef J, LLVMCodeGenOptLevel L,
-                                     char **Msg) {
-  LLVMTargetRef T;
-  if (LLVMGetTargetFromTriple(J->Triple, &T, Msg))
-    return NULL;
-  return LLVMCreateTargetMachine(T, J->Triple, J->CPU, J->Features, L,
-                                 LLVMRelocPIC, LLVMCodeModelJITDefault);
-}
-
-LLVMTargetMachineRef orc_rt_jit_Host_newTM(void *Ctx) {
-  orc_rt_JitRef J = Ctx;
-  char *Msg = NULL;
-  LLVMTargetMachineRef TM = createTM(J, levelOf(J->Opts.OptLevel), &Msg);
-  LLVMDisposeMessage(Msg);
-  return TM;
-}
-
 static orc_rt_ErrorRef createLLJIT(orc_rt_JitRef J) {
   char *Msg = NULL;
-  J->TM = createTM(J, levelOf(J->Opts.OptLevel), &Msg);
+  J->TM = orc_rt_jit_Host_createTM(J, J->Opts.OptLevel, &Msg);
   /* The LLJIT's own compiles are tier 0's when Tiered (the rest is ours). */
   LLVMTargetMachineRef ForJIT =
-      J->TM ? createTM(J,
-                       J->Opts.Tiered ? LLVMCodeGenLevelNone
-                                      : levelOf(J->Opts.OptLevel),
-                       &Msg)
+      J->TM ? orc_rt_jit_Host_createTM(J, J->Opts.Tiered ? 0 : J->Opts.OptLevel,
+                                       &Msg)
             : NULL;
   if (!ForJIT) {
     orc_rt_ErrorRef Err =
@@ -193,7 +142,8 @@ static orc_rt_ErrorRef createLLJIT(orc_rt_JitRef J) {
   if (Err)
     return Err;
   LLVMOrcExecutionSessionSetErrorReporter(
-      LLVMOrcLLJITGetExecutionSession(J->LLJIT), reportSessionError, J);
+      LLVMOrcLLJITGetExecutionSession(J->LLJIT),
+      orc_rt_jit_Host_reportSessionError, J);
   if (J->Opts.Tiered) {
     LLVMOrcIRTransformLayerSetTransform(
         LLVMOrcLLJITGetIRTransformLayer(J->LLJIT),

@@ -33,10 +33,12 @@
  *           version has its own manager, since LLVM gives no single
  *           trampoline back. */
 
+#include "jit/host/HostLazy.h"
 #include "jit/cache/ObjectCache.h"
 #include "jit/compile/CallOnceGuard.h"
 #include "jit/compile/LazySplit.h"
-#include "jit/host/HostJit.h"
+#include "jit/host/HostTargetMachine.h"
+#include "jit/host/SessionErrors.h"
 #include "jit/ir/EmuTLS.h"
 #include "jit/ir/OptNone.h"
 #include "jit/support/Diag.h"

@@ -1,7 +1,7 @@
 /*===- lib/jit/host/HostModule.c - orc_rt_JitModule: load, look up, unload ===*/
 /* A module is its current version (HostVersion.c) and the fronts through
  * which its functions are called: permanent entries that a reload points at
- * the next version's stubs (HostReload.c). Its life (HostJit.h has the
+ * the next version's stubs (HostReload.c). Its life (HostParts.h has the
  * locks):
  *
  *   load:   build its first version -> fronts -> constructors
@@ -12,8 +12,10 @@
  *           closed "by shutdown": its code goes with the whole JIT after the
  *           Session's drain. */
 
+#include "jit/host/HostModule.h"
 #include "jit/compile/SymbolImport.h"
-#include "jit/host/HostJit.h"
+#include "jit/host/HostThreadDtors.h"
+#include "jit/host/HostVersion.h"
 #include "jit/host/ModuleLink.h"
 #include "jit/ir/EmuTLS.h"
 #include "jit/modules/ModuleStubs.h"
@@ -231,27 +233,6 @@ void orc_rt_jit_Host_linkStubsToFronts(orc_rt_JitModuleRef M,
 }
 
 /*---- Loading ----*/
-
-void orc_rt_jit_Host_freeModule(orc_rt_JitModuleRef M) {
-  if (M->Cur)
-    orc_rt_jit_HostVersion_free(M->Cur);
-  while (M->Pinned) {
-    orc_rt_jit_HostVersion *Next = M->Pinned->NextPinned;
-    orc_rt_jit_HostVersion_free(M->Pinned);
-    M->Pinned = Next;
-  }
-  if (M->Id && !M->NumFronts &&
-      !__atomic_load_n(&M->IdUsed, __ATOMIC_RELAXED)) { /* no stub uses it */
-    free(M->Id->Path);
-    free(M->Id);
-  }
-  for (size_t I = 0; I < M->NumFronts; ++I)
-    free(M->Fronts[I].Key);
-  free(M->Fronts);
-  orc_rt_jit_ExitOrderNode_dispose(&M->Order);
-  free(M->Name);
-  free(M);
-}
 
 orc_rt_ErrorRef orc_rt_jit_Host_load(orc_rt_JitRef J, const char *Name,
                                      LLVMMemoryBufferRef Buf,

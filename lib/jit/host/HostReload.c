@@ -1,6 +1,6 @@
 /*===- lib/jit/host/HostReload.c - orc_rt_JitModule_reload: hot reload ----===*/
 /* A reload replaces a module's current version with a new one built from
- * new bytes, under the Jit's Lock (HostJit.h):
+ * new bytes, under the Jit's Lock (HostParts.h):
  *
  *   1. build the new version (HostVersion.c): compiled with the current
  *      version's variables as declarations of their storage, linked into a
@@ -23,7 +23,9 @@
  *      another module bound its symbols: then it stays mapped (its code
  *      unreachable) until the module is unloaded or no longer needs it. */
 
-#include "jit/host/HostJit.h"
+#include "jit/host/HostReload.h"
+#include "jit/host/HostModule.h"
+#include "jit/host/HostVersion.h"
 
 #include "orc-rt-c/Jit.h"
 

@@ -17,7 +17,8 @@
  * and a cancel: a cancel waits for a run in progress, so the Jit outlives
  * every run that began before the cancel. */
 
-#include "jit/host/HostJit.h"
+#include "jit/host/HostThreadDtors.h"
+#include "jit/host/HostVersion.h"
 #include "jit/modules/ModuleStubs.h"
 
 #include <pthread.h>

@@ -1,5 +1,5 @@
 /*===- lib/jit/host/HostVersion.c - One compiled version of a host's module ===*/
-/* A version's life (HostJit.h has the structures and the locks):
+/* A version's life (HostParts.h has the structures and the locks):
  *
  *   build:    compile (or take from the cache: cache/ModuleCache.h; the
  *             variables the previous version had are made declarations of
@@ -16,8 +16,10 @@
  *             variable a later version kept, or another module bound its
  *             symbols. */
 
+#include "jit/host/HostVersion.h"
 #include "jit/compile/SymbolImport.h"
-#include "jit/host/HostJit.h"
+#include "jit/host/HostLazy.h"
+#include "jit/host/SessionErrors.h"
 #include "jit/ir/EmuTLS.h"
 #include "jit/support/Diag.h"
 
@@ -156,7 +158,7 @@ static void retire(orc_rt_jit_HostVersion *V) {
   V->Id = NULL;
 }
 
-void orc_rt_jit_HostVersion_free(orc_rt_jit_HostVersion *V) {
+static void freeVersion(orc_rt_jit_HostVersion *V) {
   orc_rt_JitRef J = V->M->J;
   V->DsoMagic = 0; /* (a destructor registered with it is not ours now) */
   if (V->Id && !V->Link.StubsMade) { /* no stub points at it */
@@ -204,7 +206,29 @@ void orc_rt_jit_HostVersion_release(orc_rt_jit_HostVersion *V) {
     orc_rt_jit_HostLazy_stopTiers(V);
   if (V->Slot)
     releaseSlot(V->M->J, V->Slot);
-  orc_rt_jit_HostVersion_free(V);
+  freeVersion(V);
+}
+
+/* M's bookkeeping and its versions' (their code is their JITDylibs'). */
+void orc_rt_jit_Host_freeModule(orc_rt_JitModuleRef M) {
+  if (M->Cur)
+    freeVersion(M->Cur);
+  while (M->Pinned) {
+    orc_rt_jit_HostVersion *Next = M->Pinned->NextPinned;
+    freeVersion(M->Pinned);
+    M->Pinned = Next;
+  }
+  if (M->Id && !M->NumFronts &&
+      !__atomic_load_n(&M->IdUsed, __ATOMIC_RELAXED)) { /* no stub uses it */
+    free(M->Id->Path);
+    free(M->Id);
+  }
+  for (size_t I = 0; I < M->NumFronts; ++I)
+    free(M->Fronts[I].Key);
+  free(M->Fronts);
+  orc_rt_jit_ExitOrderNode_dispose(&M->Order);
+  free(M->Name);
+  free(M);
 }
 
 /* The version's group completed: no frame is inside its code any more. Runs
@@ -587,7 +611,7 @@ orc_rt_ErrorRef orc_rt_jit_HostVersion_build(
   /* The cache's errors name the module (parse, verify). */
   orc_rt_ErrorRef Err = compileVersion(V, &B, Buf);
   if (Err) {
-    orc_rt_jit_HostVersion_free(V);
+    freeVersion(V);
     return Err;
   }
   if (!(V->Slot = takeSlot(J, Gen)))
