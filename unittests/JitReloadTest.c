@@ -291,6 +291,73 @@ static void oldDestructorsRunBeforeNewConstructors(void **State) {
   assert_string_equal(Log, "c1 d1 c2 d2 ");
 }
 
+/* A module whose constructor calls host_hook, which reloads the module being
+ * reloaded (refused: the reload under way finishes) or unloads it (it goes
+ * when that reload returns). */
+static const char *HookedConstructor =
+    "declare void @host_hook()\n"
+    "define i32 @f() {\n  ret i32 1\n}\n"
+    "define internal void @ctor() {\n"
+    "  call void @host_hook()\n"
+    "  ret void\n"
+    "}\n"
+    "@llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] "
+    "[{ i32, ptr, ptr } { i32 65535, ptr @ctor, ptr null }]\n";
+
+static orc_rt_JitModuleRef Hooked;
+static bool HookUnloads;
+static atomic_int HookFreed;
+static void hookFreed(void *Ctx) { atomic_fetch_add((atomic_int *)Ctx, 1); }
+
+static void hostHook(void) {
+  if (!Hooked) /* (the load's constructor) */
+    return;
+  orc_rt_JitModuleRef M = Hooked;
+  Hooked = NULL; /* (once: the reload below would run it again) */
+  if (HookUnloads) {
+    orc_rt_JitModule_unload(M, hookFreed, &HookFreed);
+    record(atomic_load(&HookFreed) ? "freed" : "unload-waits");
+    return;
+  }
+  orc_rt_ErrorRef Err = orc_rt_JitModule_reloadMemory(
+      M, HookedConstructor, strlen(HookedConstructor));
+  record(Err && strstr(orc_rt_Error_getMessage(Err), "a reload of it is under")
+             ? "refused"
+             : "not-refused");
+  orc_rt_Error_consume(Err);
+}
+
+static void aConstructorsReloadOfTheModuleBeingReloadedIsRefused(void **State) {
+  Fixture *F = *State;
+  Log[0] = 0;
+  assert_null(
+      orc_rt_Jit_addSymbol(F->J, "host_hook", (void *)(uintptr_t)hostHook));
+  Hooked = NULL;
+  orc_rt_JitModuleRef M = load(F, "hooked.ll", HookedConstructor);
+  Hooked = M;
+  HookUnloads = false;
+  reload(M, HookedConstructor);
+  assert_string_equal(Log, "refused ");
+  assert_int_equal(call(entry(M, "f")), 1); /* the outer reload finished */
+  orc_rt_JitModule_unload(M, NULL, NULL);
+}
+
+static void
+aConstructorsUnloadOfTheModuleBeingReloadedWaitsForItsEnd(void **State) {
+  Fixture *F = *State;
+  Log[0] = 0;
+  atomic_store(&HookFreed, 0);
+  assert_null(
+      orc_rt_Jit_addSymbol(F->J, "host_hook", (void *)(uintptr_t)hostHook));
+  Hooked = NULL;
+  orc_rt_JitModuleRef M = load(F, "hooked.ll", HookedConstructor);
+  Hooked = M;
+  HookUnloads = true;
+  reload(M, HookedConstructor);
+  assert_string_equal(Log, "unload-waits ");
+  assert_int_equal(atomic_load(&HookFreed), 1); /* unloaded as reload ended */
+}
+
 /*---- Variables ----*/
 
 /* count (exported) and hits (static) are i32 and i64 in every version;
@@ -647,6 +714,12 @@ int main(void) {
                                       tearDown),
       cmocka_unit_test_setup_teardown(aFailedReloadKeepsTheOldVersionServing,
                                       setUp, tearDown),
+      cmocka_unit_test_setup_teardown(
+          aConstructorsReloadOfTheModuleBeingReloadedIsRefused, setUp,
+          tearDown),
+      cmocka_unit_test_setup_teardown(
+          aConstructorsUnloadOfTheModuleBeingReloadedWaitsForItsEnd, setUp,
+          tearDown),
       cmocka_unit_test_setup_teardown(oldDestructorsRunBeforeNewConstructors,
                                       setUp, tearDown),
       cmocka_unit_test_setup_teardown(

@@ -370,6 +370,43 @@ static void shutdownFinalizesModulesDestructorsLoad(void **State) {
   assert_string_equal(Log, "loader ctor loaded dtor atexit ");
 }
 
+/* A module whose destructor records "unloader" and unloads another one
+ * (Victim), as a library's destructor may dlclose another: the unloading
+ * module's destructor runs once, and both go. */
+static orc_rt_JitModuleRef Victim;
+static atomic_int VictimFreed;
+static void hostUnloadVictim(void) {
+  orc_rt_JitModule_unload(Victim, freed, &VictimFreed);
+}
+
+static const char *UnloadsInItsDestructor =
+    "declare void @record(ptr)\n"
+    "declare void @host_unload_victim()\n"
+    "@n = private constant [9 x i8] c\"unloader\\00\"\n"
+    "define internal void @dtor() {\n"
+    "  call void @record(ptr @n)\n"
+    "  call void @host_unload_victim()\n"
+    "  ret void\n"
+    "}\n"
+    "@llvm.global_dtors = appending global [1 x { i32, ptr, ptr }] "
+    "[{ i32, ptr, ptr } { i32 65535, ptr @dtor, ptr null }]\n";
+
+static void aDestructorUnloadingAnotherModuleRunsOnce(void **State) {
+  Fixture *F = *State;
+  Log[0] = 0;
+  atomic_store(&VictimFreed, 0);
+  assert_null(orc_rt_Jit_addSymbol(F->J, "record", (void *)(uintptr_t)record));
+  assert_null(orc_rt_Jit_addSymbol(F->J, "host_unload_victim",
+                                   (void *)(uintptr_t)hostUnloadVictim));
+  Victim = load(F, "lifecycle.ll", Lifecycle);
+  orc_rt_JitModuleRef M = load(F, "unloader.ll", UnloadsInItsDestructor);
+  atomic_int Freed = 0;
+  orc_rt_JitModule_unload(M, freed, &Freed);
+  assert_string_equal(Log, "ctor unloader dtor atexit ");
+  assert_int_equal(atomic_load(&Freed), 1);
+  assert_int_equal(atomic_load(&VictimFreed), 1);
+}
+
 /* A module unloaded after the Session's shutdown finalized it: its OnFreed
  * runs once its code is freed, with the whole Jit after the drain. */
 static void
@@ -1196,6 +1233,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(
           aHandlerRegisteredAfterTheLoadRunsAtUnload, setUp, tearDown),
       cmocka_unit_test_setup_teardown(shutdownFinalizesModulesStillLoaded,
+                                      setUp, tearDown),
+      cmocka_unit_test_setup_teardown(aDestructorUnloadingAnotherModuleRunsOnce,
                                       setUp, tearDown),
       cmocka_unit_test_setup_teardown(shutdownFinalizesModulesDestructorsLoad,
                                       setUp, tearDown),

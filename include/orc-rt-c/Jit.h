@@ -215,10 +215,11 @@ ORC_RT_C_API orc_rt_ErrorRef orc_rt_JitModule_lookup(orc_rt_JitModuleRef M,
  * before or after) calls the new code. Functions the new version no longer
  * has become stale calls; new ones can be looked up. On failure (the file
  * unreadable or malformed, fails to verify or link, a symbol missing, M
- * being unloaded or the Session shutting down; an empty file, as one an
- * editor is still writing) the error names the file read (Path, not the
- * file M was loaded from) and the cause, and the current version keeps
- * serving, untouched.
+ * being unloaded, the Session shutting down, a reload of M that its own
+ * constructors or destructors make while M is being reloaded; an empty
+ * file, as one an editor is still writing) the error names the file read
+ * (Path, not the file M was loaded from) and the cause, and the current
+ * version keeps serving, untouched.
  */
 ORC_RT_C_API orc_rt_ErrorRef orc_rt_JitModule_reloadFile(orc_rt_JitModuleRef M,
                                                          const char *Path);
@@ -234,7 +235,9 @@ ORC_RT_C_API orc_rt_ErrorRef orc_rt_JitModule_reloadMemory(
  * whichever thread frees it (the one whose call into M returned last, or a
  * Session dispatcher thread). M must not be used after this call; a module
  * another loaded module bound symbols from is kept until that one is
- * unloaded, then unloaded with it.
+ * unloaded, then unloaded with it. Made by M's own constructors or
+ * destructors while a reload of M runs them, the unload happens when that
+ * reload returns; a second unload of M (its destructor's) does nothing.
  */
 ORC_RT_C_API void orc_rt_JitModule_unload(orc_rt_JitModuleRef M,
                                           orc_rt_CallbackFn OnFreed, void *Ctx);

@@ -357,6 +357,9 @@ static void unlist(orc_rt_JitRef J, orc_rt_JitModuleRef M) {
  * its code goes once the last token is back. */
 static void unloadNow(orc_rt_JitRef J, orc_rt_JitModuleRef M) {
   orc_rt_jit_HostVersion *V = M->Cur;
+  pthread_mutex_lock(&J->SymLock);
+  M->Finalizing = true; /* (an unload its destructors make passes it over) */
+  pthread_mutex_unlock(&J->SymLock);
   orc_rt_jit_HostVersion_finalize(V);
   unlist(J, M);
   pthread_mutex_lock(&J->SymLock);
@@ -373,8 +376,17 @@ void orc_rt_JitModule_unload(orc_rt_JitModuleRef M, orc_rt_CallbackFn OnFreed,
    * no live frame is inside it. */
   orc_rt_jit_ModuleStubs_dropDeadFrames((uintptr_t)__builtin_frame_address(0));
   pthread_mutex_lock(J->Lock);
+  if (M->Unloading) { /* a second unload (its own destructor's): nothing */
+    pthread_mutex_unlock(J->Lock);
+    return;
+  }
   M->OnFreed = OnFreed;
   M->OnFreedCtx = Ctx;
+  if (M->Reloading) { /* by its versions' constructors or destructors */
+    M->UnloadAfterReload = true;
+    pthread_mutex_unlock(J->Lock);
+    return;
+  }
   if (M->ByShutdown) { /* finalized by shutdown already: freed with the JIT */
     pthread_mutex_unlock(J->Lock);
     return;
@@ -392,7 +404,7 @@ void orc_rt_JitModule_unload(orc_rt_JitModuleRef M, orc_rt_CallbackFn OnFreed,
     orc_rt_JitModuleRef Next = NULL;
     pthread_mutex_lock(&J->SymLock);
     for (orc_rt_JitModuleRef N = J->Loaded; N && !Next; N = N->Next)
-      if (N->Unloading && !orc_rt_jit_Host_isNeeded(J, N))
+      if (N->Unloading && !N->Finalizing && !orc_rt_jit_Host_isNeeded(J, N))
         Next = N;
     pthread_mutex_unlock(&J->SymLock);
     if (Next) {

@@ -120,6 +120,11 @@ struct orc_rt_OpaqueJitModule {
   orc_rt_jit_HostVersion *Pinned;
   bool Hidden;     /* its exports resolve no other module's names */
   bool Unloading;  /* unload was called; kept while a module uses it */
+  bool Finalizing; /* its unload runs its destructors; under SymLock */
+  /* Under Lock: a reload of it is under way (its versions' destructors and
+   * constructors may call the Jit), and an unload they made waits for its
+   * end (UnloadAfterReload). */
+  bool Reloading, UnloadAfterReload;
   bool Gone;       /* its last version's group is closed; under SymLock */
   bool ByShutdown; /* finalized by the Session's shutdown */
   orc_rt_CallbackFn OnFreed;

@@ -75,7 +75,10 @@ orc_rt_ErrorRef orc_rt_jit_Host_reload(orc_rt_JitModuleRef M,
                     : J->ShuttingDown || M->ByShutdown
                         ? "the Session is shutting down"
                     : M->Unloading ? "it is being unloaded"
-                                   : NULL;
+                    : M->Reloading
+                        ? "a reload of it is under way (its constructors or "
+                          "destructors reload it)"
+                        : NULL;
   if (Why) {
     pthread_mutex_unlock(J->Lock);
     LLVMDisposeMemoryBuffer(Buf);
@@ -90,8 +93,10 @@ orc_rt_ErrorRef orc_rt_jit_Host_reload(orc_rt_JitModuleRef M,
     pthread_mutex_unlock(J->Lock);
     return Err;
   }
+  M->Reloading = true;
   orc_rt_jit_HostVersion_finalize(Old);
   orc_rt_jit_HostVersion_construct(New);
+  M->Reloading = false;
   orc_rt_jit_Host_retargetFronts(M, New);
   orc_rt_jit_Host_linkStubsToFronts(M, Old);
   pthread_mutex_lock(&J->SymLock);
@@ -104,6 +109,8 @@ orc_rt_ErrorRef orc_rt_jit_Host_reload(orc_rt_JitModuleRef M,
    * its token. */
   __atomic_store_n(&Old->Id->Superseded, true, __ATOMIC_RELEASE);
   orc_rt_TaskGroup_close(Old->Group); /* may free Old (its last call is out) */
+  if (M->UnloadAfterReload) /* (M is the host's no more) */
+    orc_rt_JitModule_unload(M, M->OnFreed, M->OnFreedCtx);
   pthread_mutex_unlock(J->Lock);
   return NULL;
 }
