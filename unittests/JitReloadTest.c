@@ -12,6 +12,7 @@
 #include "JitFixture.h"
 
 #include <pthread.h>
+#include <setjmp.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -356,6 +357,48 @@ aConstructorsUnloadOfTheModuleBeingReloadedWaitsForItsEnd(void **State) {
   reload(M, HookedConstructor);
   assert_string_equal(Log, "unload-waits ");
   assert_int_equal(atomic_load(&HookFreed), 1); /* unloaded as reload ended */
+}
+
+/* A call that a host callback leaves by longjmp leaves its frames in the
+ * module (under Tiered, the version's and its tier-0 code's), and a reload
+ * supersedes that version. The next call on the thread finds the frames gone
+ * and gives their tokens back innermost first, as returns would: the tier-0
+ * code's group completes before the version's, whose completion frees the
+ * tier-0 bookkeeping (under AddressSanitizer, the other order is a
+ * use-after-free). */
+static jmp_buf LeapOut;
+static void hostLeap(void) { longjmp(LeapOut, 1); }
+static const char *Leaper = "declare void @host_leap()\n"
+                            "define i32 @f(i32 %x) {\n"
+                            "  %y = add i32 %x, 1\n"
+                            "  ret i32 %y\n"
+                            "}\n"
+                            "define i32 @leap(i32 %x) {\n"
+                            "  call void @host_leap()\n"
+                            "  ret i32 %x\n"
+                            "}\n";
+
+static void
+framesALongjmpLeftBeforeAReloadGiveTheirTokensBackInnermostFirst(void **State) {
+  Fixture *F = *State;
+  assert_null(
+      orc_rt_Jit_addSymbol(F->J, "host_leap", (void *)(uintptr_t)hostLeap));
+  orc_rt_JitModuleRef M = load(F, "leaper.ll", Leaper);
+  int (*Fn)(int) = (int (*)(int))(uintptr_t)entry(M, "f");
+  int (*Leap)(int) = (int (*)(int))(uintptr_t)entry(M, "leap");
+  assert_int_equal(Fn(1), 2);
+  if (!setjmp(LeapOut)) {
+    Leap(1);
+    fail_msg("host_leap returned");
+  }
+  reload(M, Leaper);
+  int Sum = 0;
+  for (int I = 0; I < 5; ++I)
+    Sum += Fn(I);
+  assert_int_equal(Sum, 15);
+  atomic_int Freed = 0;
+  orc_rt_JitModule_unload(M, hookFreed, &Freed);
+  assert_int_equal(atomic_load(&Freed), 1);
 }
 
 /*---- Variables ----*/
@@ -720,6 +763,9 @@ int main(void) {
       cmocka_unit_test_setup_teardown(
           aConstructorsUnloadOfTheModuleBeingReloadedWaitsForItsEnd, setUp,
           tearDown),
+      cmocka_unit_test_setup_teardown(
+          framesALongjmpLeftBeforeAReloadGiveTheirTokensBackInnermostFirst,
+          setUp, tearDown),
       cmocka_unit_test_setup_teardown(oldDestructorsRunBeforeNewConstructors,
                                       setUp, tearDown),
       cmocka_unit_test_setup_teardown(

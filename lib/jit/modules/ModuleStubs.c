@@ -511,17 +511,29 @@ static __attribute__((noinline)) void grow(Shadow *S) {
 /* Removes the entries [From, Top) but those Keep says to keep, which move
  * down to From in their order (a frame's entry is found by its place only
  * from the top: what is above it stays above it); gives back the tokens of
- * the others. */
+ * the others, innermost first, as their returns would have: a group whose
+ * completion frees another's bookkeeping (a host version's frees its tier-0
+ * code's) completes after the groups of the frames inside it. A removed
+ * entry is marked in Judged (Dropped: even, never a verdict's tag) until it
+ * is overwritten. */
+#define Dropped ((uintptr_t)2)
 static void compact(Shadow *S, Entry *From,
                     bool (*Keep)(const Shadow *S, Entry *E, uintptr_t Sp),
                     uintptr_t Sp) {
-  Entry *To = From;
-  for (Entry *E = From, *T = S->Top; E < T; ++E) {
-    if (Keep(S, E, Sp))
-      *To++ = *E;
-    else
-      releaseEntry(E);
+  Entry *T = S->Top;
+  for (Entry *E = T; E-- > From;) {
+    if (Keep(S, E, Sp)) {
+      if (E->Judged == Dropped) /* (left by an entry removed before) */
+        E->Judged = 0;
+      continue;
+    }
+    E->Judged = Dropped;
+    releaseEntry(E);
   }
+  Entry *To = From;
+  for (Entry *E = From; E < T; ++E)
+    if (E->Judged != Dropped)
+      *To++ = *E;
   setTop(S, To);
 }
 
