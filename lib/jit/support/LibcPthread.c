@@ -6,12 +6,19 @@
 #include <errno.h>
 #include <string.h>
 
-/* The definition of Name found past the executable's, cached in *Cache
- * (a racy first use writes the same value); NULL if there is none. */
+/* Name's definition to use, cached in *Cache (a racy first use writes the
+ * same value); NULL if there is none: a sanitizer's interceptor of it, if
+ * the process has one (AddressSanitizer and ThreadSanitizer must see every
+ * thread: ThreadSanitizer crashed in a thread made past it), else the
+ * definition found past the executable's (libc's). */
 static void *next(const char *Name, void **Cache) {
   void *Sym = __atomic_load_n(Cache, __ATOMIC_ACQUIRE);
   if (!Sym) {
-    Sym = dlsym(RTLD_NEXT, Name);
+    char Interceptor[64] = "__interceptor_";
+    strncat(Interceptor, Name, sizeof(Interceptor) - strlen(Interceptor) - 1);
+    Sym = dlsym(RTLD_DEFAULT, Interceptor);
+    if (!Sym)
+      Sym = dlsym(RTLD_NEXT, Name);
     __atomic_store_n(Cache, Sym, __ATOMIC_RELEASE);
   }
   return Sym;

@@ -2,14 +2,16 @@
 /* The JIT's own threads (compile threads, the lazy creator) are never the
  * program's: they are made with libc's pthread_create, found past any
  * pthread_create the executable defines (mini-lli's interposer,
- * program/ThreadInterpose.h, or a host's own). */
+ * program/ThreadInterpose.h, or a host's own) -- through a sanitizer's
+ * interceptor of it if the process has one, which then calls libc's. */
 
 #ifndef ORC_RT_C_LIB_JIT_SUPPORT_LIBCPTHREAD_H
 #define ORC_RT_C_LIB_JIT_SUPPORT_LIBCPTHREAD_H
 
 #include <pthread.h>
 
-/* libc's pthread_create; EAGAIN if it cannot be found. */
+/* libc's pthread_create (or a sanitizer's over it); EAGAIN if there is
+ * none. */
 int orc_rt_jit_realPthreadCreate(pthread_t *Thread, const pthread_attr_t *Attr,
                                  void *(*Fn)(void *), void *Arg);
 
