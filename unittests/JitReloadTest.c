@@ -11,6 +11,7 @@
 
 #include "JitFixture.h"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <sys/stat.h>
@@ -256,6 +257,69 @@ static void aFailedReloadNamesTheFileItRead(void **State) {
   unlink(Invalid);
   unlink(Missing);
   unlink(Empty);
+  orc_rt_JitModule_unload(M, NULL, NULL);
+}
+
+/* A file an editor rewrites in place (truncated, then written in pieces)
+ * while the host reloads from it: each reload reads a whole version, a
+ * shorter prefix of one (which may fail to parse: an error, the old version
+ * serving) or nothing (refused as empty) -- never a crash. The versions are
+ * 20 KB (f first, then comments): LLVM maps files of 16 KiB and more, and a
+ * mapping of a file that shrinks under it raised SIGBUS. */
+typedef struct {
+  const char *Path;
+  atomic_bool Stop;
+} Rewriter;
+
+static char *paddedVersion(int N) {
+  static char Buf[2][520 * 1024];
+  char *B = Buf[N % 2];
+  int Len =
+      snprintf(B, sizeof(Buf[0]), "define i32 @f() {\n  ret i32 %d\n}\n", N);
+  while (Len < 512 * 1024)
+    Len +=
+        snprintf(B + Len, sizeof(Buf[0]) - (size_t)Len,
+                 "; padding that makes the file larger than a page %d\n", Len);
+  return B;
+}
+
+static void *rewriteInPlace(void *Arg) {
+  Rewriter *R = Arg;
+  for (int N = 0; !atomic_load(&R->Stop); ++N) {
+    const char *Text = paddedVersion(1 + N % 2);
+    int Fd = open(R->Path, O_WRONLY | O_TRUNC);
+    if (Fd < 0) /* (the reloads then see one file: the case fails nothing) */
+      break;
+    for (size_t Off = 0, Len = strlen(Text); Off < Len; Off += 65536) {
+      size_t Piece = Len - Off < 65536 ? Len - Off : 65536;
+      if (write(Fd, Text + Off, Piece) != (ssize_t)Piece)
+        break;
+    }
+    close(Fd);
+  }
+  return NULL;
+}
+
+static void aFileRewrittenInPlaceWhileReloadedIsAnErrorNotACrash(void **State) {
+  Fixture *F = *State;
+  char Path[] = "/tmp/orc-rt-c-reload-rewritten-XXXXXX";
+  writeFile(Path, paddedVersion(1));
+  orc_rt_JitModuleRef M = NULL;
+  orc_rt_ErrorRef Err = orc_rt_Jit_loadFile(F->J, Path, &M);
+  if (Err)
+    fail_msg("%s", orc_rt_Error_getMessage(Err));
+  void *Fn = entry(M, "f");
+  Rewriter R = {.Path = Path};
+  pthread_t Writer;
+  assert_int_equal(pthread_create(&Writer, NULL, rewriteInPlace, &R), 0);
+  for (int I = 0; I < 300; ++I) {
+    orc_rt_Error_consume(orc_rt_JitModule_reloadFile(M, Path));
+    int V = call(Fn);
+    assert_true(V == 1 || V == 2);
+  }
+  atomic_store(&R.Stop, true);
+  pthread_join(Writer, NULL);
+  unlink(Path);
   orc_rt_JitModule_unload(M, NULL, NULL);
 }
 
@@ -755,6 +819,9 @@ int main(void) {
                                       tearDown),
       cmocka_unit_test_setup_teardown(aFailedReloadNamesTheFileItRead, setUp,
                                       tearDown),
+      cmocka_unit_test_setup_teardown(
+          aFileRewrittenInPlaceWhileReloadedIsAnErrorNotACrash, setUp,
+          tearDown),
       cmocka_unit_test_setup_teardown(aFailedReloadKeepsTheOldVersionServing,
                                       setUp, tearDown),
       cmocka_unit_test_setup_teardown(

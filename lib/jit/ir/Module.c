@@ -8,19 +8,59 @@
 #include <llvm-c/IRReader.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+/* The bytes of the file at Path, read (not mapped: a file truncated while
+ * it is read, as an editor saving it does, is then a short read, where a
+ * mapping's pages past the new end raise SIGBUS); NULL and errno if it
+ * cannot be read. */
+static LLVMMemoryBufferRef readAll(const char *Path) {
+  int Fd = open(Path, O_RDONLY | O_CLOEXEC);
+  if (Fd < 0)
+    return NULL;
+  size_t Size = 0, Cap = 1 << 16;
+  char *Data = malloc(Cap);
+  for (ssize_t N = 1; Data && N > 0;) {
+    if (Size == Cap) {
+      char *Grown = realloc(Data, Cap *= 2);
+      if (!Grown) {
+        free(Data);
+        Data = NULL;
+        errno = ENOMEM;
+        break;
+      }
+      Data = Grown;
+    }
+    N = read(Fd, Data + Size, Cap - Size);
+    if (N < 0 && errno == EINTR)
+      N = 1;
+    else if (N < 0) {
+      free(Data);
+      Data = NULL;
+    } else
+      Size += (size_t)N;
+  }
+  int Errno = errno;
+  close(Fd);
+  LLVMMemoryBufferRef Buf =
+      Data ? LLVMCreateMemoryBufferWithMemoryRangeCopy(Data, Size, Path) : NULL;
+  free(Data);
+  errno = Errno;
+  return Buf;
+}
 
 orc_rt_ErrorRef orc_rt_jit_readInput(const char *Path,
                                      LLVMMemoryBufferRef *Buf) {
   char *Msg = NULL;
-  bool Failed = !strcmp(Path, "-")
-                    ? LLVMCreateMemoryBufferWithSTDIN(Buf, &Msg)
-                    : LLVMCreateMemoryBufferWithContentsOfFile(Path, Buf, &Msg);
-  if (Failed) {
+  if (!strcmp(Path, "-") ? LLVMCreateMemoryBufferWithSTDIN(Buf, &Msg)
+                         : !(*Buf = readAll(Path))) {
     orc_rt_ErrorRef E = orc_rt_Error_createf(
-        "%s: Could not open input file: %s", Path, Msg ? Msg : "unknown");
+        "%s: Could not open input file: %s", Path, Msg ? Msg : strerror(errno));
     LLVMDisposeMessage(Msg);
     return E;
   }
