@@ -1226,6 +1226,13 @@ static uint64_t firstCall(void *Ctx) {
     while (atomic_load(&T->Forking))
       nap();
   }
+  /* The program sees an ordinary call, which no cancellation (deferred
+   * or asynchronous) may end while the compile reads C on this stack: the
+   * join is a cancellation point, and so is much of what a compile on this
+   * thread calls. A cancel pending meanwhile acts at the program's next
+   * cancellation point. */
+  int CancelState;
+  pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &CancelState);
   pthread_sigmask(SIG_SETMASK, &All, &Old);
   int Made = T->ForkChild ? EAGAIN
                           : orc_rt_jit_realPthreadCreate(&Thread, NULL,
@@ -1238,6 +1245,7 @@ static uint64_t firstCall(void *Ctx) {
     compileFirst(&C);
     orc_rt_jit_CallOnce_restore();
   }
+  pthread_setcancelstate(CancelState, NULL);
   atomic_fetch_sub(&T->Compiling, 1);
   if (C.Err) {
     /* The compile's own failure went to the session's error reporter,
