@@ -533,6 +533,37 @@ static void variablesOfTheSameNameAndTypeKeepTheirStorage(void **State) {
   orc_rt_JitModule_unload(M, NULL, NULL);
 }
 
+/* A common (tentative) variable, as C compiled with -fcommon makes, is a
+ * variable like another: it loads and a reload keeps it. An
+ * available_externally one is a copy of one defined elsewhere (here, the
+ * host's), to which the module binds. Both failed to load. */
+static const char *CommonAndElsewhere =
+    "@com = common global i32 0, align 4\n"
+    "@aeg = available_externally global i32 16, align 4\n"
+    "define i32 @bump() {\n"
+    "  %c = load i32, ptr @com\n"
+    "  %n = add i32 %c, 1\n"
+    "  store i32 %n, ptr @com\n"
+    "  %a = load i32, ptr @aeg\n"
+    "  %r = add i32 %n, %a\n"
+    "  ret i32 %r\n"
+    "}\n";
+
+static int Aeg = 100;
+
+static void
+commonAndAvailableExternallyVariablesLoadAndCommonOnesAreKept(void **State) {
+  Fixture *F = *State;
+  assert_null(orc_rt_Jit_addSymbol(F->J, "aeg", &Aeg));
+  orc_rt_JitModuleRef M = load(F, "common.ll", CommonAndElsewhere);
+  void *Bump = entry(M, "bump");
+  assert_int_equal(call(Bump), 101);
+  assert_int_equal(call(Bump), 102);
+  reload(M, CommonAndElsewhere);
+  assert_int_equal(call(Bump), 103);
+  orc_rt_JitModule_unload(M, NULL, NULL);
+}
+
 static void aVariableWhoseTypeChangedStartsFromItsInitializer(void **State) {
   Fixture *F = *State;
   orc_rt_JitModuleRef M = load(F, "state.ll", withState(1, 0, 5));
@@ -839,6 +870,9 @@ int main(void) {
           variablesOfTheSameNameAndTypeKeepTheirStorage, setUp, tearDown),
       cmocka_unit_test_setup_teardown(
           aVariableWhoseTypeChangedStartsFromItsInitializer, setUp, tearDown),
+      cmocka_unit_test_setup_teardown(
+          commonAndAvailableExternallyVariablesLoadAndCommonOnesAreKept, setUp,
+          tearDown),
       cmocka_unit_test_setup_teardown(aVariableAVersionDroppedStartsAfresh,
                                       setUp, tearDown),
       cmocka_unit_test_setup_teardown(

@@ -72,7 +72,10 @@ static bool isKeepable(LLVMValueRef G) {
   if (!LLVMIsAGlobalVariable(G) || LLVMIsDeclaration(G) ||
       LLVMIsGlobalConstant(G) || LLVMIsThreadLocal(G))
     return false;
-  if (LLVMGetLinkage(G) == LLVMAppendingLinkage)
+  /* (available_externally: a copy of a definition elsewhere, which the
+   * module binds to) */
+  if (LLVMGetLinkage(G) == LLVMAppendingLinkage ||
+      LLVMGetLinkage(G) == LLVMAvailableExternallyLinkage)
     return false;
   size_t Len;
   const char *Name = LLVMGetValueName2(G, &Len);
@@ -223,6 +226,11 @@ orc_rt_ErrorRef orc_rt_jit_keepVariables(LLVMModuleRef M,
   orc_rt_ErrorRef Err = NULL;
   for (LLVMValueRef G = LLVMGetFirstGlobal(M), Next; G && !Err; G = Next) {
     Next = LLVMGetNextGlobal(G);
+    /* A common (tentative) definition, which no alias can name, becomes what
+     * the link makes of it when no other definition comes: zeroed storage,
+     * weak, as a strong definition elsewhere would win. */
+    if (LLVMGetLinkage(G) == LLVMCommonLinkage)
+      LLVMSetLinkage(G, LLVMWeakAnyLinkage);
     char *TypeKey = orc_rt_jit_PtrSet_has(&Aliased, G)
                         ? NULL
                         : orc_rt_jit_typeKey(G); /* NULL: not keepable */
