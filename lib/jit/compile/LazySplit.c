@@ -111,7 +111,9 @@ static bool nameTaken(LLVMModuleRef M, const char *Name, size_t Len) {
 /*===----------------------------------------------------------------------===*/
 /* The cut. */
 
-/* True if M can be cut (see LazySplit.h): no aliases but of variables (the
+/* True if M can be cut (see LazySplit.h): no module-level assembly (the
+ * symbols it defines are in no part's table of what it defines, and so
+ * found nowhere), no aliases but of variables (the
  * companions of kept variables, ir/KeptVariables.h, are such: an alias of a
  * variable stays with it, in the part the cut leaves the variables in, and
  * a moved body reaches it by name; one of a function would name a body that
@@ -121,7 +123,9 @@ static bool canSplit(LLVMModuleRef M) {
        A = LLVMGetNextGlobalAlias(A))
     if (!orc_rt_jit_aliasedVariable(A))
       return false;
-  return !LLVMGetFirstGlobalIFunc(M) && !hasBlockAddress(M);
+  size_t AsmLen = 0;
+  LLVMGetModuleInlineAsm(M, &AsmLen);
+  return !AsmLen && !LLVMGetFirstGlobalIFunc(M) && !hasBlockAddress(M);
 }
 
 /* F's type is a signal handler's: void (i32), or void (i32, ptr, ptr). */

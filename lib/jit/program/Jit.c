@@ -574,14 +574,21 @@ addLazy(orc_rt_jit_Jit *J, LLVMOrcThreadSafeContextRef *TSC, LLVMModuleRef M) {
   if (Err)
     return Err;
   for (size_t I = 0; I < P.NumModules && !Err; ++I) {
-    if (J->Opts->JITDylibs.Size && !P.Bodies) {
+    size_t AsmLen = 0;
+    LLVMGetModuleInlineAsm(P.Modules[I], &AsmLen);
+    bool JDs = J->Opts->JITDylibs.Size && !P.Bodies;
+    bool Tier1 = J->Opts->Tiered && !P.Bodies && !P.NumStubs;
+    if (JDs || (AsmLen && !Tier1)) {
       /* -jd, and the module kept whole (-per-module-lazy, or not split):
        * compiled now with its variables apart, as -jit-kind=orc does, so
        * that JITDylibs using each other's data do not wait on each other
-       * (see JITDylibs.h). Its code is still linked on first call. */
+       * (see JITDylibs.h). Its code is still linked on first call. So is a
+       * module with module-level assembly: what the assembly defines is
+       * known from the object only (ORC's IR layer, which names what the IR
+       * defines, would refuse it). */
       Err = addCompiled(J, P.Modules[I], NULL, NULL);
       LLVMDisposeModule(P.Modules[I]);
-    } else if (J->Opts->Tiered && !P.Bodies && !P.NumStubs) {
+    } else if (Tier1) {
       Err = addCompiledAtTier1(J, P.Modules[I]);
       LLVMDisposeModule(P.Modules[I]);
     } else {
