@@ -119,9 +119,10 @@ typedef struct {
   unsigned TierUpThreshold;
   /** A directory where compiled modules are kept by content, so a module
    * loaded again (in this process or a later one) is not compiled again;
-   * NULL (the default) for none. Created if missing. A module that cannot
-   * be written there loads anyway; the error goes to the Session's error
-   * reporter. */
+   * NULL (the default) for none. Created if missing; a relative path is
+   * taken against the current directory of orc_rt_Jit_create's call. A
+   * module that cannot be written there loads anyway; the error goes to the
+   * Session's error reporter. */
   const char *ObjectCacheDir;
 } orc_rt_JitOptions;
 

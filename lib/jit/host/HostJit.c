@@ -1,5 +1,6 @@
 /*===- lib/jit/host/HostJit.c - orc_rt_Jit: a JIT owned by a Session ------===*/
 
+#include "jit/cache/ObjectCache.h"
 #include "jit/host/HostLazy.h"
 #include "jit/host/HostModule.h"
 #include "jit/host/HostReload.h"
@@ -334,7 +335,9 @@ orc_rt_ErrorRef orc_rt_Jit_create(orc_rt_JitRef *Result, orc_rt_SessionRef S,
   orc_rt_JitRef J = newJit(S, Opts);
   if (!J)
     return orc_rt_Error_create("orc_rt_Jit_create: out of memory");
-  J->CacheDir = Opts->ObjectCacheDir ? strdup(Opts->ObjectCacheDir) : NULL;
+  J->CacheDir = Opts->ObjectCacheDir
+                    ? orc_rt_jit_ObjectCache_absoluteDir(Opts->ObjectCacheDir)
+                    : NULL;
   J->Opts.ObjectCacheDir = J->CacheDir;
   if (J->Opts.OptLevel)
     snprintf(J->Passes, sizeof(J->Passes), "default<O%u>", J->Opts.OptLevel);

@@ -4,6 +4,7 @@
  * -name=true|false|1|0. Errors use cl::'s words where lli has them. */
 
 #include "jit/lli/Options.h"
+#include "jit/cache/ObjectCache.h"
 
 #include "jit/lli/CodeGenFlags.h"
 #include "jit/lli/LLVMOptions.h"
@@ -333,6 +334,12 @@ static orc_rt_ErrorRef finish(orc_rt_jit_Options *Opts, RawValues *Raw) {
   orc_rt_ErrorRef Err = finishEnums(Opts, Raw);
   if (Err)
     return Err;
+  if (Opts->ObjectCacheDir && *Opts->ObjectCacheDir) {
+    if (!(Opts->OwnCacheDir =
+              orc_rt_jit_ObjectCache_absoluteDir(Opts->ObjectCacheDir)))
+      return orc_rt_Error_create("error: out of memory");
+    Opts->ObjectCacheDir = Opts->OwnCacheDir;
+  }
   if (Opts->EnableCacheManager && Opts->Engine == orc_rt_jit_Engine_MCJIT &&
       Raw->RemoteMCJIT)
     return orc_rt_Error_create(
@@ -653,6 +660,7 @@ orc_rt_ErrorRef orc_rt_jit_Options_parse(orc_rt_jit_Options *Opts, int Argc,
 }
 
 void orc_rt_jit_Options_dispose(orc_rt_jit_Options *Opts) {
+  free(Opts->OwnCacheDir);
   free(Opts->ExtraModules.Items);
   free(Opts->ExtraObjects.Items);
   free(Opts->ExtraArchives.Items);

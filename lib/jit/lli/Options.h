@@ -52,7 +52,11 @@ typedef struct {
   const char *EntryFunction;  /* "main" unless -entry-function */
   const char *FakeArgv0;      /* NULL unless -fake-argv0 */
   const char *Passes;         /* NULL unless -passes */
-  const char *ObjectCacheDir; /* NULL unless -object-cache-dir */
+  /* NULL unless -object-cache-dir; absolute (a relative one taken against
+   * the directory mini-lli started in, which the program may leave): the
+   * options' own copy (OwnCacheDir). */
+  const char *ObjectCacheDir;
+  char *OwnCacheDir;
   /* -jit-kind=mcjit -remote-mcjit: the executor to run the program in
    * (-mcjit-remote-process); NULL: in mini-lli's own process. */
   const char *RemoteProcess;
