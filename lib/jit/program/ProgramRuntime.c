@@ -46,7 +46,7 @@ extern int __cpu_indicator_init(void);
 
 const orc_rt_jit_Override *orc_rt_jit_Runtime_overrides(size_t *Count) {
   orc_rt_jit_ThreadInterpose_set(orc_rt_jit_pthread_create);
-  static orc_rt_jit_Override Table[28];
+  static orc_rt_jit_Override Table[29];
   Table[0] =
       (orc_rt_jit_Override){"atexit", (uintptr_t)orc_rt_jit_atexit, true};
   Table[1] = (orc_rt_jit_Override){"__cxa_atexit",
@@ -104,6 +104,8 @@ const orc_rt_jit_Override *orc_rt_jit_Runtime_overrides(size_t *Count) {
       (orc_rt_jit_Override){"dlinfo", (uintptr_t)orc_rt_jit_dlinfo, true};
   Table[27] = (orc_rt_jit_Override){"pthread_atfork",
                                     (uintptr_t)orc_rt_jit_pthread_atfork, true};
+  Table[28] =
+      (orc_rt_jit_Override){"on_exit", (uintptr_t)orc_rt_jit_on_exit, true};
   *Count = sizeof(Table) / sizeof(Table[0]);
   return Table;
 }

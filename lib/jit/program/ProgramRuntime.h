@@ -45,6 +45,10 @@ typedef struct {
   bool NoArg; /* registered with atexit: call Fn() */
 } orc_rt_jit_Handler;
 
+/* The status on_exit handlers are called with: exit's argument, or what
+ * the entry returned. Set by the driver before the handlers run. */
+void orc_rt_jit_Runtime_setExitStatus(int Status);
+
 /* Takes the most recently registered handler; false if there is none. */
 bool orc_rt_jit_Runtime_popHandler(orc_rt_jit_Handler *Out);
 

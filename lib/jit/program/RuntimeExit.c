@@ -38,6 +38,39 @@ int orc_rt_jit_atexit(void (*Fn)(void)) {
   return addHandler((void (*)(void *))Fn, NULL, NULL, true);
 }
 
+/*---- on_exit ----*/
+
+/* glibc's on_exit handler takes the exit status too: it runs among the
+ * atexit handlers (one list, newest first) through a record of its own. */
+typedef struct {
+  void (*Fn)(int, void *);
+  void *Arg;
+} OnExit;
+
+static int ExitStatus; /* atomic: set by the driver before handlers run */
+
+void orc_rt_jit_Runtime_setExitStatus(int Status) {
+  __atomic_store_n(&ExitStatus, Status, __ATOMIC_RELAXED);
+}
+
+static void runOnExit(void *Ctx) {
+  OnExit O = *(OnExit *)Ctx;
+  free(Ctx);
+  O.Fn(__atomic_load_n(&ExitStatus, __ATOMIC_RELAXED), O.Arg);
+}
+
+int orc_rt_jit_on_exit(void (*Fn)(int, void *), void *Arg) {
+  OnExit *O = malloc(sizeof(*O));
+  if (!O)
+    return -1;
+  *O = (OnExit){Fn, Arg};
+  if (addHandler(runOnExit, O, NULL, false)) {
+    free(O);
+    return -1;
+  }
+  return 0;
+}
+
 /*---- at_quick_exit / quick_exit ----*/
 
 static void (**QuickHandlers)(void);

@@ -12,6 +12,7 @@
 /* RuntimeExit.c */
 extern char orc_rt_jit_internal_ProgramDso; /* the program's __dso_handle */
 int orc_rt_jit_atexit(void (*Fn)(void));
+int orc_rt_jit_on_exit(void (*Fn)(int, void *), void *Arg);
 int orc_rt_jit_cxa_atexit(void (*Fn)(void *), void *Arg, void *Dso);
 int orc_rt_jit_at_quick_exit(void (*Fn)(void));
 int orc_rt_jit_cxa_at_quick_exit(void (*Fn)(void), void *Dso);
