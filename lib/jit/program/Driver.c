@@ -15,10 +15,12 @@
 #include "orc-rt-c/ManagedThread.h"
 #include "orc-rt-c/Session.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fenv.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,9 +74,32 @@ static void trace(orc_rt_jit_Program *P, const char *Fmt, ...) {
 
 /*---- The service that owns the JIT ----*/
 
+/* The program's signal handlers (code in no loaded object: JIT'd) are set
+ * to ignore their signals before its code is freed (after the drain: no
+ * managed thread is left to want them): a timer the program left armed
+ * would otherwise call freed memory while the JIT goes (natively its handler
+ * would run, the program's end not yet reached). */
+static void ignoreProgramsSignals(void) {
+  for (int Sig = 1; Sig < NSIG; ++Sig) {
+    struct sigaction Old;
+    if (Sig == SIGKILL || Sig == SIGSTOP || sigaction(Sig, NULL, &Old))
+      continue;
+    void *Fn = (Old.sa_flags & SA_SIGINFO) ? (void *)(uintptr_t)Old.sa_sigaction
+                                           : (void *)(uintptr_t)Old.sa_handler;
+    Dl_info Info;
+    if (Fn == (void *)(uintptr_t)SIG_DFL || Fn == (void *)(uintptr_t)SIG_IGN ||
+        dladdr(Fn, &Info))
+      continue;
+    struct sigaction Ignore = {.sa_handler = SIG_IGN};
+    sigemptyset(&Ignore.sa_mask);
+    sigaction(Sig, &Ignore, NULL);
+  }
+}
+
 static void freeJit(void *Ctx) {
   orc_rt_jit_Program *P = Ctx;
   trace(P, "drain complete; freeing the JIT and its code memory");
+  ignoreProgramsSignals();
   orc_rt_ErrorRef Err = orc_rt_jit_Jit_dispose(P->Jit);
   P->Jit = NULL;
   if (Err) {
@@ -489,6 +514,10 @@ static void runFinishSteps(orc_rt_jit_Program *P) {
    * detach), which runs them between its default-priority and prioritized
    * destructors, as its crtbegin's __cxa_finalize does. */
   runHandlers(P, true);
+  /* exit's own flush of stdio comes next natively, while the program is
+   * still mapped: a buffer it gave setvbuf, a stream fopencookie or
+   * fmemopen made, are its memory and code, gone once the JIT is freed. */
+  fflush(NULL);
 }
 
 /* The end of the program's lifecycle, exactly once: by the thread that
@@ -536,6 +565,7 @@ static orc_rt_ErrorRef requestShutdown(orc_rt_jit_Program *P) {
 static void exitFromJit(int Status, void *Ctx) {
   orc_rt_jit_Program *P = Ctx;
   orc_rt_jit_Runtime_runThreadDtors();
+  orc_rt_jit_Runtime_setExitStatus(Status);
   finishProgram(P);
   orc_rt_Error_consume(requestShutdown(P));
   trace(P, "exit(%d) called by JIT'd code; ending the process", Status);
@@ -774,6 +804,7 @@ orc_rt_ErrorRef orc_rt_jit_Program_run(orc_rt_jit_Program *P, char **Envp,
     pthread_join(Tids[I], NULL);
 
   /* atexit handlers in reverse, then dtors; then shut down. */
+  orc_rt_jit_Runtime_setExitStatus(*Status);
   finishProgram(P);
   /* The interpreter ends the process here, through its exit: the program's
    * handlers, then the destructors (an entry like any other; it does not
