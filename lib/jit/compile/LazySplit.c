@@ -156,8 +156,14 @@ static orc_rt_ErrorRef stubFor(LLVMModuleRef M, LLVMValueRef F, bool Every,
   snprintf(Body, Len + 6, "%.*s$body", (int)Len, Name);
   /* A module that already names something NAME$body keeps NAME unstubbed
    * rather than have the two names clash. */
+  /* Every (tiered) gives a weak function (__attribute__((weak)): a default
+   * that another module may override) no stub: a stub's front is defined,
+   * and looked up, as its module is added, so a strong definition in a
+   * module added later could no longer replace it. Its body is compiled on
+   * its first lookup, and never tiers up. */
   bool Called = onlyCalled(F);
-  *Stub = (Every || Called) && !nameTaken(M, Body, Len + 5);
+  bool Weak = LLVMGetLinkage(F) == LLVMWeakAnyLinkage;
+  *Stub = (Every ? !Weak : Called) && !nameTaken(M, Body, Len + 5);
   if (!*Stub) {
     free(Body);
     return NULL;
