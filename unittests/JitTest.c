@@ -99,6 +99,20 @@ static void badModulesAreErrorsNamingTheModuleAndTheCause(void **State) {
               "  ret i32 %r\n"
               "}\n",
               "missing.ll", "no_such_function_anywhere");
+  /* Code for another target: refused, not run with the Jit's layout (what it
+   * computed depended on the OptLevel). */
+  expectError(F, "arm.ll",
+              "target triple = \"aarch64-unknown-linux-gnu\"\n"
+              "define i32 @f() {\n  ret i32 1\n}\n",
+              "arm.ll", "aarch64-unknown-linux-gnu");
+  expectError(F, "windows.ll",
+              "target triple = \"x86_64-pc-windows-msvc\"\n"
+              "define i32 @f() {\n  ret i32 1\n}\n",
+              "windows.ll", "cannot run");
+  expectError(F, "be.ll",
+              "target datalayout = \"E-m:e-p:32:32-i64:64-n32:64\"\n"
+              "define i32 @f() {\n  ret i32 1\n}\n",
+              "be.ll", "big-endian, 4-byte pointers");
   /* The cause alone: not what failed in consequence, under the library's
    * own names (a variable's companion symbol, the JITDylib's). */
   const char *Missing = "@counter = global i32 0\n"

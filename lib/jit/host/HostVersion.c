@@ -27,6 +27,7 @@
 
 #include <llvm-c/Error.h>
 #include <llvm-c/Orc.h>
+#include <llvm-c/Target.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -378,8 +379,59 @@ typedef struct {
   const char *Source; /* what errors name: where the bytes came from */
 } BuildCtx;
 
+/* The part of a triple before its Nth '-' (its length). */
+static size_t tripleParts(const char *T, int N) {
+  size_t L = 0;
+  for (; T[L] && (T[L] != '-' || --N > 0); ++L)
+    ;
+  return L;
+}
+
+/* Mod is for the Jit's target, as far as it says: the same architecture, an
+ * operating system of Linux or none, pointers of the same size and bytes in
+ * the same order. (Its data layout is the Jit's from here; code made for
+ * another would compute other things, differently at each OptLevel.) */
+static orc_rt_ErrorRef checkTarget(LLVMModuleRef Mod, orc_rt_JitRef J) {
+  if (J->Owned) /* (over another's LLJIT: its rules) */
+    return NULL;
+  size_t NameLen;
+  const char *Name = LLVMGetModuleIdentifier(Mod, &NameLen);
+  const char *T = LLVMGetTarget(Mod);
+  size_t Arch = tripleParts(T, 1), JitArch = tripleParts(J->Triple, 1);
+  const char *Os = T[Arch] ? T + tripleParts(T, 2) : "";
+  Os += *Os == '-';
+  bool OsOk = !*Os || !strncmp(Os, "linux", 5) || !strncmp(Os, "unknown", 7);
+  if (*T && (Arch != JitArch || strncmp(T, J->Triple, Arch) || !OsOk))
+    return orc_rt_Error_createf(
+        "%.*s: the module is for %s, which this Jit (%s) cannot run",
+        (int)NameLen, Name, T, J->Triple);
+  const char *Layout = LLVMGetDataLayoutStr(Mod);
+  if (!*Layout)
+    return NULL;
+  LLVMTargetDataRef Its = LLVMCreateTargetData(Layout);
+  LLVMTargetDataRef Ours = LLVMCreateTargetData(J->DataLayout);
+  bool Same = LLVMByteOrder(Its) == LLVMByteOrder(Ours) &&
+              LLVMPointerSize(Its) == LLVMPointerSize(Ours);
+  orc_rt_ErrorRef Err =
+      Same ? NULL
+           : orc_rt_Error_createf(
+                 "%.*s: the module's data layout (%s-endian, %u-byte "
+                 "pointers) is not this Jit's (%s-endian, %u-byte pointers)",
+                 (int)NameLen, Name,
+                 LLVMByteOrder(Its) == LLVMBigEndian ? "big" : "little",
+                 LLVMPointerSize(Its),
+                 LLVMByteOrder(Ours) == LLVMBigEndian ? "big" : "little",
+                 LLVMPointerSize(Ours));
+  LLVMDisposeTargetData(Its);
+  LLVMDisposeTargetData(Ours);
+  return Err;
+}
+
 static orc_rt_ErrorRef prepare(LLVMModuleRef Mod, void *Ctx) {
   BuildCtx *B = Ctx;
+  orc_rt_ErrorRef Checked = checkTarget(Mod, B->J);
+  if (Checked)
+    return Checked;
   orc_rt_jit_KeptVar *Keep = calloc(B->NumPrev + 1, sizeof(*Keep));
   if (!Keep)
     return orc_rt_Error_create("out of memory");
