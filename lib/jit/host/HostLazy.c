@@ -130,6 +130,18 @@ static void recordFailure(orc_rt_JitRef J, char *Fn, char *Mod, char *Msg) {
   pthread_mutex_unlock(&J->SymLock);
 }
 
+/* Forgets J's last failure if it is still Fn's noted before its link. */
+static void forgetFailure(orc_rt_JitRef J, const char *Fn) {
+  pthread_mutex_lock(&J->SymLock);
+  char *Old = J->LazyFailure.Function;
+  if (!J->LazyFailure.Cause && Old && Fn && !strcmp(Old, Fn)) {
+    free(Old);
+    free(J->LazyFailure.Module);
+    J->LazyFailure.Function = J->LazyFailure.Module = NULL;
+  }
+  pthread_mutex_unlock(&J->SymLock);
+}
+
 static void noteFailure(orc_rt_jit_HostVersion *V,
                         LLVMOrcMaterializationResponsibilityRef MR,
                         orc_rt_ErrorRef Cause) {
@@ -290,9 +302,20 @@ static void emitBody(void *Ctx, LLVMOrcMaterializationResponsibilityRef MR,
   if (E)
     C.Err = orc_rt_Error_join(C.Err, orc_rt_jit_fromLLVMError(E, NULL));
   if (!C.Err && C.Objs.Size == 1) {
+    /* A link that fails (a symbol the code generator called, missing)
+     * reports only its cause, to the session: the body's names are noted
+     * first, and forgotten once the link went without an error. */
+    char *Fn = firstFunction(MR);
+    recordFailure(J, Fn ? strdup(Fn) : NULL, strdup(V->M->Name), NULL);
     LLVMOrcObjectLayerEmit(LLVMOrcLLJITGetObjLinkingLayer(J->LLJIT), MR,
                            C.Objs.Items[0]);
     C.Objs.Size = 0;
+    pthread_mutex_lock(&J->SymLock);
+    bool Linked = !J->SessionErrors && !J->LazyFailure.Cause;
+    pthread_mutex_unlock(&J->SymLock);
+    if (Linked)
+      forgetFailure(J, Fn);
+    free(Fn);
   } else {
     noteFailure(V, MR, C.Err);
     LLVMOrcMaterializationResponsibilityFailMaterialization(MR);
