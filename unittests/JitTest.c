@@ -74,6 +74,33 @@ static void moduleCallsHostSymbolsAndTheProcesss(void **State) {
 
 /*---- Errors ----*/
 
+/* The host's symbols come before the exports of modules loaded earlier, as
+ * Jit.h says, whether given before or after those modules' load: Later
+ * sees the host's mv and mf (40 + 400), not Earlier's (7 + 700). */
+static int HostMv = 40;
+static int hostMf(void) { return 400; }
+static const char *Earlier = "@mv = global i32 7\n"
+                             "define i32 @mf() {\n  ret i32 700\n}\n";
+static const char *Later = "@mv = external global i32\n"
+                           "declare i32 @mf()\n"
+                           "define i32 @sum() {\n"
+                           "  %v = load i32, ptr @mv\n"
+                           "  %f = call i32 @mf()\n"
+                           "  %r = add i32 %v, %f\n"
+                           "  ret i32 %r\n"
+                           "}\n";
+
+static void hostSymbolsComeBeforeOtherModulesExports(void **State) {
+  Fixture *F = *State;
+  orc_rt_JitModuleRef E = load(F, "earlier.ll", Earlier);
+  assert_null(orc_rt_Jit_addSymbol(F->J, "mv", &HostMv));
+  assert_null(orc_rt_Jit_addSymbol(F->J, "mf", (void *)(uintptr_t)hostMf));
+  orc_rt_JitModuleRef L = load(F, "later.ll", Later);
+  assert_int_equal(((int (*)(void))(uintptr_t)entry(L, "sum"))(), 440);
+  orc_rt_JitModule_unload(L, NULL, NULL);
+  orc_rt_JitModule_unload(E, NULL, NULL);
+}
+
 static void expectError(Fixture *F, const char *Name, const char *IR,
                         const char *Want1, const char *Want2) {
   orc_rt_JitModuleRef M = NULL;
@@ -1231,6 +1258,8 @@ int main(void) {
   const struct CMUnitTest Tests[] = {
       cmocka_unit_test(theDefaultStaleCallHandlerNamesTheCallAndAborts),
       cmocka_unit_test_setup_teardown(loadedFunctionIsCalledThroughItsEntry,
+                                      setUp, tearDown),
+      cmocka_unit_test_setup_teardown(hostSymbolsComeBeforeOtherModulesExports,
                                       setUp, tearDown),
       cmocka_unit_test_setup_teardown(moduleCallsHostSymbolsAndTheProcesss,
                                       setUp, tearDown),

@@ -1,6 +1,7 @@
 /*===- lib/jit/host/HostJit.c - orc_rt_Jit: a JIT owned by a Session ------===*/
 
 #include "jit/cache/ObjectCache.h"
+#include "jit/compile/SymbolImport.h"
 #include "jit/host/HostLazy.h"
 #include "jit/host/HostModule.h"
 #include "jit/host/HostReload.h"
@@ -205,6 +206,7 @@ static void disposeJit(orc_rt_JitRef J) {
     orc_rt_jit_Host_freeModule(M);
     M = Next;
   }
+  orc_rt_jit_PtrSet_freeInterned(&J->HostNames); /* (the LLJIT's pool's) */
   if (J->LLJIT && !J->Owned) { /* frees every module's code and data */
     LLVMErrorRef E = LLVMOrcDisposeLLJIT(J->LLJIT);
     if (E)
@@ -416,6 +418,15 @@ orc_rt_ErrorRef orc_rt_Jit_addSymbol(orc_rt_JitRef J, const char *Name,
                                      void *Addr) {
   pthread_mutex_lock(J->Lock);
   bool Defined = defineInMain(J, Name, Addr);
+  if (Defined) {
+    LLVMOrcSymbolStringPoolEntryRef E =
+        LLVMOrcLLJITMangleAndIntern(J->LLJIT, Name);
+    pthread_mutex_lock(&J->SymLock);
+    int New = orc_rt_jit_PtrSet_insert(&J->HostNames, E);
+    pthread_mutex_unlock(&J->SymLock);
+    if (New <= 0) /* (known; or out of memory: then found after modules') */
+      LLVMOrcReleaseSymbolStringPoolEntry(E);
+  }
   pthread_mutex_unlock(J->Lock);
   if (Defined)
     return NULL;

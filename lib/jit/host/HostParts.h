@@ -32,6 +32,7 @@
 #include "jit/ir/KeptVariables.h"
 #include "jit/modules/ModuleExitOrder.h"
 #include "jit/modules/ModuleStubs.h"
+#include "jit/support/PtrSet.h"
 
 #include "orc-rt-c/Jit.h"
 
@@ -153,6 +154,9 @@ struct orc_rt_OpaqueJit {
   orc_rt_jit_HostSlot *AllSlots;         /* written under Lock and SymLock */
   unsigned NumSlots;
   unsigned long NextSerial;
+  /* What addSymbol defined (interned names, retained; under SymLock): a
+   * module finds them before other modules' exports. */
+  orc_rt_jit_PtrSet HostNames;
   orc_rt_JitStaleCallFn OnStale;
   void *StaleCtx;
   /* What the ExecutionSession reported during the current load (the cause of
