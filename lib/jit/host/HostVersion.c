@@ -148,11 +148,16 @@ static void retire(orc_rt_jit_HostVersion *V) {
   if (!Stubs)
     return; /* V->Id stays, as before retiring was possible */
   size_t N = 0;
-  for (size_t I = 0; V->Link.ExportAddrs && I < X->Size; ++I)
-    if (X->Items[I].IsFunction)
-      Stubs[N++] = V->Link.ExportAddrs[I];
   for (size_t I = 0; V->Link.EscapeStubs && I < E->Size; ++I)
     Stubs[N++] = V->Link.EscapeStubs[I];
+  size_t NumEscapes = N;
+  for (size_t I = 0; V->Link.ExportAddrs && I < X->Size; ++I) {
+    bool Listed = false; /* (an escaping function's entry is its escape stub) */
+    for (size_t K = 0; K < NumEscapes && !Listed; ++K)
+      Listed = Stubs[K] == V->Link.ExportAddrs[I];
+    if (X->Items[I].IsFunction && !Listed)
+      Stubs[N++] = V->Link.ExportAddrs[I];
+  }
   __atomic_store_n(&V->M->IdUsed, true, __ATOMIC_RELAXED); /* any thread */
   orc_rt_jit_ModuleStubs_retire(V->Id, Stubs, N, V->M->Id);
   free(Stubs);

@@ -103,12 +103,30 @@ static orc_rt_ErrorRef linkObjects(orc_rt_jit_LinkedModule *L) {
   return Err;
 }
 
-/* The entries of the exported functions. */
+/* The escape stub of the function named Name, or 0 if its address does
+ * not escape. */
+static uint64_t escapeStubOf(const orc_rt_jit_LinkedModule *L,
+                             const char *Name) {
+  const orc_rt_jit_EscapeList *E = &L->Code->Escapes;
+  for (size_t I = 0; I < E->Size; ++I)
+    if (!strcmp(E->Items[I].Target, Name))
+      return L->EscapeStubs[I];
+  return 0;
+}
+
+/* The entries of the exported functions. One whose address escapes the
+ * module has its escape stub for entry, so that the pointer the module
+ * hands out and the one a lookup (dlsym) gives are the same, as natively. */
 static orc_rt_ErrorRef makeExportStubs(orc_rt_jit_LinkedModule *L) {
   const orc_rt_jit_ExportList *X = &L->Code->Exports;
   for (size_t I = 0; I < X->Size; ++I) {
     if (!X->Items[I].IsFunction)
       continue;
+    uint64_t Escape = escapeStubOf(L, X->Items[I].Name);
+    if (Escape) {
+      L->ExportAddrs[I] = Escape;
+      continue;
+    }
     L->StubsMade = true;
     uint64_t Stub = orc_rt_jit_ModuleStubs_create(
         L->Id, X->Items[I].Name, L->ExportAddrs[I], X->Items[I].RegsOnly,
