@@ -90,6 +90,36 @@ static const char *Later = "@mv = external global i32\n"
                            "  ret i32 %r\n"
                            "}\n";
 
+/* A name a loaded module already bound from the process (libc's getpid)
+ * can still be added: modules loaded later get the host's. It was refused
+ * ("already defined": the process's definition had been put where the
+ * host's went). */
+static int hostGetpid(void) { return -42; }
+static const char *CallsGetpid = "declare i32 @getpid()\n"
+                                 "define i32 @f() {\n"
+                                 "  %r = call i32 @getpid()\n"
+                                 "  ret i32 %r\n"
+                                 "}\n";
+
+static void aNameAModuleBoundFromTheProcessCanStillBeAdded(void **State) {
+  Fixture *F = *State;
+  orc_rt_JitModuleRef A = load(F, "a.ll", CallsGetpid);
+  int (*FromA)(void) = (int (*)(void))(uintptr_t)entry(A, "f");
+  assert_int_equal(FromA(), getpid());
+  assert_null(
+      orc_rt_Jit_addSymbol(F->J, "getpid", (void *)(uintptr_t)hostGetpid));
+  orc_rt_ErrorRef Err =
+      orc_rt_Jit_addSymbol(F->J, "getpid", (void *)(uintptr_t)hostGetpid);
+  assert_non_null(Err); /* (the host's twice is) */
+  assert_non_null(strstr(orc_rt_Error_getMessage(Err), "already defined"));
+  orc_rt_Error_consume(Err);
+  orc_rt_JitModuleRef B = load(F, "b.ll", CallsGetpid);
+  assert_int_equal(((int (*)(void))(uintptr_t)entry(B, "f"))(), -42);
+  assert_int_equal(FromA(), getpid()); /* (bound already) */
+  orc_rt_JitModule_unload(B, NULL, NULL);
+  orc_rt_JitModule_unload(A, NULL, NULL);
+}
+
 static void hostSymbolsComeBeforeOtherModulesExports(void **State) {
   Fixture *F = *State;
   orc_rt_JitModuleRef E = load(F, "earlier.ll", Earlier);
@@ -1259,6 +1289,8 @@ int main(void) {
       cmocka_unit_test(theDefaultStaleCallHandlerNamesTheCallAndAborts),
       cmocka_unit_test_setup_teardown(loadedFunctionIsCalledThroughItsEntry,
                                       setUp, tearDown),
+      cmocka_unit_test_setup_teardown(
+          aNameAModuleBoundFromTheProcessCanStillBeAdded, setUp, tearDown),
       cmocka_unit_test_setup_teardown(hostSymbolsComeBeforeOtherModulesExports,
                                       setUp, tearDown),
       cmocka_unit_test_setup_teardown(moduleCallsHostSymbolsAndTheProcesss,

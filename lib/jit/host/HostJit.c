@@ -416,22 +416,19 @@ void orc_rt_Jit_getTierStats(orc_rt_JitRef J, orc_rt_JitTierStats *Out) {
 
 orc_rt_ErrorRef orc_rt_Jit_addSymbol(orc_rt_JitRef J, const char *Name,
                                      void *Addr) {
-  pthread_mutex_lock(J->Lock);
-  bool Defined = defineInMain(J, Name, Addr);
-  if (Defined) {
-    LLVMOrcSymbolStringPoolEntryRef E =
-        LLVMOrcLLJITMangleAndIntern(J->LLJIT, Name);
-    pthread_mutex_lock(&J->SymLock);
-    int New = orc_rt_jit_PtrSet_insert(&J->HostNames, E);
-    pthread_mutex_unlock(&J->SymLock);
-    if (New <= 0) /* (known; or out of memory: then found after modules') */
-      LLVMOrcReleaseSymbolStringPoolEntry(E);
-  }
-  pthread_mutex_unlock(J->Lock);
-  if (Defined)
-    return NULL;
-  return orc_rt_Error_createf("orc_rt_Jit_addSymbol: '%s' is already defined",
-                              Name);
+  LLVMOrcSymbolStringPoolEntryRef E =
+      LLVMOrcLLJITMangleAndIntern(J->LLJIT, Name);
+  pthread_mutex_lock(&J->SymLock);
+  bool Known = orc_rt_jit_PtrSet_has(&J->HostNames, E);
+  int Put = Known ? 0 : orc_rt_jit_PtrSet_put(&J->HostNames, E, Addr);
+  pthread_mutex_unlock(&J->SymLock);
+  if (Put > 0)
+    return NULL; /* (the set keeps E) */
+  LLVMOrcReleaseSymbolStringPoolEntry(E);
+  return Known ? orc_rt_Error_createf(
+                     "orc_rt_Jit_addSymbol: '%s' is already defined", Name)
+               : orc_rt_Error_createf("orc_rt_Jit_addSymbol: '%s': out of memory",
+                                      Name);
 }
 
 void orc_rt_Jit_setStaleCallHandler(orc_rt_JitRef J, orc_rt_JitStaleCallFn Fn,

@@ -83,9 +83,9 @@ static bool findExport(orc_rt_JitRef J, const char *Name, uint64_t *Addr,
 }
 
 /* Under SymLock: the module's own __dso_handle (its slot records that the
- * code named it), or a name another loaded module exports (see findExport)
- * and the host did not define; the module being linked records that it
- * bound it. */
+ * code named it), a name the host added, or a name another loaded module
+ * exports (see findExport; the module being linked records that it bound
+ * it). */
 static bool findForSlot(const char *Name, uint64_t *Addr, void *Ctx) {
   orc_rt_jit_HostSlot *Slot = Ctx;
   if (Slot->Dso && !strcmp(Name, "__dso_handle")) { /* the module's own */
@@ -99,14 +99,16 @@ static bool findForSlot(const char *Name, uint64_t *Addr, void *Ctx) {
     *Addr = (uintptr_t)orc_rt_jit_Host_threadAtexit;
     return true;
   }
-  /* The host's symbols come first: from the main JITDylib. */
+  /* The host's symbols come first. */
   if (Slot->J->HostNames.Count) {
     LLVMOrcSymbolStringPoolEntryRef E = LLVMOrcExecutionSessionIntern(
         LLVMOrcLLJITGetExecutionSession(Slot->J->LLJIT), Name);
     bool Host = orc_rt_jit_PtrSet_has(&Slot->J->HostNames, E);
+    if (Host)
+      *Addr = (uintptr_t)orc_rt_jit_PtrSet_get(&Slot->J->HostNames, E);
     LLVMOrcReleaseSymbolStringPoolEntry(E);
     if (Host)
-      return false;
+      return true;
   }
   orc_rt_JitModuleRef From;
   if (!findExport(Slot->J, Name, Addr, &From) || From == Slot->Owner)

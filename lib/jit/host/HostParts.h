@@ -154,8 +154,10 @@ struct orc_rt_OpaqueJit {
   orc_rt_jit_HostSlot *AllSlots;         /* written under Lock and SymLock */
   unsigned NumSlots;
   unsigned long NextSerial;
-  /* What addSymbol defined (interned names, retained; under SymLock): a
-   * module finds them before other modules' exports. */
+  /* What addSymbol defined: interned name (retained) -> address, under
+   * SymLock. A module's generator finds them first (HostModule.c); they are
+   * not in the main JITDylib, whose process symbols a module's lookup has
+   * defined there (a host symbol of such a name could not be added). */
   orc_rt_jit_PtrSet HostNames;
   orc_rt_JitStaleCallFn OnStale;
   void *StaleCtx;
