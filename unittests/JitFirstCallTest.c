@@ -152,11 +152,10 @@ aFunctionThatDoesNotCompileIsAStaleCallWithTheCauseReported(void **State) {
   stopReporting(&R);
 }
 
-#if !JIT_TEST_TIERED
 /* A body that compiles but does not link (the code generator made it call
  * __atomic_load, which the process lacks: an atomic load of an 8-byte value
  * aligned to 4) is a stale call naming it too: the link's failure reached
- * the handler as '?' in '?'. (Tiered's tier 0 still names neither.) */
+ * the handler as '?' in '?'. */
 static const char *LinksNot = "@v = global i64 0, align 4\n"
                               "define i32 @good() {\n"
                               "  ret i32 7\n"
@@ -188,7 +187,6 @@ static void aFunctionWhoseLinkFailsIsAStaleCallNamingIt(void **State) {
     fail_msg("reported: '%s'", Reported);
   stopReporting(&R);
 }
-#endif
 
 /* A function whose address escapes is compiled on its first call too, not
  * at load (the module hands out its escape stub, which leads to its lazy
@@ -431,9 +429,7 @@ int main(void) {
           tearDown),
       cmocka_unit_test(
           aFunctionThatDoesNotCompileIsAStaleCallWithTheCauseReported),
-#if !JIT_TEST_TIERED
       cmocka_unit_test(aFunctionWhoseLinkFailsIsAStaleCallNamingIt),
-#endif
       cmocka_unit_test_setup_teardown(aMissingSymbolFailsTheLoadNotTheFirstCall,
                                       setUp, tearDown),
       cmocka_unit_test(aLazyJitTakesFunctionsFromTheObjectCache),

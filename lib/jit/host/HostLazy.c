@@ -142,6 +142,16 @@ static void forgetFailure(orc_rt_JitRef J, const char *Fn) {
   pthread_mutex_unlock(&J->SymLock);
 }
 
+/* Tiered: the tier-0 code of Function did not link (the cause is the
+ * session's): noted for lazyFailed, which the failing call reaches next. */
+static void tier0Failed(const char *Function, void *Ctx) {
+  orc_rt_jit_HostVersion *V = Ctx;
+  char *Fn = strdup(Function);
+  if (Fn)
+    orc_rt_jit_restoreUserNames(Fn);
+  recordFailure(V->M->J, Fn, strdup(V->M->Name), NULL);
+}
+
 static void noteFailure(orc_rt_jit_HostVersion *V,
                         LLVMOrcMaterializationResponsibilityRef MR,
                         orc_rt_ErrorRef Cause) {
@@ -500,7 +510,9 @@ static orc_rt_ErrorRef startTiers(orc_rt_jit_HostVersion *V) {
                               .CacheDir = J->CacheDir,
                               .Warn = J->Compile.Warn,
                               .WarnCtx = J->Compile.Ctx,
-                              .Settings = J->Settings};
+                              .Settings = J->Settings,
+                              .Tier0Failed = tier0Failed,
+                              .Tier0FailedCtx = V};
   orc_rt_ErrorRef Err = orc_rt_jit_Tiers_create(&V->Lazy->Tiers, &O);
   if (Err)
     return Err;

@@ -415,6 +415,8 @@ static void codeLinked(LLVMErrorRef E, LLVMOrcCSymbolMapPairs Result,
   if (E) {
     /* The code's own failure went to the session's error reporter; this
      * lookup's error only repeats it. Whoever waits for the bodies fails. */
+    if (T->Opts.Tier0Failed)
+      T->Opts.Tier0Failed(C->Slots[0]->Name, T->Opts.Tier0FailedCtx);
     LLVMOrcMaterializationResponsibilityFailMaterialization(C->MR);
     LLVMConsumeError(E);
   }

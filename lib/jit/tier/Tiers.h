@@ -99,6 +99,11 @@ typedef struct {
    * call-through's error handler is: it reports the session's errors and
    * ends the program); 0: abort(). */
   uint64_t FirstCallFailed;
+  /* If set: told the name of each function whose tier-0 code failed to link
+   * (the link's cause goes to the session's error reporter only), before
+   * the call that needed it fails. */
+  void (*Tier0Failed)(const char *Function, void *Ctx);
+  void *Tier0FailedCtx;
 } orc_rt_jit_TierOptions;
 
 typedef struct {
