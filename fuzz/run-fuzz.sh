@@ -73,7 +73,7 @@ build() { # target -> $OUT/$1-fuzzer
   sps)      MAIN=SPSFuzzer.c;      OBJS=$(runtime_objects); EXTRA= ;;
   stream)   MAIN=StreamFuzzer.c;   OBJS=$(runtime_objects); EXTRA= ;;
   options)  MAIN=OptionsFuzzer.c;  OBJS=
-            EXTRA="$SRC/lib/jit/lli/Options.c $SRC/lib/jit/lli/CodeGenFlags.c $SRC/lib/support/Error.c $SRC/lib/support/FaultInjection.c
+            EXTRA="$SRC/lib/jit/lli/Options.c $SRC/lib/jit/lli/CodeGenFlags.c $SRC/lib/jit/support/AbsolutePath.c $SRC/lib/support/Error.c $SRC/lib/support/FaultInjection.c
                    -DORC_RT_C_VERSION=\"fuzz\" -DORC_RT_C_LLVM_VERSION=\"fuzz\"" ;;
   jit)      MAIN=JitLoadFuzzer.c;  OBJS="$(runtime_objects) $(jit_objects)"
             EXTRA="-L$LLVM_LIBDIR -lLLVM -Wl,-rpath,$LLVM_LIBDIR" ;;

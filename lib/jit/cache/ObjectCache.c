@@ -511,14 +511,3 @@ void orc_rt_jit_ObjectCache_storeObjects(
   else
     orc_rt_Error_consume(Err);
 }
-
-char *orc_rt_jit_ObjectCache_absoluteDir(const char *Dir) {
-  char Cwd[4096];
-  if (Dir[0] == '/' || !getcwd(Cwd, sizeof(Cwd)))
-    return strdup(Dir);
-  size_t N = strlen(Cwd) + strlen(Dir) + 2;
-  char *Abs = malloc(N);
-  if (Abs)
-    snprintf(Abs, N, "%s/%s", Cwd, Dir);
-  return Abs;
-}

@@ -58,11 +58,6 @@ typedef struct {
  * variables, of a module a host's Lazy Jit compiles (host/HostLazy.c). */
 #define ORC_RT_JIT_OBJECTCACHE_LAZY_PART 0xfffffffeu
 
-/* Dir as an absolute path (malloc'ed; NULL if out of memory): a relative
- * one is taken against the current directory now, as the program may change
- * it before the cache is next used. */
-char *orc_rt_jit_ObjectCache_absoluteDir(const char *Dir);
-
 /* The key of a module: Input is the module file's bytes, CodegenSettings the
  * target settings (orc_rt_jit_Jit_codegenSettings), Passes the -passes
  * pipeline (NULL if none), ModuleIndex its position among the inputs or

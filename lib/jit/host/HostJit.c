@@ -1,6 +1,5 @@
 /*===- lib/jit/host/HostJit.c - orc_rt_Jit: a JIT owned by a Session ------===*/
 
-#include "jit/cache/ObjectCache.h"
 #include "jit/compile/SymbolImport.h"
 #include "jit/host/HostLazy.h"
 #include "jit/host/HostModule.h"
@@ -11,6 +10,7 @@
 #include "jit/host/SessionErrors.h"
 #include "jit/ir/EmuTLS.h"
 #include "jit/ir/Module.h"
+#include "jit/support/AbsolutePath.h"
 #include "jit/support/Diag.h"
 
 #include <llvm-c/Error.h>
@@ -338,7 +338,7 @@ orc_rt_ErrorRef orc_rt_Jit_create(orc_rt_JitRef *Result, orc_rt_SessionRef S,
   if (!J)
     return orc_rt_Error_create("orc_rt_Jit_create: out of memory");
   J->CacheDir = Opts->ObjectCacheDir
-                    ? orc_rt_jit_ObjectCache_absoluteDir(Opts->ObjectCacheDir)
+                    ? orc_rt_jit_absolutePath(Opts->ObjectCacheDir)
                     : NULL;
   J->Opts.ObjectCacheDir = J->CacheDir;
   if (J->Opts.OptLevel)
@@ -427,8 +427,8 @@ orc_rt_ErrorRef orc_rt_Jit_addSymbol(orc_rt_JitRef J, const char *Name,
   LLVMOrcReleaseSymbolStringPoolEntry(E);
   return Known ? orc_rt_Error_createf(
                      "orc_rt_Jit_addSymbol: '%s' is already defined", Name)
-               : orc_rt_Error_createf("orc_rt_Jit_addSymbol: '%s': out of memory",
-                                      Name);
+               : orc_rt_Error_createf(
+                     "orc_rt_Jit_addSymbol: '%s': out of memory", Name);
 }
 
 void orc_rt_Jit_setStaleCallHandler(orc_rt_JitRef J, orc_rt_JitStaleCallFn Fn,

@@ -4,10 +4,10 @@
  * -name=true|false|1|0. Errors use cl::'s words where lli has them. */
 
 #include "jit/lli/Options.h"
-#include "jit/cache/ObjectCache.h"
 
 #include "jit/lli/CodeGenFlags.h"
 #include "jit/lli/LLVMOptions.h"
+#include "jit/support/AbsolutePath.h"
 #include "jit/support/GrowArray.h"
 
 #include <errno.h>
@@ -335,8 +335,7 @@ static orc_rt_ErrorRef finish(orc_rt_jit_Options *Opts, RawValues *Raw) {
   if (Err)
     return Err;
   if (Opts->ObjectCacheDir && *Opts->ObjectCacheDir) {
-    if (!(Opts->OwnCacheDir =
-              orc_rt_jit_ObjectCache_absoluteDir(Opts->ObjectCacheDir)))
+    if (!(Opts->OwnCacheDir = orc_rt_jit_absolutePath(Opts->ObjectCacheDir)))
       return orc_rt_Error_create("error: out of memory");
     Opts->ObjectCacheDir = Opts->OwnCacheDir;
   }
