@@ -166,6 +166,9 @@ static void badModulesAreErrorsNamingTheModuleAndTheCause(void **State) {
               "target triple = \"x86_64-pc-windows-msvc\"\n"
               "define i32 @f() {\n  ret i32 1\n}\n",
               "windows.ll", "cannot run");
+  const char *ShortTriple = "target triple = \"x86_64-linux-gnu\"\n"
+                            "define i32 @f() {\n  ret i32 1\n}\n";
+  orc_rt_JitModule_unload(load(F, "short-triple.ll", ShortTriple), NULL, NULL);
   expectError(F, "be.ll",
               "target datalayout = \"E-m:e-p:32:32-i64:64-n32:64\"\n"
               "define i32 @f() {\n  ret i32 1\n}\n",

@@ -402,14 +402,20 @@ static orc_rt_ErrorRef checkTarget(LLVMModuleRef Mod, orc_rt_JitRef J) {
   size_t NameLen;
   const char *Name = LLVMGetModuleIdentifier(Mod, &NameLen);
   const char *T = LLVMGetTarget(Mod);
-  size_t Arch = tripleParts(T, 1), JitArch = tripleParts(J->Triple, 1);
-  const char *Os = T[Arch] ? T + tripleParts(T, 2) : "";
-  Os += *Os == '-';
-  bool OsOk = !*Os || !strncmp(Os, "linux", 5) || !strncmp(Os, "unknown", 7);
-  if (*T && (Arch != JitArch || strncmp(T, J->Triple, Arch) || !OsOk))
-    return orc_rt_Error_createf(
-        "%.*s: the module is for %s, which this Jit (%s) cannot run",
-        (int)NameLen, Name, T, J->Triple);
+  /* (normalized: arch-vendor-os[-environment], "x86_64-linux-gnu" too) */
+  char *Norm = *T ? LLVMNormalizeTargetTriple(T) : NULL;
+  if (Norm) {
+    size_t Arch = tripleParts(Norm, 1), JitArch = tripleParts(J->Triple, 1);
+    const char *Os = Norm + tripleParts(Norm, 2);
+    Os += *Os == '-';
+    bool OsOk = !*Os || !strncmp(Os, "linux", 5) || !strncmp(Os, "unknown", 7);
+    bool Ok = Arch == JitArch && !strncmp(Norm, J->Triple, Arch) && OsOk;
+    LLVMDisposeMessage(Norm);
+    if (!Ok)
+      return orc_rt_Error_createf(
+          "%.*s: the module is for %s, which this Jit (%s) cannot run",
+          (int)NameLen, Name, T, J->Triple);
+  }
   const char *Layout = LLVMGetDataLayoutStr(Mod);
   if (!*Layout)
     return NULL;
