@@ -470,7 +470,20 @@ static _Noreturn void fatal(const char *Fmt, const char *A, const char *B) {
   _exit(1);
 }
 
+/* A thread's first entry and a shadow stack's growth allocate and take
+ * locks (Lock, malloc's, glibc's in pthread_getattr_np): a signal handler
+ * that left them by siglongjmp (a timeout's way) would leave the lock held,
+ * and the thread's next entry would wait for it for ever. Signals wait for
+ * their end (rare: once per thread, and per doubling). */
+static void blockSignals(sigset_t *Old) {
+  sigset_t All;
+  sigfillset(&All);
+  pthread_sigmask(SIG_SETMASK, &All, Old);
+}
+
 static __attribute__((noinline)) void newShadow(Shadow *S) {
+  sigset_t Old;
+  blockSignals(&Old);
   pthread_once(&KeyOnce, makeKey);
   size_t Cap = 16;
   Entry *E = calloc(Cap, sizeof(Entry));
@@ -490,10 +503,13 @@ static __attribute__((noinline)) void newShadow(Shadow *S) {
   Threads = S;
   setTop(S, E + 1);
   pthread_mutex_unlock(&Lock);
+  pthread_sigmask(SIG_SETMASK, &Old, NULL);
 }
 
 static __attribute__((noinline)) void grow(Shadow *S) {
   size_t Cap = 2 * (size_t)(S->Limit - S->Entries);
+  sigset_t Old;
+  blockSignals(&Old);
   pthread_mutex_lock(&Lock); /* the report reads Entries under Lock */
   size_t Used = (size_t)(S->Top - S->Entries);
   Entry *N = realloc(S->Entries, Cap * sizeof(Entry));
@@ -503,6 +519,7 @@ static __attribute__((noinline)) void grow(Shadow *S) {
     setTop(S, N + Used);
   }
   pthread_mutex_unlock(&Lock);
+  pthread_sigmask(SIG_SETMASK, &Old, NULL);
   if (!N)
     fatal("mini-lli: error: %s%s\n",
           "out of memory entering a dlopen'ed module", "");

@@ -1228,18 +1228,20 @@ static uint64_t firstCall(void *Ctx) {
     while (atomic_load(&T->Forking))
       nap();
   }
-  /* The program sees an ordinary call, which no cancellation (deferred
-   * or asynchronous) may end while the compile reads C on this stack: the
-   * join is a cancellation point, and so is much of what a compile on this
-   * thread calls. A cancel pending meanwhile acts at the program's next
-   * cancellation point. */
+  /* The program sees an ordinary call, which nothing may end while the
+   * compile reads C on this stack: no cancellation (deferred or
+   * asynchronous: the join is a cancellation point, and so is much of what
+   * a compile on this thread calls), and no signal, whose handler could
+   * leave by siglongjmp (a timeout's way). A cancel pending meanwhile acts
+   * at the program's next cancellation point, a signal is delivered when
+   * the call has its code (a compile takes milliseconds). The compile
+   * thread starts with every signal blocked too. */
   int CancelState;
   pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &CancelState);
   pthread_sigmask(SIG_SETMASK, &All, &Old);
   int Made = T->ForkChild ? EAGAIN
                           : orc_rt_jit_realPthreadCreate(&Thread, NULL,
                                                          compileFirst, &C);
-  pthread_sigmask(SIG_SETMASK, &Old, NULL);
   if (Made == 0) {
     orc_rt_jit_realPthreadJoin(Thread, NULL);
   } else {
@@ -1247,8 +1249,14 @@ static uint64_t firstCall(void *Ctx) {
     compileFirst(&C);
     orc_rt_jit_CallOnce_restore();
   }
-  pthread_setcancelstate(CancelState, NULL);
   atomic_fetch_sub(&T->Compiling, 1);
+  if (!C.Err) {
+    __atomic_store_n(&S->FirstCode, C.Addr, __ATOMIC_RELEASE);
+    /* From the entry only: a tier-up may have switched the front already. */
+    orc_rt_jit_TierFronts_retargetFrom(S->Front, S->Entry, C.Addr);
+  }
+  pthread_sigmask(SIG_SETMASK, &Old, NULL);
+  pthread_setcancelstate(CancelState, NULL);
   if (C.Err) {
     /* The compile's own failure went to the session's error reporter,
      * which FirstCallFailed reports; the lookup's only repeats it. */
@@ -1257,9 +1265,6 @@ static uint64_t firstCall(void *Ctx) {
       abort();
     return T->Opts.FirstCallFailed;
   }
-  __atomic_store_n(&S->FirstCode, C.Addr, __ATOMIC_RELEASE);
-  /* From the entry only: a tier-up may have switched the front already. */
-  orc_rt_jit_TierFronts_retargetFrom(S->Front, S->Entry, C.Addr);
   return C.Addr;
 }
 
