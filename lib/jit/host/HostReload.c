@@ -71,14 +71,13 @@ orc_rt_ErrorRef orc_rt_jit_Host_reload(orc_rt_JitModuleRef M,
                                        const char *Source) {
   orc_rt_JitRef J = M->J;
   pthread_mutex_lock(J->Lock);
-  const char *Why = J->Owned ? "its Jit's owner does not reload modules"
-                    : J->ShuttingDown || M->ByShutdown
-                        ? "the Session is shutting down"
-                    : M->Unloading ? "it is being unloaded"
-                    : M->Reloading
-                        ? "a reload of it is under way (its constructors or "
-                          "destructors reload it)"
-                        : NULL;
+  const char *Why =
+      J->Owned ? "its Jit's owner does not reload modules"
+      : J->ShuttingDown || M->ByShutdown ? "the Session is shutting down"
+      : M->Unloading                     ? "it is being unloaded"
+      : M->Reloading ? "a reload of it is under way (its constructors or "
+                       "destructors reload it)"
+                     : NULL;
   if (Why) {
     pthread_mutex_unlock(J->Lock);
     LLVMDisposeMemoryBuffer(Buf);
@@ -109,7 +108,7 @@ orc_rt_ErrorRef orc_rt_jit_Host_reload(orc_rt_JitModuleRef M,
    * its token. */
   __atomic_store_n(&Old->Id->Superseded, true, __ATOMIC_RELEASE);
   orc_rt_TaskGroup_close(Old->Group); /* may free Old (its last call is out) */
-  if (M->UnloadAfterReload) /* (M is the host's no more) */
+  if (M->UnloadAfterReload)           /* (M is the host's no more) */
     orc_rt_JitModule_unload(M, M->OnFreed, M->OnFreedCtx);
   pthread_mutex_unlock(J->Lock);
   return NULL;

@@ -48,10 +48,10 @@ typedef enum {
 } orc_rt_jit_LinkerKind;
 
 typedef struct {
-  const char *Input;          /* "-" means stdin (also the default) */
-  const char *EntryFunction;  /* "main" unless -entry-function */
-  const char *FakeArgv0;      /* NULL unless -fake-argv0 */
-  const char *Passes;         /* NULL unless -passes */
+  const char *Input;         /* "-" means stdin (also the default) */
+  const char *EntryFunction; /* "main" unless -entry-function */
+  const char *FakeArgv0;     /* NULL unless -fake-argv0 */
+  const char *Passes;        /* NULL unless -passes */
   /* NULL unless -object-cache-dir; absolute (a relative one taken against
    * the directory mini-lli started in, which the program may leave): the
    * options' own copy (OwnCacheDir). */
