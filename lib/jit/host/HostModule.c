@@ -86,8 +86,10 @@ static bool findExport(orc_rt_JitRef J, const char *Name, uint64_t *Addr,
  * code named it), a name the host added, or a name another loaded module
  * exports (see findExport; the module being linked records that it bound
  * it). */
-static bool findForSlot(const char *Name, uint64_t *Addr, void *Ctx) {
+static bool findForSlot(LLVMOrcSymbolStringPoolEntryRef Sym, uint64_t *Addr,
+                        void *Ctx) {
   orc_rt_jit_HostSlot *Slot = Ctx;
+  const char *Name = LLVMOrcSymbolStringPoolEntryStr(Sym);
   if (Slot->Dso && !strcmp(Name, "__dso_handle")) { /* the module's own */
     *Addr = (uintptr_t)Slot->Dso;
     Slot->DsoBound = true;
@@ -99,16 +101,10 @@ static bool findForSlot(const char *Name, uint64_t *Addr, void *Ctx) {
     *Addr = (uintptr_t)orc_rt_jit_Host_threadAtexit;
     return true;
   }
-  /* The host's symbols come first. */
-  if (Slot->J->HostNames.Count) {
-    LLVMOrcSymbolStringPoolEntryRef E = LLVMOrcExecutionSessionIntern(
-        LLVMOrcLLJITGetExecutionSession(Slot->J->LLJIT), Name);
-    bool Host = orc_rt_jit_PtrSet_has(&Slot->J->HostNames, E);
-    if (Host)
-      *Addr = (uintptr_t)orc_rt_jit_PtrSet_get(&Slot->J->HostNames, E);
-    LLVMOrcReleaseSymbolStringPoolEntry(E);
-    if (Host)
-      return true;
+  /* The host's symbols come first (keyed by the same pool's entries). */
+  if (orc_rt_jit_PtrSet_has(&Slot->J->HostNames, Sym)) {
+    *Addr = (uintptr_t)orc_rt_jit_PtrSet_get(&Slot->J->HostNames, Sym);
+    return true;
   }
   orc_rt_JitModuleRef From;
   if (!findExport(Slot->J, Name, Addr, &From) || From == Slot->Owner)

@@ -147,17 +147,20 @@ static void retire(orc_rt_jit_HostVersion *V) {
   uint64_t *Stubs = calloc(X->Size + E->Size + 1, sizeof(*Stubs));
   if (!Stubs)
     return; /* V->Id stays, as before retiring was possible */
+  /* Each stub once: an escaping function's entry is its escape stub. (One
+   * the set has no memory for is listed anyway: better twice than never.) */
+  orc_rt_jit_PtrSet Listed = {0};
   size_t N = 0;
   for (size_t I = 0; V->Link.EscapeStubs && I < E->Size; ++I)
-    Stubs[N++] = V->Link.EscapeStubs[I];
-  size_t NumEscapes = N;
-  for (size_t I = 0; V->Link.ExportAddrs && I < X->Size; ++I) {
-    bool Listed = false; /* (an escaping function's entry is its escape stub) */
-    for (size_t K = 0; K < NumEscapes && !Listed; ++K)
-      Listed = Stubs[K] == V->Link.ExportAddrs[I];
-    if (X->Items[I].IsFunction && !Listed)
+    if (orc_rt_jit_PtrSet_insert(&Listed,
+                                 (void *)(uintptr_t)V->Link.EscapeStubs[I]))
+      Stubs[N++] = V->Link.EscapeStubs[I];
+  for (size_t I = 0; V->Link.ExportAddrs && I < X->Size; ++I)
+    if (X->Items[I].IsFunction &&
+        orc_rt_jit_PtrSet_insert(&Listed,
+                                 (void *)(uintptr_t)V->Link.ExportAddrs[I]))
       Stubs[N++] = V->Link.ExportAddrs[I];
-  }
+  orc_rt_jit_PtrSet_free(&Listed);
   __atomic_store_n(&V->M->IdUsed, true, __ATOMIC_RELAXED); /* any thread */
   orc_rt_jit_ModuleStubs_retire(V->Id, Stubs, N, V->M->Id);
   free(Stubs);

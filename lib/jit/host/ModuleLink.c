@@ -170,7 +170,7 @@ LLVMErrorRef orc_rt_jit_generateFromModules(
   pthread_mutex_lock(Lock);
   for (size_t I = 0; I < N; ++I) {
     uint64_t Addr;
-    if (Find(LLVMOrcSymbolStringPoolEntryStr(Set[I].Name), &Addr, FindCtx)) {
+    if (Find(Set[I].Name, &Addr, FindCtx)) {
       Found[NF].Name = Set[I].Name;
       Found[NF].Sym.Address = Addr;
       Found[NF].Sym.Flags.GenericFlags = LLVMJITSymbolGenericFlagsExported;

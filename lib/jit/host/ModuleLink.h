@@ -46,11 +46,12 @@ orc_rt_ErrorRef orc_rt_jit_LinkedModule_link(orc_rt_jit_LinkedModule *L);
 void orc_rt_jit_LinkedModule_dispose(orc_rt_jit_LinkedModule *L);
 
 /* A module JITDylib's generator step: under Lock, Find is asked for each name
- * (true with the address of a loaded module's export); those are defined in JD
- * as absolute symbols, the others imported from Fallback asynchronously
- * (compile/SymbolImport.h), so that no JIT thread blocks. */
-typedef bool (*orc_rt_jit_FindExportFn)(const char *Name, uint64_t *Addr,
-                                        void *Ctx);
+ * (Sym, interned in the session's pool; true with the address of a loaded
+ * module's export); those are defined in JD as absolute symbols, the others
+ * imported from Fallback asynchronously (compile/SymbolImport.h), so that no
+ * JIT thread blocks. */
+typedef bool (*orc_rt_jit_FindExportFn)(LLVMOrcSymbolStringPoolEntryRef Sym,
+                                        uint64_t *Addr, void *Ctx);
 LLVMErrorRef orc_rt_jit_generateFromModules(
     LLVMOrcExecutionSessionRef ES, LLVMOrcJITDylibRef JD,
     LLVMOrcLookupStateRef *State, LLVMOrcCLookupSet Set, size_t N,
