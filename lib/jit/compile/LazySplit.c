@@ -123,9 +123,8 @@ static bool canSplit(LLVMModuleRef M) {
        A = LLVMGetNextGlobalAlias(A))
     if (!orc_rt_jit_aliasedVariable(A))
       return false;
-  size_t AsmLen = 0;
-  LLVMGetModuleInlineAsm(M, &AsmLen);
-  return !AsmLen && !LLVMGetFirstGlobalIFunc(M) && !hasBlockAddress(M);
+  return !orc_rt_jit_hasModuleAsm(M) && !LLVMGetFirstGlobalIFunc(M) &&
+         !hasBlockAddress(M);
 }
 
 /* F's type is a signal handler's: void (i32), or void (i32, ptr, ptr). */

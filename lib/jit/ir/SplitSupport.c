@@ -83,6 +83,12 @@ void orc_rt_jit_dropInitializer(LLVMValueRef G) {
   LLVMSetComdat(G, NULL);
 }
 
+bool orc_rt_jit_hasModuleAsm(LLVMModuleRef M) {
+  size_t Len = 0;
+  LLVMGetModuleInlineAsm(M, &Len);
+  return Len != 0;
+}
+
 bool orc_rt_jit_hasBlockAddress(LLVMValueRef F) {
   for (LLVMBasicBlockRef BB = LLVMGetFirstBasicBlock(F); BB;
        BB = LLVMGetNextBasicBlock(BB))

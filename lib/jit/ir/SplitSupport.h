@@ -27,6 +27,10 @@ void orc_rt_jit_dropInitializer(LLVMValueRef G);
  * be moved away from the code or data holding that address. */
 bool orc_rt_jit_hasBlockAddress(LLVMValueRef F);
 
+/* True if M has module-level assembly: what it defines, the IR does not
+ * name (only the object it is compiled to does). */
+bool orc_rt_jit_hasModuleAsm(LLVMModuleRef M);
+
 /* True for the linkages a definition elsewhere may override (weak,
  * linkonce, common, extern_weak). */
 bool orc_rt_jit_isWeakLinkage(LLVMLinkage L);

@@ -2,6 +2,7 @@
 
 #include "jit/mcjit/MCJITFlags.h"
 #include "jit/ir/Module.h"
+#include "jit/ir/SplitSupport.h"
 
 #include <string.h>
 
@@ -161,9 +162,7 @@ orc_rt_ErrorRef orc_rt_jit_MCJITFlags_apply(const orc_rt_jit_MCJITFlags *F,
                                             LLVMTargetMachineRef TM) {
   if (!orc_rt_jit_MCJITFlags_any(F))
     return NULL;
-  size_t AsmLen = 0;
-  LLVMGetModuleInlineAsm(M, &AsmLen);
-  if (F->AssemblerFlag && AsmLen)
+  if (F->AssemblerFlag && orc_rt_jit_hasModuleAsm(M))
     return orc_rt_Error_createf(
         "%s is not supported with -jit-kind=mcjit for a program with inline "
         "assembly (module-level): lli's MCJIT assembles it with that option, "

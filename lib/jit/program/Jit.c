@@ -11,6 +11,7 @@
 #include "jit/interpreter/InterpreterEngine.h"
 #include "jit/ir/EmuTLS.h"
 #include "jit/ir/OptNone.h"
+#include "jit/ir/SplitSupport.h"
 #include "jit/ir/WeakRefs.h"
 #include "jit/lli/DebugDescriptor.h"
 #include "jit/lli/DebugDump.h"
@@ -574,11 +575,9 @@ addLazy(orc_rt_jit_Jit *J, LLVMOrcThreadSafeContextRef *TSC, LLVMModuleRef M) {
   if (Err)
     return Err;
   for (size_t I = 0; I < P.NumModules && !Err; ++I) {
-    size_t AsmLen = 0;
-    LLVMGetModuleInlineAsm(P.Modules[I], &AsmLen);
     bool JDs = J->Opts->JITDylibs.Size && !P.Bodies;
     bool Tier1 = J->Opts->Tiered && !P.Bodies && !P.NumStubs;
-    if (JDs || (AsmLen && !Tier1)) {
+    if (JDs || (orc_rt_jit_hasModuleAsm(P.Modules[I]) && !Tier1)) {
       /* -jd, and the module kept whole (-per-module-lazy, or not split):
        * compiled now with its variables apart, as -jit-kind=orc does, so
        * that JITDylibs using each other's data do not wait on each other
