@@ -15,6 +15,7 @@
 
 #include "jit/cache/ObjectCache.h"
 #include "jit/support/GrowArray.h"
+#include "jit/support/ReadFile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -285,24 +286,6 @@ static char *getString(Reader *R) {
   return strndup((const char *)P, N);
 }
 
-static uint8_t *readWholeFile(const char *Path, size_t *Size) {
-  FILE *F = fopen(Path, "rb");
-  if (!F)
-    return NULL;
-  struct stat St;
-  uint8_t *Data = NULL;
-  if (!fstat(fileno(F), &St) && St.st_size >= HEADER_SIZE &&
-      (Data = malloc((size_t)St.st_size)) &&
-      fread(Data, 1, (size_t)St.st_size, F) == (size_t)St.st_size) {
-    *Size = (size_t)St.st_size;
-  } else {
-    free(Data);
-    Data = NULL;
-  }
-  fclose(F);
-  return Data;
-}
-
 /* The header checks out: magic, version, key, size and checksum. */
 static bool validHeader(Reader *R, orc_rt_jit_Digest Key) {
   const uint8_t *M = take(R, sizeof(Magic));
@@ -444,7 +427,11 @@ orc_rt_ErrorRef orc_rt_jit_ObjectCache_load(const char *Dir,
   if (!Path)
     return orc_rt_Error_create("out of memory");
   size_t Size = 0;
-  uint8_t *Data = readWholeFile(Path, &Size);
+  uint8_t *Data = (uint8_t *)orc_rt_jit_readFile(Path, &Size);
+  if (Data && Size < HEADER_SIZE) {
+    free(Data);
+    Data = NULL;
+  }
   if (!Data) {
     free(Path);
     return NULL; /* no entry (or unreadable): a miss */

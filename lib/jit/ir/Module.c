@@ -3,54 +3,27 @@
 #include "jit/ir/Module.h"
 #include "jit/support/Diag.h"
 #include "jit/support/GrowArray.h"
+#include "jit/support/ReadFile.h"
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/IRReader.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-/* The bytes of the file at Path, read (not mapped: a file truncated while
- * it is read, as an editor saving it does, is then a short read, where a
- * mapping's pages past the new end raise SIGBUS); NULL and errno if it
- * cannot be read. */
+/* The file at Path as a buffer named Path (support/ReadFile.h); NULL and
+ * errno if it cannot be read. */
 static LLVMMemoryBufferRef readAll(const char *Path) {
-  int Fd = open(Path, O_RDONLY | O_CLOEXEC);
-  if (Fd < 0)
+  size_t Size;
+  char *Data = orc_rt_jit_readFile(Path, &Size);
+  if (!Data)
     return NULL;
-  size_t Size = 0, Cap = 1 << 16;
-  char *Data = malloc(Cap);
-  for (ssize_t N = 1; Data && N > 0;) {
-    if (Size == Cap) {
-      char *Grown = realloc(Data, Cap *= 2);
-      if (!Grown) {
-        free(Data);
-        Data = NULL;
-        errno = ENOMEM;
-        break;
-      }
-      Data = Grown;
-    }
-    N = read(Fd, Data + Size, Cap - Size);
-    if (N < 0 && errno == EINTR)
-      N = 1;
-    else if (N < 0) {
-      free(Data);
-      Data = NULL;
-    } else
-      Size += (size_t)N;
-  }
-  int Errno = errno;
-  close(Fd);
   LLVMMemoryBufferRef Buf =
-      Data ? LLVMCreateMemoryBufferWithMemoryRangeCopy(Data, Size, Path) : NULL;
+      LLVMCreateMemoryBufferWithMemoryRangeCopy(Data, Size, Path);
   free(Data);
-  errno = Errno;
   return Buf;
 }
 
