@@ -18,6 +18,17 @@
 
 static int call(void *Fn) { return ((int (*)(void))(uintptr_t)Fn)(); }
 
+/* Calls Fn, which must go to the stale-call handler (onStale, which
+ * notes what it was told in StaleWhat and jumps back here); Reported gets
+ * what the Session was told meanwhile. */
+static void callExpectingStale(void *Fn) {
+  Reported[0] = StaleWhat[0] = 0;
+  if (!setjmp(StaleJump)) {
+    call(Fn);
+    fail_msg("a call to a function that cannot run returned");
+  }
+}
+
 /* bad's inline assembly does not assemble: only compiling it can tell. */
 static const char *HalfBroken =
     "define i32 @good() {\n"
@@ -137,11 +148,7 @@ aFunctionThatDoesNotCompileIsAStaleCallWithTheCauseReported(void **State) {
   assert_null(orc_rt_Jit_loadMemory(R.J, "half.ll", HalfBroken,
                                     strlen(HalfBroken), &M));
   void *Bad = entry(M, "bad");
-  Reported[0] = StaleWhat[0] = 0;
-  if (!setjmp(StaleJump)) {
-    call(Bad);
-    fail_msg("a call to a function that does not compile returned");
-  }
+  callExpectingStale(Bad);
   assert_string_equal(StaleWhat, "bad in half.ll");
   /* (the user's names only: not the split body's, bad$body) */
   if (!strstr(Reported, "cannot compile 'bad'") ||
@@ -176,11 +183,7 @@ static void aFunctionWhoseLinkFailsIsAStaleCallNamingIt(void **State) {
                                     strlen(LinksNot), &M));
   assert_int_equal(call(entry(M, "good")), 7);
   void *Get = entry(M, "get");
-  Reported[0] = StaleWhat[0] = 0;
-  if (!setjmp(StaleJump)) {
-    call(Get);
-    fail_msg("a call to a function that does not link returned");
-  }
+  callExpectingStale(Get);
   assert_string_equal(StaleWhat, "get in links-not.ll");
   if (!strstr(Reported, "cannot compile 'get'") ||
       !strstr(Reported, "__atomic_load"))
@@ -218,11 +221,7 @@ static void anEscapingFunctionIsCompiledOnItsFirstCall(void **State) {
     fail_msg("load: %s", orc_rt_Error_getMessage(Err));
   assert_int_equal(call(entry(M, "good")), 7);
   void *Bad = ((void *(*)(void))(uintptr_t)entry(M, "get_bad"))();
-  Reported[0] = StaleWhat[0] = 0;
-  if (!setjmp(StaleJump)) {
-    call(Bad);
-    fail_msg("a call to a function that does not compile returned");
-  }
+  callExpectingStale(Bad);
   if (!strstr(StaleWhat, "bad") || !strstr(StaleWhat, "escaping.ll"))
     fail_msg("stale call: '%s'", StaleWhat);
   if (!strstr(Reported, "escaping.ll") ||

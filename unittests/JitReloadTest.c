@@ -392,16 +392,22 @@ static void hostHook(void) {
   orc_rt_Error_consume(Err);
 }
 
-static void aConstructorsReloadOfTheModuleBeingReloadedIsRefused(void **State) {
-  Fixture *F = *State;
+/* Loads the hooked module, then reloads it with the hook on: the hook
+ * unloads it (Unloads) or reloads it. */
+static orc_rt_JitModuleRef reloadWithTheHook(Fixture *F, bool Unloads) {
   Log[0] = 0;
   assert_null(
       orc_rt_Jit_addSymbol(F->J, "host_hook", (void *)(uintptr_t)hostHook));
   Hooked = NULL;
   orc_rt_JitModuleRef M = load(F, "hooked.ll", HookedConstructor);
   Hooked = M;
-  HookUnloads = false;
+  HookUnloads = Unloads;
   reload(M, HookedConstructor);
+  return M;
+}
+
+static void aConstructorsReloadOfTheModuleBeingReloadedIsRefused(void **State) {
+  orc_rt_JitModuleRef M = reloadWithTheHook(*State, false);
   assert_string_equal(Log, "refused ");
   assert_int_equal(call(entry(M, "f")), 1); /* the outer reload finished */
   orc_rt_JitModule_unload(M, NULL, NULL);
@@ -409,16 +415,8 @@ static void aConstructorsReloadOfTheModuleBeingReloadedIsRefused(void **State) {
 
 static void
 aConstructorsUnloadOfTheModuleBeingReloadedWaitsForItsEnd(void **State) {
-  Fixture *F = *State;
-  Log[0] = 0;
   atomic_store(&HookFreed, 0);
-  assert_null(
-      orc_rt_Jit_addSymbol(F->J, "host_hook", (void *)(uintptr_t)hostHook));
-  Hooked = NULL;
-  orc_rt_JitModuleRef M = load(F, "hooked.ll", HookedConstructor);
-  Hooked = M;
-  HookUnloads = true;
-  reload(M, HookedConstructor);
+  reloadWithTheHook(*State, true);
   assert_string_equal(Log, "unload-waits ");
   assert_int_equal(atomic_load(&HookFreed), 1); /* unloaded as reload ended */
 }
