@@ -481,6 +481,25 @@ static void aDestructorUnloadingAnotherModuleRunsOnce(void **State) {
   assert_int_equal(atomic_load(&VictimFreed), 1);
 }
 
+/* The same destructor unloading its own module: a second unload of a
+ * module does nothing (Jit.h): the destructor runs once and the module goes
+ * once, with the first unload's OnFreed. */
+static void aSecondUnloadByTheModulesOwnDestructorDoesNothing(void **State) {
+  Fixture *F = *State;
+  Log[0] = 0;
+  atomic_store(&VictimFreed, 0);
+  assert_null(orc_rt_Jit_addSymbol(F->J, "record", (void *)(uintptr_t)record));
+  assert_null(orc_rt_Jit_addSymbol(F->J, "host_unload_victim",
+                                   (void *)(uintptr_t)hostUnloadVictim));
+  orc_rt_JitModuleRef M = load(F, "unloader.ll", UnloadsInItsDestructor);
+  Victim = M;
+  atomic_int Freed = 0;
+  orc_rt_JitModule_unload(M, freed, &Freed);
+  assert_string_equal(Log, "unloader ");
+  assert_int_equal(atomic_load(&Freed), 1);
+  assert_int_equal(atomic_load(&VictimFreed), 0);
+}
+
 /* A module unloaded after the Session's shutdown finalized it: its OnFreed
  * runs once its code is freed, with the whole Jit after the drain. */
 static void
@@ -1314,6 +1333,8 @@ int main(void) {
                                       setUp, tearDown),
       cmocka_unit_test_setup_teardown(aDestructorUnloadingAnotherModuleRunsOnce,
                                       setUp, tearDown),
+      cmocka_unit_test_setup_teardown(
+          aSecondUnloadByTheModulesOwnDestructorDoesNothing, setUp, tearDown),
       cmocka_unit_test_setup_teardown(shutdownFinalizesModulesDestructorsLoad,
                                       setUp, tearDown),
       cmocka_unit_test_setup_teardown(
