@@ -130,11 +130,13 @@ static void recordFailure(orc_rt_JitRef J, char *Fn, char *Mod, char *Msg) {
   pthread_mutex_unlock(&J->SymLock);
 }
 
-/* Forgets J's last failure if it is still Fn's noted before its link. */
+/* Fn's link went without an error (the session reported none): J's last
+ * failure, if it is still Fn's noted before the link, is forgotten. */
 static void forgetFailure(orc_rt_JitRef J, const char *Fn) {
   pthread_mutex_lock(&J->SymLock);
   char *Old = J->LazyFailure.Function;
-  if (!J->LazyFailure.Cause && Old && Fn && !strcmp(Old, Fn)) {
+  if (!J->SessionErrors && !J->LazyFailure.Cause && Old && Fn &&
+      !strcmp(Old, Fn)) {
     free(Old);
     free(J->LazyFailure.Module);
     J->LazyFailure.Function = J->LazyFailure.Module = NULL;
@@ -320,11 +322,7 @@ static void emitBody(void *Ctx, LLVMOrcMaterializationResponsibilityRef MR,
     LLVMOrcObjectLayerEmit(LLVMOrcLLJITGetObjLinkingLayer(J->LLJIT), MR,
                            C.Objs.Items[0]);
     C.Objs.Size = 0;
-    pthread_mutex_lock(&J->SymLock);
-    bool Linked = !J->SessionErrors && !J->LazyFailure.Cause;
-    pthread_mutex_unlock(&J->SymLock);
-    if (Linked)
-      forgetFailure(J, Fn);
+    forgetFailure(J, Fn);
     free(Fn);
   } else {
     noteFailure(V, MR, C.Err);
