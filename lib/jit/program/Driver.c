@@ -522,7 +522,9 @@ static void runFinishSteps(orc_rt_jit_Program *P) {
 
 /* The end of the program's lifecycle, exactly once: by the thread that
  * returned from the entry, or by the first thread that calls exit(). */
-static void finishProgram(orc_rt_jit_Program *P) {
+static void finishProgram(orc_rt_jit_Program *P, int Status) {
+  /* (on_exit's status: the last exit's, also one a handler calls) */
+  orc_rt_jit_Runtime_setExitStatus(Status);
   pid_t Self = gettid();
   pthread_mutex_lock(&P->Lock);
   if (P->FinishState == Finish_Running && P->FinishOwner != Self) {
@@ -565,8 +567,7 @@ static orc_rt_ErrorRef requestShutdown(orc_rt_jit_Program *P) {
 static void exitFromJit(int Status, void *Ctx) {
   orc_rt_jit_Program *P = Ctx;
   orc_rt_jit_Runtime_runThreadDtors();
-  orc_rt_jit_Runtime_setExitStatus(Status);
-  finishProgram(P);
+  finishProgram(P, Status);
   orc_rt_Error_consume(requestShutdown(P));
   trace(P, "exit(%d) called by JIT'd code; ending the process", Status);
   orc_rt_jit_quickExit(Status);
@@ -804,8 +805,7 @@ orc_rt_ErrorRef orc_rt_jit_Program_run(orc_rt_jit_Program *P, char **Envp,
     pthread_join(Tids[I], NULL);
 
   /* atexit handlers in reverse, then dtors; then shut down. */
-  orc_rt_jit_Runtime_setExitStatus(*Status);
-  finishProgram(P);
+  finishProgram(P, *Status);
   /* The interpreter ends the process here, through its exit: the program's
    * handlers, then the destructors (an entry like any other; it does not
    * return). It runs on this thread only, so P->Jit is gone only if the
