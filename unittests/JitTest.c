@@ -51,9 +51,11 @@ static void moduleCallsHostSymbolsAndTheProcesss(void **State) {
   Fixture *F = *State;
   assert_null(orc_rt_Jit_addSymbol(F->J, "host_twice",
                                    (void *)(uintptr_t)hostTimesTwo));
-  orc_rt_ErrorRef Err = orc_rt_Jit_addSymbol(F->J, "host_twice", NULL);
+  orc_rt_ErrorRef Err =
+      orc_rt_Jit_addSymbol(F->J, "host_twice", (void *)(uintptr_t)hostTimesTwo);
   assert_non_null(Err); /* defined once */
   assert_non_null(strstr(orc_rt_Error_getMessage(Err), "host_twice"));
+  assert_non_null(strstr(orc_rt_Error_getMessage(Err), "already defined"));
   orc_rt_Error_consume(Err);
   orc_rt_JitModuleRef M = load(F, "host.ll",
                                "declare i32 @host_twice(i32)\n"

@@ -156,7 +156,7 @@ ORC_RT_C_API void orc_rt_Jit_getTierStats(orc_rt_JitRef J,
 /**
  * Defines Name (copied) for modules loaded from now on: a host function or
  * variable at Addr. It takes precedence over the process's symbols of that
- * name. Fails if Name is already defined by the host.
+ * name. Fails if Name is already defined by the host, or if Addr is NULL.
  */
 ORC_RT_C_API orc_rt_ErrorRef orc_rt_Jit_addSymbol(orc_rt_JitRef J,
                                                   const char *Name, void *Addr);

@@ -111,13 +111,14 @@ static orc_rt_ErrorRef compile(const orc_rt_jit_ModuleCompiler *By,
       orc_rt_jit_prepareForLoading(By, Name, Buf, E, &Ctx, &M);
   if (Err)
     return Err;
-  orc_rt_jit_ObjectList Objs = {NULL, 0};
+  orc_rt_jit_ObjectList Objs = {NULL, 0, false};
   Err = By->Compile(M, &Objs, By->Ctx);
   LLVMDisposeModule(M);
   LLVMContextDispose(Ctx);
   if (!Err)
     Err = orc_rt_jit_CompiledModule_keepObjects(E, Objs.Items, Objs.Size);
-  if (!Err && By->Dir)
+  E->NoReuse = Objs.Volatile;
+  if (!Err && By->Dir && !Objs.Volatile)
     store(By, E, &Objs);
   orc_rt_jit_ObjectList_dispose(&Objs);
   return Err;
@@ -132,7 +133,7 @@ orc_rt_ErrorRef orc_rt_jit_ModuleCache_get(orc_rt_jit_ModuleCache *Cache,
       LLVMGetBufferStart(Buf), LLVMGetBufferSize(Buf), By->CodegenSettings,
       By->Passes, ORC_RT_JIT_OBJECTCACHE_DLOPEN);
   for (orc_rt_jit_CompiledModule *E = Cache->Head; E; E = E->Next)
-    if (E->Key.Hi == Key.Hi && E->Key.Lo == Key.Lo) {
+    if (E->Key.Hi == Key.Hi && E->Key.Lo == Key.Lo && !E->NoReuse) {
       LLVMDisposeMemoryBuffer(Buf);
       if (E->Users++ == 0)
         --Cache->Unused;

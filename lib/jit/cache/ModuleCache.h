@@ -29,6 +29,7 @@ typedef struct orc_rt_jit_CompiledModule {
   orc_rt_jit_ExportList Exports;
   orc_rt_jit_EscapeList Escapes;
   orc_rt_jit_InitList Ctors, Dtors;
+  bool NoReuse;              /* its objects are Volatile (compile/CodeGen.h) */
   unsigned long Users;       /* gets minus puts */
   unsigned long UnusedSince; /* the cache's Clock when Users became 0 */
   struct orc_rt_jit_CompiledModule *Next;

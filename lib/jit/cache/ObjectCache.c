@@ -32,7 +32,7 @@ static const char Magic[16] = "orc-rt-c objcach";
  * 4: declared thread_locals call __orc_rt_jit_tls_address; 5: a variable's
  * companion is an alias of it (ir/KeptVariables.h); 6: the companion's name
  * says which form it has. */
-#define FORMAT_VERSION 6u
+#define FORMAT_VERSION 7u
 #define HEADER_SIZE (16 + 4 + 4 + 8 + 8 + 8 + 8)
 
 orc_rt_jit_Digest orc_rt_jit_ObjectCache_key(const void *Input, size_t Size,

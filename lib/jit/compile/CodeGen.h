@@ -35,6 +35,10 @@
 typedef struct {
   LLVMMemoryBufferRef *Items;
   size_t Size;
+  /* The code depends on what else was loaded when it was compiled (a weak
+   * reference nulled or kept: ir/WeakRefs.h): not to be reused for another
+   * load, nor cached. */
+  bool Volatile;
 } orc_rt_jit_ObjectList;
 
 void orc_rt_jit_ObjectList_dispose(orc_rt_jit_ObjectList *L);

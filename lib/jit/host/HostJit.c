@@ -1,6 +1,7 @@
 /*===- lib/jit/host/HostJit.c - orc_rt_Jit: a JIT owned by a Session ------===*/
 
 #include "jit/compile/SymbolImport.h"
+#include "jit/host/CodeMemory.h"
 #include "jit/host/HostLazy.h"
 #include "jit/host/HostModule.h"
 #include "jit/host/HostReload.h"
@@ -10,6 +11,7 @@
 #include "jit/host/SessionErrors.h"
 #include "jit/ir/EmuTLS.h"
 #include "jit/ir/Module.h"
+#include "jit/ir/WeakRefs.h"
 #include "jit/support/AbsolutePath.h"
 #include "jit/support/Diag.h"
 
@@ -18,6 +20,7 @@
 #include <llvm-c/OrcEE.h>
 #include <llvm-c/Target.h>
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,14 +46,46 @@ static orc_rt_ErrorRef runPasses(LLVMModuleRef M, const char *Passes,
   return Err;
 }
 
+typedef struct {
+  orc_rt_JitRef J;
+  bool Volatile;
+} WeakCheck;
+
+/* For nulling a module's weak references to names nothing defines before
+ * it is compiled (ir/WeakRefs.h: RuntimeDyld ends the process on a null
+ * address). Decided by what is loaded now, so the code is not reused unless
+ * the process alone decided it: a thread_local's control variable, null
+ * when the process defines the variable natively (ir/EmuTLS.h), is too. */
+static orc_rt_ErrorRef isDefined(const char *Name, bool *Found, void *Ctx) {
+  WeakCheck *W = Ctx;
+  static const char Control[] = "__emutls_v.";
+  *Found = dlsym(RTLD_DEFAULT, Name) != NULL;
+  if (*Found || (!strncmp(Name, Control, sizeof(Control) - 1) &&
+                 dlsym(RTLD_DEFAULT, Name + sizeof(Control) - 1)))
+    return NULL;
+  *Found = orc_rt_jit_Host_isDefinedInJit(W->J, Name);
+  W->Volatile = true;
+  return NULL;
+}
+
+static orc_rt_ErrorRef nullMissingWeak(LLVMModuleRef M, orc_rt_JitRef J,
+                                       bool *Volatile) {
+  WeakCheck W = {J, false};
+  orc_rt_ErrorRef Err = orc_rt_jit_nullUndefinedWeak(M, NULL, 0, isDefined, &W);
+  *Volatile |= W.Volatile;
+  return Err;
+}
+
 static orc_rt_ErrorRef compile(LLVMModuleRef M, orc_rt_jit_ObjectList *Out,
                                void *Ctx) {
   orc_rt_JitRef J = Ctx;
   LLVMSetDataLayout(M, J->DataLayout);
   if (!*LLVMGetTarget(M))
     LLVMSetTarget(M, J->Triple);
-  /* JITLink links no static TLS model without a platform runtime. */
+  /* No static TLS model without a platform runtime. */
   orc_rt_ErrorRef Err = orc_rt_jit_lowerEmulatedTLS(M);
+  if (!Err)
+    Err = nullMissingWeak(M, J, &Out->Volatile);
   if (Err)
     return Err;
   LLVMContextRef C = LLVMGetModuleContext(M);
@@ -118,6 +153,16 @@ static bool defineInMain(orc_rt_JitRef J, const char *Name, void *Addr) {
 
 /*---- Creating ----*/
 
+/* The LLJIT's object layer: RuntimeDyld, into pages kept across unloads
+ * (CodeMemory.h says why). */
+static LLVMOrcObjectLayerRef createObjectLayer(void *Ctx,
+                                               LLVMOrcExecutionSessionRef ES,
+                                               const char *Triple) {
+  orc_rt_JitRef J = Ctx;
+  (void)Triple;
+  return orc_rt_jit_CodeMemory_createLayer(J->CodeMem, ES);
+}
+
 static orc_rt_ErrorRef createLLJIT(orc_rt_JitRef J) {
   char *Msg = NULL;
   J->TM = orc_rt_jit_Host_createTM(J, J->Opts.OptLevel, &Msg);
@@ -133,12 +178,17 @@ static orc_rt_ErrorRef createLLJIT(orc_rt_JitRef J) {
     LLVMDisposeMessage(Msg);
     return Err;
   }
+  if (!(J->CodeMem = orc_rt_jit_CodeMemory_create())) {
+    LLVMDisposeTargetMachine(ForJIT);
+    return orc_rt_Error_create("orc_rt_Jit_create: out of memory");
+  }
   LLVMTargetDataRef DL = LLVMCreateTargetDataLayout(J->TM);
   J->DataLayout = LLVMCopyStringRepOfTargetData(DL);
   LLVMDisposeTargetData(DL);
   LLVMOrcLLJITBuilderRef B = LLVMOrcCreateLLJITBuilder();
   LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(
       B, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(ForJIT));
+  LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator(B, createObjectLayer, J);
   orc_rt_ErrorRef Err = orc_rt_jit_fromLLVMError(
       LLVMOrcCreateLLJIT(&J->LLJIT, B), "orc_rt_Jit_create: ");
   if (Err)
@@ -212,6 +262,7 @@ static void disposeJit(orc_rt_JitRef J) {
     if (E)
       LLVMConsumeError(E);
   }
+  orc_rt_jit_CodeMemory_dispose(J->CodeMem); /* after every object went */
   for (size_t I = 0; I < NumFreed; ++I)
     Freed[I].Fn(Freed[I].Ctx);
   free(Freed);
@@ -369,6 +420,7 @@ orc_rt_ErrorRef orc_rt_Jit_create(orc_rt_JitRef *Result, orc_rt_SessionRef S,
     disposeJit(J);
     return Err;
   }
+  J->NullMissingWeak = nullMissingWeak;
   J->Compile =
       (orc_rt_jit_ModuleCompiler){.CodegenSettings = J->Settings,
                                   .Passes = J->Opts.OptLevel ? J->Passes : NULL,
@@ -416,6 +468,11 @@ void orc_rt_Jit_getTierStats(orc_rt_JitRef J, orc_rt_JitTierStats *Out) {
 
 orc_rt_ErrorRef orc_rt_Jit_addSymbol(orc_rt_JitRef J, const char *Name,
                                      void *Addr) {
+  /* (The linker takes no null address: a weak reference to a name nothing
+   * defines is made null before the link, ir/WeakRefs.h.) */
+  if (!Addr)
+    return orc_rt_Error_createf(
+        "orc_rt_Jit_addSymbol: '%s': the address is NULL", Name);
   LLVMOrcSymbolStringPoolEntryRef E =
       LLVMOrcLLJITMangleAndIntern(J->LLJIT, Name);
   pthread_mutex_lock(&J->SymLock);

@@ -278,7 +278,7 @@ static orc_rt_ErrorRef compileCached(orc_rt_JitRef J, LLVMModuleRef M,
       Passes ? J->Compile.RunPasses(M, Passes, J->Compile.Ctx) : NULL;
   if (!Err)
     Err = J->Compile.Compile(M, Objs, J->Compile.Ctx);
-  if (!Err && Dir)
+  if (!Err && Dir && !Objs->Volatile)
     orc_rt_jit_ObjectCache_storeObjects(Dir, Key, Objs->Items, Objs->Size,
                                         J->Compile.Warn, J->Compile.Ctx);
   return Err;
@@ -308,7 +308,7 @@ static void emitBody(void *Ctx, LLVMOrcMaterializationResponsibilityRef MR,
   orc_rt_jit_HostVersion *V = Ctx;
   orc_rt_JitRef J = V->M->J;
   orc_rt_jit_CallOnce_save();
-  BodyCompile C = {J, {NULL, 0}, NULL};
+  BodyCompile C = {J, {NULL, 0, false}, NULL};
   LLVMErrorRef E = LLVMOrcThreadSafeModuleWithModuleDo(TSM, compileBody, &C);
   LLVMOrcDisposeThreadSafeModule(TSM);
   if (E)
@@ -400,6 +400,9 @@ orc_rt_ErrorRef orc_rt_jit_HostLazy_compile(orc_rt_jit_HostVersion *V,
   if (!*LLVMGetTarget(M))
     LLVMSetTarget(M, J->Triple);
   Err = orc_rt_jit_lowerEmulatedTLS(M);
+  bool Volatile = false; /* (the parts are cached by their own bytes) */
+  if (!Err && J->NullMissingWeak) /* decided at the load, as ld.so does */
+    Err = J->NullMissingWeak(M, J, &Volatile);
   if (!Err)
     Err = collectImports(M, L);
   if (Err) {
@@ -410,13 +413,13 @@ orc_rt_ErrorRef orc_rt_jit_HostLazy_compile(orc_rt_jit_HostVersion *V,
     orc_rt_jit_dropO0OptNone(M);
   /* Tiered: every function gets a front (its entry follows the tier-up). */
   Err = orc_rt_jit_splitForLazy(M, 0, true, J->Opts.Tiered, &L->Parts);
-  orc_rt_jit_ObjectList All = {NULL, 0};
+  orc_rt_jit_ObjectList All = {NULL, 0, false};
   /* A module that could not be cut is compiled whole now: optimized whole
    * too (Lazy, at OptLevel > 0; Tiered's parts are tier 1's). */
   const char *WholePasses =
       !L->Parts.Bodies && !J->Opts.Tiered ? J->Compile.Passes : NULL;
   for (size_t I = 0; !Err && I < L->Parts.NumModules; ++I) {
-    orc_rt_jit_ObjectList Objs = {NULL, 0};
+    orc_rt_jit_ObjectList Objs = {NULL, 0, false};
     Err = compileCached(J, L->Parts.Modules[I], WholePasses, &Objs);
     LLVMDisposeModule(L->Parts.Modules[I]);
     L->Parts.Modules[I] = NULL;

@@ -82,6 +82,19 @@ static bool findExport(orc_rt_JitRef J, const char *Name, uint64_t *Addr,
   return Found;
 }
 
+bool orc_rt_jit_Host_isDefinedInJit(orc_rt_JitRef J, const char *Name) {
+  LLVMOrcSymbolStringPoolEntryRef S =
+      LLVMOrcLLJITMangleAndIntern(J->LLJIT, Name);
+  uint64_t Addr;
+  orc_rt_JitModuleRef From;
+  pthread_mutex_lock(&J->SymLock);
+  bool Found = orc_rt_jit_PtrSet_has(&J->HostNames, S) ||
+               findExport(J, Name, &Addr, &From);
+  pthread_mutex_unlock(&J->SymLock);
+  LLVMOrcReleaseSymbolStringPoolEntry(S);
+  return Found;
+}
+
 /* Under SymLock: the module's own __dso_handle (its slot records that the
  * code named it), a name the host added, or a name another loaded module
  * exports (see findExport; the module being linked records that it bound

@@ -24,6 +24,11 @@ void orc_rt_jit_Host_linkStubsToFronts(orc_rt_JitModuleRef M,
 bool orc_rt_jit_Host_isNeeded(struct orc_rt_OpaqueJit *J,
                               orc_rt_JitModuleRef M);
 
+/* Whether a loaded module of J exports Name or the host added it (what a
+ * module's link finds before the process's symbols). Takes SymLock. */
+bool orc_rt_jit_Host_isDefinedInJit(struct orc_rt_OpaqueJit *J,
+                                    const char *Name);
+
 /* The generator of a module version's JITDylib. */
 LLVMOrcDefinitionGeneratorRef
 orc_rt_jit_Host_generatorFor(orc_rt_jit_HostSlot *S);

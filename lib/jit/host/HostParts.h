@@ -141,6 +141,13 @@ struct orc_rt_OpaqueJit {
   orc_rt_jit_JitOwner Owner;
   char *CacheDir;
   LLVMOrcLLJITRef LLJIT;
+  struct orc_rt_jit_CodeMemory *CodeMem; /* its objects' pages (not Owned) */
+  /* Not Owned: nulls M's weak references to names nothing defines now
+   * (HostJit.c; RuntimeDyld links no null address), setting *Volatile if the
+   * outcome depends on what the Jit has loaded. */
+  orc_rt_ErrorRef (*NullMissingWeak)(LLVMModuleRef M,
+                                     struct orc_rt_OpaqueJit *J,
+                                     bool *Volatile);
   LLVMTargetMachineRef TM; /* for compiling modules and running passes */
   char *Triple, *CPU, *Features, *DataLayout, *Settings;
   char Passes[24]; /* "default<O2>", or "" at -O0 */
