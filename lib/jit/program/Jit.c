@@ -10,6 +10,7 @@
 #include "jit/compile/SymbolImport.h"
 #include "jit/interpreter/InterpreterEngine.h"
 #include "jit/ir/EmuTLS.h"
+#include "jit/ir/FastISelLowering.h"
 #include "jit/ir/OptNone.h"
 #include "jit/ir/SplitSupport.h"
 #include "jit/ir/WeakRefs.h"
@@ -282,6 +283,8 @@ static LLVMErrorRef tierEach(void *Ctx, LLVMModuleRef M) {
   orc_rt_jit_Jit *J = TM->J;
   orc_rt_ErrorRef Err =
       J->Tiers ? orc_rt_jit_Tiers_transform(J->Tiers, TM->JD, M) : NULL;
+  if (!Err && J->Tiers) /* (tier 1's copy is saved: only tier 0 sees it) */
+    Err = orc_rt_jit_lowerForFastISel(M);
   if (Err) {
     LLVMErrorRef E = LLVMCreateStringError(orc_rt_Error_getMessage(Err));
     orc_rt_Error_consume(Err);
@@ -416,6 +419,18 @@ orc_rt_ErrorRef orc_rt_jit_Jit_create(orc_rt_jit_Jit **Result,
   if (Err) {
     orc_rt_jit_Jit_dispose(J);
     return Err;
+  }
+  /* orc-tiered on JITLink, unless told otherwise: position-independent code
+   * in the small code model. Under the JIT's default (the large model, where
+   * every global's address is a 64-bit immediate) FastISel selects no access
+   * to a global and hands most blocks to SelectionDAG; and tier 1's code
+   * reaches globals PC-relative (through the GOT the link builds for symbols
+   * outside the object). */
+  if (Opts->Tiered && Opts->Linker != orc_rt_jit_Linker_RTDyld) {
+    if (Opts->RelocModel < 0)
+      J->Reloc = LLVMRelocPIC;
+    if (Opts->CodeModel < 0)
+      J->CodeModel = LLVMCodeModelSmall;
   }
   /* orc-tiered: tier 0 is -O0 (FastISel); tier 1 takes the -O level. */
   J->Level = orc_rt_jit_codeGenLevel(Opts->Tiered ? 0 : Opts->OptLevel);
