@@ -40,6 +40,7 @@
 #include "jit/host/HostTargetMachine.h"
 #include "jit/host/SessionErrors.h"
 #include "jit/ir/EmuTLS.h"
+#include "jit/ir/FastISelLowering.h"
 #include "jit/ir/OptNone.h"
 #include "jit/support/Diag.h"
 #include "jit/tier/Tiers.h"
@@ -464,6 +465,8 @@ typedef struct {
 static LLVMErrorRef transformModule(void *Ctx, LLVMModuleRef M) {
   TierModule *TM = Ctx;
   orc_rt_ErrorRef Err = orc_rt_jit_Tiers_transform(TM->T, TM->JD, M);
+  if (!Err) /* (tier 1's copy is saved: only tier 0 sees it) */
+    Err = orc_rt_jit_lowerForFastISel(M);
   if (!Err)
     return NULL;
   LLVMErrorRef E = LLVMCreateStringError(orc_rt_Error_getMessage(Err));
