@@ -420,18 +420,6 @@ orc_rt_ErrorRef orc_rt_jit_Jit_create(orc_rt_jit_Jit **Result,
     orc_rt_jit_Jit_dispose(J);
     return Err;
   }
-  /* orc-tiered on JITLink, unless told otherwise: position-independent code
-   * in the small code model. Under the JIT's default (the large model, where
-   * every global's address is a 64-bit immediate) FastISel selects no access
-   * to a global and hands most blocks to SelectionDAG; and tier 1's code
-   * reaches globals PC-relative (through the GOT the link builds for symbols
-   * outside the object). */
-  if (Opts->Tiered && Opts->Linker != orc_rt_jit_Linker_RTDyld) {
-    if (Opts->RelocModel < 0)
-      J->Reloc = LLVMRelocPIC;
-    if (Opts->CodeModel < 0)
-      J->CodeModel = LLVMCodeModelSmall;
-  }
   /* orc-tiered: tier 0 is -O0 (FastISel); tier 1 takes the -O level. */
   J->Level = orc_rt_jit_codeGenLevel(Opts->Tiered ? 0 : Opts->OptLevel);
   size_t SettingsSize =
