@@ -244,8 +244,9 @@ static Run *mapAlone(orc_rt_jit_CodeMemory *M, Kind K, size_t Size) {
 }
 
 /* Runs of an object that went: kept with their protection, up to
- * ORC_RT_JIT_CODEMEMORY_KEEP bytes; past that, the oldest kept are
- * released. */
+ * ORC_RT_JIT_CODEMEMORY_KEEP bytes; past that, kept runs are released (data
+ * first, then read-only, then code; the most recently freed first) until
+ * half of that is left. */
 static void giveBack(orc_rt_jit_CodeMemory *M, Run *Runs) {
   pthread_mutex_lock(&M->Lock);
   for (Run *R = Runs, *Next; R; R = Next) {
