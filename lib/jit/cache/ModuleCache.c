@@ -167,6 +167,14 @@ void orc_rt_jit_ModuleCache_put(orc_rt_jit_ModuleCache *C,
                                 orc_rt_jit_CompiledModule *E) {
   if (--E->Users)
     return;
+  if (E->NoReuse) { /* no later get can match it: not a spare */
+    orc_rt_jit_CompiledModule **P = &C->Head;
+    while (*P != E)
+      P = &(*P)->Next;
+    *P = E->Next;
+    orc_rt_jit_CompiledModule_dispose(E);
+    return;
+  }
   E->UnusedSince = ++C->Clock;
   if (++C->Unused <= ORC_RT_JIT_MODULECACHE_SPARE)
     return;
