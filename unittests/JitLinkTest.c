@@ -33,6 +33,21 @@ static void aWeakReferenceNothingDefinesIsNull(void **State) {
   orc_rt_JitModule_unload(M, NULL, NULL);
 }
 
+/* Decided at the load, as ld.so decides it: a module loaded after does not
+ * rebind it (nor does a reload of that module). */
+static void aModuleLoadedLaterDoesNotRebindAWeakReference(void **State) {
+  Fixture *F = *State;
+  orc_rt_JitModuleRef W = load(F, "weak.ll", WeakUser);
+  assert_int_equal(callMaybe(W), -1);
+  orc_rt_JitModuleRef D = load(F, "defines.ll",
+                               "define i32 @maybe_fn() {\n"
+                               "  ret i32 7\n"
+                               "}\n");
+  assert_int_equal(callMaybe(W), -1);
+  orc_rt_JitModule_unload(D, NULL, NULL);
+  orc_rt_JitModule_unload(W, NULL, NULL);
+}
+
 /* Bound to the module loaded before it; once that one is gone, the same
  * bytes loaded again get null (the first load's code is not reused: it
  * failed with "Symbols not found", or called freed code). */
@@ -164,6 +179,8 @@ int main(void) {
   const struct CMUnitTest Tests[] = {
       cmocka_unit_test_setup_teardown(aWeakReferenceNothingDefinesIsNull, setUp,
                                       tearDown),
+      cmocka_unit_test_setup_teardown(
+          aModuleLoadedLaterDoesNotRebindAWeakReference, setUp, tearDown),
       cmocka_unit_test_setup_teardown(
           aWeakReferenceALoadedModuleDefinesIsBoundWhileItIsLoaded, setUp,
           tearDown),
