@@ -12,6 +12,7 @@
 #include "jit/ir/EmuTLS.h"
 #include "jit/ir/FastISelLowering.h"
 #include "jit/ir/OptNone.h"
+#include "jit/ir/PreemptibleDeclarations.h"
 #include "jit/ir/SplitSupport.h"
 #include "jit/ir/WeakRefs.h"
 #include "jit/lli/DebugDescriptor.h"
@@ -58,6 +59,9 @@ struct orc_rt_jit_Jit {
   LLVMCodeGenOptLevel Level;
   LLVMRelocMode Reloc;
   LLVMCodeModel CodeModel;
+  /* orc-tiered's small code model: declarations go through the GOT
+   * (ir/PreemptibleDeclarations.h). */
+  bool Preemptible;
   unsigned NextModule;
   /* -jit-kind=orc-tiered: the fronts, counters and compile thread (created
    * with the first lazy module). */
@@ -285,6 +289,8 @@ static LLVMErrorRef tierEach(void *Ctx, LLVMModuleRef M) {
       J->Tiers ? orc_rt_jit_Tiers_transform(J->Tiers, TM->JD, M) : NULL;
   if (!Err && J->Tiers) /* (tier 1's copy is saved: only tier 0 sees it) */
     Err = orc_rt_jit_lowerForFastISel(M);
+  if (!Err && J->Preemptible)
+    Err = orc_rt_jit_makeDeclarationsPreemptible(M);
   if (Err) {
     LLVMErrorRef E = LLVMCreateStringError(orc_rt_Error_getMessage(Err));
     orc_rt_Error_consume(Err);
@@ -420,6 +426,18 @@ orc_rt_ErrorRef orc_rt_jit_Jit_create(orc_rt_jit_Jit **Result,
     orc_rt_jit_Jit_dispose(J);
     return Err;
   }
+  /* orc-tiered on JITLink, unless told otherwise: position-independent code
+   * in the small code model. Under the JIT's default (the large model, where
+   * every global's address is a 64-bit immediate) FastISel selects no access
+   * to a global and hands most blocks to SelectionDAG. Every declaration
+   * then goes through the GOT or a stub, which the link keeps within reach
+   * (ir/PreemptibleDeclarations.h). */
+  if (Opts->Tiered && Opts->Linker != orc_rt_jit_Linker_RTDyld &&
+      Opts->RelocModel < 0 && Opts->CodeModel < 0) {
+    J->Reloc = LLVMRelocPIC;
+    J->CodeModel = LLVMCodeModelSmall;
+    J->Preemptible = true;
+  }
   /* orc-tiered: tier 0 is -O0 (FastISel); tier 1 takes the -O level. */
   J->Level = orc_rt_jit_codeGenLevel(Opts->Tiered ? 0 : Opts->OptLevel);
   size_t SettingsSize =
@@ -551,6 +569,7 @@ static orc_rt_ErrorRef addFronts(orc_rt_jit_Jit *J,
                          : ORC_RT_JIT_DEFAULT_TIER_UP_THRESHOLD,
         .NewTM = newTier1TM,
         .TMCtx = J,
+        .PreemptibleDeclarations = J->Preemptible,
         .CacheDir = J->Opts->ObjectCacheDir,
         .Settings = J->Settings,
         .EscapesOnFirstCall = true,
@@ -688,9 +707,12 @@ static orc_rt_ErrorRef addCompiledBy(orc_rt_jit_Jit *J, LLVMModuleRef M,
       return Err;
   }
   bool Cache = J->Opts->EnableCacheManager; /* lli's holds 1 object */
-  orc_rt_ErrorRef Err = orc_rt_jit_compileModule(
-      M, J->NextModule, Cache ? 1 : J->Opts->CompileThreads,
-      !Cache && J->Opts->JITDylibs.Size, TM, NewTM, J, &Objs);
+  orc_rt_ErrorRef Err =
+      J->Preemptible ? orc_rt_jit_makeDeclarationsPreemptible(M) : NULL;
+  if (!Err)
+    Err = orc_rt_jit_compileModule(
+        M, J->NextModule, Cache ? 1 : J->Opts->CompileThreads,
+        !Cache && J->Opts->JITDylibs.Size, TM, NewTM, J, &Objs);
   if (Err)
     return Err;
   if (OnObjects)

@@ -19,6 +19,7 @@
 #include "jit/ir/DlopenIR.h"
 #include "jit/ir/ForwardingBody.h"
 #include "jit/ir/Module.h"
+#include "jit/ir/PreemptibleDeclarations.h"
 #include "jit/ir/SelfCalls.h"
 #include "jit/ir/SplitSupport.h"
 #include "jit/modules/ModuleStubs.h"
@@ -735,6 +736,8 @@ static orc_rt_ErrorRef compileUnit(orc_rt_jit_Tiers *T, Unit *U,
   }
   if (!Err)
     Err = declareOthers(M, &Keep);
+  if (!Err && T->Opts.PreemptibleDeclarations)
+    Err = orc_rt_jit_makeDeclarationsPreemptible(M);
   orc_rt_jit_PtrSet_free(&Keep);
   LLVMTargetMachineRef TM = Err ? NULL : T->Opts.NewTM(T->Opts.TMCtx);
   if (!Err && !TM)

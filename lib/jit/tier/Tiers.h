@@ -72,6 +72,9 @@ typedef struct {
   /* Tier 1's target machines (one per compile, on the compile thread). */
   orc_rt_jit_TargetMachineFactory NewTM;
   void *TMCtx;
+  /* The code is in the small code model: every declaration of tier 1's
+   * module is made preemptible (ir/PreemptibleDeclarations.h). */
+  bool PreemptibleDeclarations;
   /* The object cache (cache/ObjectCache.h) for tier-1 code, or NULL; with
    * it, Settings names everything that decides tier 1's code generation. */
   const char *CacheDir;

@@ -1,6 +1,6 @@
 """Prints what FastISel misses in each module of a mini-lli -orc-lazy-debug=mods-to-stdout
 dump (the lines between "----- Module Start -----" and "----- Module End -----"),
-compiled as tier 0 compiles it: llc -O0, the JIT's default (static, large) code model.
+compiled as tier 0 compiles it: llc -O0, PIC in the small code model.
     isel-misses.py DUMP"""
 import subprocess
 import sys
@@ -22,7 +22,7 @@ for text in modules:
     with tempfile.NamedTemporaryFile("w", suffix=".ll") as m:
         m.write(text)
         m.flush()
-        r = subprocess.run(["llc", "-O0", "-relocation-model=static", "-code-model=large",
+        r = subprocess.run(["llc", "-O0", "-relocation-model=pic", "-code-model=small",
                             "-pass-remarks-missed=sdagisel", m.name, "-o", "/dev/null"],
                            capture_output=True, text=True)
         if r.returncode:
