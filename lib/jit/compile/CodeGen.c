@@ -1,6 +1,7 @@
 /*===- lib/jit/compile/CodeGen.c - Compiling a module on several threads --===*/
 
 #include "jit/compile/CodeGen.h"
+#include "jit/ir/PreemptibleDeclarations.h"
 #include "jit/ir/SplitSupport.h"
 #include "jit/support/LibcPthread.h"
 
@@ -212,6 +213,17 @@ static void keepPart(LLVMModuleRef M, const uint8_t *Part,
   }
 }
 
+/* keepPart, and then, if Preemptible, what the part only declares (the other
+ * parts' bodies and variables, promoted locals included, which stay
+ * dso_local) is made preemptible: the parts are linked apart, maybe out of
+ * a 32-bit reach of each other (ir/PreemptibleDeclarations.h). */
+static orc_rt_ErrorRef cutPart(LLVMModuleRef M, const uint8_t *Part,
+                               const uint8_t *AliasPart, unsigned P,
+                               bool Preemptible) {
+  keepPart(M, Part, AliasPart, P);
+  return Preemptible ? orc_rt_jit_makeDeclarationsPreemptible(M) : NULL;
+}
+
 /*---- Compiling the parts ----*/
 
 typedef struct {
@@ -220,6 +232,7 @@ typedef struct {
   const uint8_t *Part, *AliasPart;
   size_t NumFns;
   unsigned P;
+  bool Preemptible;
   orc_rt_jit_TargetMachineFactory NewTM;
   void *TMCtx;
   /* Out */
@@ -244,9 +257,10 @@ static void *compilePart(void *Arg) {
     if (N != J->NumFns) {
       J->Err = orc_rt_Error_create("a part of the module lost functions");
     } else {
-      keepPart(M, J->Part, J->AliasPart, J->P);
-      LLVMTargetMachineRef TM = J->NewTM(J->TMCtx);
-      J->Err = emit(TM, M, &J->Obj);
+      J->Err = cutPart(M, J->Part, J->AliasPart, J->P, J->Preemptible);
+      LLVMTargetMachineRef TM = J->Err ? NULL : J->NewTM(J->TMCtx);
+      if (!J->Err)
+        J->Err = emit(TM, M, &J->Obj);
       if (TM)
         LLVMDisposeTargetMachine(TM);
     }
@@ -271,6 +285,7 @@ static bool splittable(LLVMModuleRef M) { return !LLVMGetFirstGlobalIFunc(M); }
 
 orc_rt_ErrorRef orc_rt_jit_compileModule(LLVMModuleRef M, unsigned ModuleIndex,
                                          unsigned Threads, bool DataApart,
+                                         bool Preemptible,
                                          LLVMTargetMachineRef MainTM,
                                          orc_rt_jit_TargetMachineFactory NewTM,
                                          void *TMCtx,
@@ -319,10 +334,17 @@ orc_rt_ErrorRef orc_rt_jit_compileModule(LLVMModuleRef M, unsigned ModuleIndex,
         assignParts(M, NumParts, DataApart, NumFns, Weight, Part, &AliasPart)
             ? LLVMWriteBitcodeToMemoryBuffer(M)
             : NULL;
+    const Job Each = {.Bitcode = Bitcode,
+                      .Part = Part,
+                      .AliasPart = AliasPart,
+                      .NumFns = NumFns,
+                      .Preemptible = Preemptible,
+                      .NewTM = NewTM,
+                      .TMCtx = TMCtx};
     unsigned Started = 1;
     for (unsigned P = 1; P < NumParts && Bitcode; ++P, ++Started) {
-      Jobs[P] =
-          (Job){Bitcode, Part, AliasPart, NumFns, P, NewTM, TMCtx, NULL, NULL};
+      Jobs[P] = Each;
+      Jobs[P].P = P;
       /* The driver's own thread: not one of the program's. */
       if (orc_rt_jit_realPthreadCreate(&Tids[P], NULL, compilePart, &Jobs[P]))
         break;
@@ -330,14 +352,15 @@ orc_rt_ErrorRef orc_rt_jit_compileModule(LLVMModuleRef M, unsigned ModuleIndex,
     /* Whatever did not get a thread of its own is compiled here, after
      * part 0 (the threads read Bitcode, never M). */
     if (Bitcode) {
-      keepPart(M, Part, AliasPart, 0);
-      Jobs[0].Err = emit(MainTM, M, &Jobs[0].Obj);
+      Jobs[0].Err = cutPart(M, Part, AliasPart, 0, Preemptible);
+      if (!Jobs[0].Err)
+        Jobs[0].Err = emit(MainTM, M, &Jobs[0].Obj);
     } else {
       Jobs[0].Err = orc_rt_Error_create("out of memory");
     }
     for (unsigned P = Started; P < NumParts && Bitcode; ++P) {
-      Jobs[P] =
-          (Job){Bitcode, Part, AliasPart, NumFns, P, NewTM, TMCtx, NULL, NULL};
+      Jobs[P] = Each;
+      Jobs[P].P = P;
       compilePart(&Jobs[P]);
     }
     for (unsigned P = 1; P < Started; ++P)

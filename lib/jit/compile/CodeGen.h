@@ -19,7 +19,13 @@
  * DataApart (for -jd, see JITDylibs.h) always cuts, and leaves part 0 only
  * the functions pinned there: another JITDylib that uses the module's data
  * then waits for the variables' object alone, not for the code, which may be
- * waiting for that JITDylib's data in turn. */
+ * waiting for that JITDylib's data in turn.
+ *
+ * Preemptible (for code in the small code model: orc-tiered) makes what each
+ * part only declares preemptible (ir/PreemptibleDeclarations.h): the parts
+ * are linked as separate objects, maybe out of a 32-bit reach of each
+ * other, and a promoted local or a -fno-pic definition, declared in the
+ * other parts, would otherwise be reached PC-relative. */
 
 #ifndef ORC_RT_C_LIB_JIT_COMPILE_CODEGEN_H
 #define ORC_RT_C_LIB_JIT_COMPILE_CODEGEN_H
@@ -51,6 +57,7 @@ typedef LLVMTargetMachineRef (*orc_rt_jit_TargetMachineFactory)(void *Ctx);
  * the other threads with target machines from NewTM. */
 orc_rt_ErrorRef orc_rt_jit_compileModule(LLVMModuleRef M, unsigned ModuleIndex,
                                          unsigned Threads, bool DataApart,
+                                         bool Preemptible,
                                          LLVMTargetMachineRef MainTM,
                                          orc_rt_jit_TargetMachineFactory NewTM,
                                          void *TMCtx,

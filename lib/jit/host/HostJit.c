@@ -95,7 +95,7 @@ static orc_rt_ErrorRef compile(LLVMModuleRef M, orc_rt_jit_ObjectList *Out,
   /* Inline assembly that does not assemble is the load's error. */
   LLVMContextSetDiagnosticHandler(C, orc_rt_jit_keepFirstError, &First);
   pthread_mutex_lock(&J->TMLock);
-  Err = orc_rt_jit_compileModule(M, 0, 1, false, J->TM, NULL, NULL, Out);
+  Err = orc_rt_jit_compileModule(M, 0, 1, false, false, J->TM, NULL, NULL, Out);
   pthread_mutex_unlock(&J->TMLock);
   LLVMContextSetDiagnosticHandler(C, Old, OldCtx);
   size_t Len;

@@ -746,7 +746,7 @@ static orc_rt_ErrorRef compileUnit(orc_rt_jit_Tiers *T, Unit *U,
     Err = orc_rt_jit_runPasses(M, "default<O2>", TM);
   *Optimized = Optimize;
   if (!Err)
-    Err = orc_rt_jit_compileModule(M, 0, 1, false, TM, NULL, NULL, Objs);
+    Err = orc_rt_jit_compileModule(M, 0, 1, false, false, TM, NULL, NULL, Objs);
   if (!Err && Diagnosed) {
     Err = orc_rt_Error_createf("tier 1: %s", Diagnosed);
     orc_rt_jit_ObjectList_dispose(Objs);
