@@ -14,6 +14,8 @@
 #include <llvm-c/Object.h>
 #include <llvm-c/Target.h>
 
+#include <elf.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,16 +63,16 @@ static void countRelocs(LLVMMemoryBufferRef Obj, VariableRelocs *Out) {
     for (; !LLVMIsRelocationIteratorAtEnd(Sec, R);
          LLVMMoveToNextRelocation(R)) {
       LLVMSymbolIteratorRef S = LLVMGetRelocationSymbol(R);
+      /* (The type, not LLVMGetRelocationTypeName: its string has no NUL.) */
       const char *Name = LLVMGetSymbolName(S);
-      const char *Type = LLVMGetRelocationTypeName(R);
+      uint64_t Type = LLVMGetRelocationType(R);
       if (!strncmp(Name, "counter", 7) || !strcmp(Name, "total")) {
-        if (!strcmp(Type, "R_X86_64_PC32"))
+        if (Type == R_X86_64_PC32)
           ++Out->PCRelative;
-        else if (!strncmp(Type, "R_X86_64_GOTPCREL", 17) ||
-                 !strncmp(Type, "R_X86_64_REX_GOTPCREL", 21))
+        else if (Type == R_X86_64_GOTPCREL || Type == R_X86_64_GOTPCRELX ||
+                 Type == R_X86_64_REX_GOTPCRELX)
           ++Out->ThroughGOT;
       }
-      free((void *)Type);
       LLVMDisposeSymbolIterator(S);
     }
     LLVMDisposeRelocationIterator(R);
