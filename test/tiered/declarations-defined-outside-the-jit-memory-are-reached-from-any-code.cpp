@@ -9,15 +9,21 @@
 // Delta32 fixup") until every declaration went through the GOT or a stub
 // (lib/jit/ir/PreemptibleDeclarations.h). Split per function, the dynamic
 // initializers, main (at tier 1: it has a loop) and twice() (which gets hot)
-// each take the addresses in a module of their own, and they agree.
+// each take the addresses in a module of their own, and they agree. A tier
+// 1 that failed to link would leave the output the same (the function stays
+// at tier 0; the whole module's tier 1 failed so until its declarations were
+// made preemptible too): -tiered-stats says none failed.
 //
 // RUN: %clangxx -S -emit-llvm -O0 -fno-pic %s -o %t.ll
-// RUN: mini-lli -jit-kind=orc-tiered -tier-up-threshold=100 %t.ll | FileCheck %s
-// RUN: mini-lli -jit-kind=orc-tiered -per-module-lazy -tier-up-threshold=100 %t.ll | FileCheck %s
+// RUN: mini-lli -jit-kind=orc-tiered -tier-up-threshold=100 -tiered-stats %t.ll 2> %t.stats | FileCheck %s
+// RUN: FileCheck %s --check-prefix=STATS < %t.stats
+// RUN: mini-lli -jit-kind=orc-tiered -per-module-lazy -tier-up-threshold=100 -tiered-stats %t.ll 2> %t.whole.stats | FileCheck %s
+// RUN: FileCheck %s --check-prefix=STATS < %t.whole.stats
 //
 // CHECK: main: registered 0, exit same, __dso_handle same, stdout same
 // CHECK-NEXT: twice: 20000
 // CHECK-NEXT: at exit: bye
+// STATS: tier 1: {{[1-9][0-9]*}} functions compiled in {{.*}}, 0 failed
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -213,10 +213,11 @@ static void keepPart(LLVMModuleRef M, const uint8_t *Part,
   }
 }
 
-/* keepPart, and then, if Preemptible, what the part only declares (the other
+/* keepPart, and then, if Preemptible, every declaration of the part is made
+ * preemptible: the module's own, and what the part only declares (the other
  * parts' bodies and variables, promoted locals included, which stay
- * dso_local) is made preemptible: the parts are linked apart, maybe out of
- * a 32-bit reach of each other (ir/PreemptibleDeclarations.h). */
+ * dso_local), since the parts are linked apart, maybe out of a 32-bit reach
+ * of each other (ir/PreemptibleDeclarations.h). */
 static orc_rt_ErrorRef cutPart(LLVMModuleRef M, const uint8_t *Part,
                                const uint8_t *AliasPart, unsigned P,
                                bool Preemptible) {
@@ -258,11 +259,12 @@ static void *compilePart(void *Arg) {
       J->Err = orc_rt_Error_create("a part of the module lost functions");
     } else {
       J->Err = cutPart(M, J->Part, J->AliasPart, J->P, J->Preemptible);
-      LLVMTargetMachineRef TM = J->Err ? NULL : J->NewTM(J->TMCtx);
-      if (!J->Err)
+      if (!J->Err) {
+        LLVMTargetMachineRef TM = J->NewTM(J->TMCtx);
         J->Err = emit(TM, M, &J->Obj);
-      if (TM)
-        LLVMDisposeTargetMachine(TM);
+        if (TM)
+          LLVMDisposeTargetMachine(TM);
+      }
     }
     LLVMDisposeModule(M);
   }
@@ -271,12 +273,16 @@ static void *compilePart(void *Arg) {
   return NULL;
 }
 
-static orc_rt_ErrorRef compileWhole(LLVMModuleRef M, LLVMTargetMachineRef TM,
+static orc_rt_ErrorRef compileWhole(LLVMModuleRef M, bool Preemptible,
+                                    LLVMTargetMachineRef TM,
                                     orc_rt_jit_ObjectList *Out) {
   Out->Items = calloc(1, sizeof(LLVMMemoryBufferRef));
   if (!Out->Items)
     return orc_rt_Error_create("out of memory");
-  orc_rt_ErrorRef E = emit(TM, M, &Out->Items[0]);
+  orc_rt_ErrorRef E =
+      Preemptible ? orc_rt_jit_makeDeclarationsPreemptible(M) : NULL;
+  if (!E)
+    E = emit(TM, M, &Out->Items[0]);
   Out->Size = E ? 0 : 1;
   return E;
 }
@@ -299,7 +305,7 @@ orc_rt_ErrorRef orc_rt_jit_compileModule(LLVMModuleRef M, unsigned ModuleIndex,
   if (DataApart && NumParts < 2)
     NumParts = 2;
   if (NumParts < 2 || !splittable(M))
-    return compileWhole(M, MainTM, Out);
+    return compileWhole(M, Preemptible, MainTM, Out);
 
   size_t *Weight = calloc(NumFns ? NumFns : 1, sizeof(*Weight));
   uint8_t *Part = calloc(NumFns ? NumFns : 1, 1), *AliasPart = NULL;
@@ -327,7 +333,7 @@ orc_rt_ErrorRef orc_rt_jit_compileModule(LLVMModuleRef M, unsigned ModuleIndex,
   orc_rt_ErrorRef Err = NULL;
   if (NumParts < 2) {
     free(Out->Items); /* compileWhole makes its own */
-    Err = compileWhole(M, MainTM, Out);
+    Err = compileWhole(M, Preemptible, MainTM, Out);
   } else {
     orc_rt_jit_promoteLocals(M, ModuleIndex);
     LLVMMemoryBufferRef Bitcode =

@@ -21,11 +21,13 @@
  * then waits for the variables' object alone, not for the code, which may be
  * waiting for that JITDylib's data in turn.
  *
- * Preemptible (for code in the small code model: orc-tiered) makes what each
- * part only declares preemptible (ir/PreemptibleDeclarations.h): the parts
- * are linked as separate objects, maybe out of a 32-bit reach of each
- * other, and a promoted local or a -fno-pic definition, declared in the
- * other parts, would otherwise be reached PC-relative. */
+ * Preemptible (for code in the small code model: orc-tiered) makes every
+ * declaration preemptible before code generation
+ * (ir/PreemptibleDeclarations.h): M's own, which may be defined anywhere in
+ * the process, and, when M is cut, what each part only declares, since the
+ * parts are linked as separate objects, maybe out of a 32-bit reach of each
+ * other (a promoted local or a -fno-pic definition, declared in the other
+ * parts, would otherwise be reached PC-relative). */
 
 #ifndef ORC_RT_C_LIB_JIT_COMPILE_CODEGEN_H
 #define ORC_RT_C_LIB_JIT_COMPILE_CODEGEN_H

@@ -707,12 +707,9 @@ static orc_rt_ErrorRef addCompiledBy(orc_rt_jit_Jit *J, LLVMModuleRef M,
       return Err;
   }
   bool Cache = J->Opts->EnableCacheManager; /* lli's holds 1 object */
-  orc_rt_ErrorRef Err =
-      J->Preemptible ? orc_rt_jit_makeDeclarationsPreemptible(M) : NULL;
-  if (!Err)
-    Err = orc_rt_jit_compileModule(
-        M, J->NextModule, Cache ? 1 : J->Opts->CompileThreads,
-        !Cache && J->Opts->JITDylibs.Size, J->Preemptible, TM, NewTM, J, &Objs);
+  orc_rt_ErrorRef Err = orc_rt_jit_compileModule(
+      M, J->NextModule, Cache ? 1 : J->Opts->CompileThreads,
+      !Cache && J->Opts->JITDylibs.Size, J->Preemptible, TM, NewTM, J, &Objs);
   if (Err)
     return Err;
   if (OnObjects)
@@ -1024,10 +1021,9 @@ orc_rt_ErrorRef orc_rt_jit_Jit_compileObjects(orc_rt_jit_Jit *J,
   if (!*LLVMGetTarget(M))
     LLVMSetTarget(M, J->Triple);
   orc_rt_ErrorRef Err = orc_rt_jit_lowerEmulatedTLS(M);
-  if (!Err && J->Preemptible) /* (MainTM is orc-tiered's: the small model) */
-    Err = orc_rt_jit_makeDeclarationsPreemptible(M);
   if (Err)
     return Err;
+  /* (MainTM is orc-tiered's, in the small model, when Preemptible.) */
   return orc_rt_jit_compileModule(M, 0, J->Opts->CompileThreads, false,
                                   J->Preemptible, J->MainTM, newTM, J, Out);
 }

@@ -19,7 +19,6 @@
 #include "jit/ir/DlopenIR.h"
 #include "jit/ir/ForwardingBody.h"
 #include "jit/ir/Module.h"
-#include "jit/ir/PreemptibleDeclarations.h"
 #include "jit/ir/SelfCalls.h"
 #include "jit/ir/SplitSupport.h"
 #include "jit/modules/ModuleStubs.h"
@@ -736,8 +735,6 @@ static orc_rt_ErrorRef compileUnit(orc_rt_jit_Tiers *T, Unit *U,
   }
   if (!Err)
     Err = declareOthers(M, &Keep);
-  if (!Err && T->Opts.PreemptibleDeclarations)
-    Err = orc_rt_jit_makeDeclarationsPreemptible(M);
   orc_rt_jit_PtrSet_free(&Keep);
   LLVMTargetMachineRef TM = Err ? NULL : T->Opts.NewTM(T->Opts.TMCtx);
   if (!Err && !TM)
@@ -746,7 +743,8 @@ static orc_rt_ErrorRef compileUnit(orc_rt_jit_Tiers *T, Unit *U,
     Err = orc_rt_jit_runPasses(M, "default<O2>", TM);
   *Optimized = Optimize;
   if (!Err)
-    Err = orc_rt_jit_compileModule(M, 0, 1, false, false, TM, NULL, NULL, Objs);
+    Err = orc_rt_jit_compileModule(
+        M, 0, 1, false, T->Opts.PreemptibleDeclarations, TM, NULL, NULL, Objs);
   if (!Err && Diagnosed) {
     Err = orc_rt_Error_createf("tier 1: %s", Diagnosed);
     orc_rt_jit_ObjectList_dispose(Objs);

@@ -73,7 +73,7 @@ typedef struct {
   orc_rt_jit_TargetMachineFactory NewTM;
   void *TMCtx;
   /* The code is in the small code model: every declaration of tier 1's
-   * module is made preemptible (ir/PreemptibleDeclarations.h). */
+   * module is made preemptible (compile/CodeGen.h's Preemptible). */
   bool PreemptibleDeclarations;
   /* The object cache (cache/ObjectCache.h) for tier-1 code, or NULL; with
    * it, Settings names everything that decides tier 1's code generation. */
