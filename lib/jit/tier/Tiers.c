@@ -6,8 +6,8 @@
  *   - a slot's State: tierHot moves it Tier0 -> Queued (compare-and-swap, so
  *     a slot is queued once); the compile thread moves it on;
  *   - the queue: a stack that tierHot pushes on (release) and the compile
- *     thread empties at once (acquire exchange), so no node is ever popped
- *     alone and there is no ABA; Drained (tier-0 code to free) likewise,
+ *     thread empties at once (acquire exchange) into its own Pending list,
+ *     so no node is ever popped alone and there is no ABA; Drained (tier-0 code to free) likewise,
  *     pushed by whichever thread completes a tier-0 group;
  *   - everything else (the map of bodies, a slot's unit, the stats): Lock. */
 
@@ -80,6 +80,7 @@ typedef struct {
   orc_rt_jit_Digest Key; /* with an object cache: tier 1's key */
   bool Linked;           /* tier 1 came from the cache and is in the JITDylib */
   Tier0Code *Tier0;      /* NULL: its tier-0 code is never freed */
+  size_t Cost;           /* its bitcode's size: what a tier-up compiles */
 } Unit;
 
 struct Slot {
@@ -154,6 +155,9 @@ struct orc_rt_jit_Tiers {
    * does). */
   bool ForkChild;
   Slot *Queue;
+  /* The slots taken off the queue and not tiered up yet, linked through
+   * NextQueued (the compile thread's own): nextTierUp picks from them. */
+  Slot *Pending;
   sem_t Wake;
   int Started; /* 0 no, 1 running, 2 could not start */
   pthread_t Thread;
@@ -869,6 +873,47 @@ static void tierUp(orc_rt_jit_Tiers *T, Slot *S) {
   orc_rt_Error_consume(Err);
 }
 
+/* The next tier-up: of the slots queued and not tiered up yet, the one
+ * whose calls and loop iterations since it was queued (tier-0 work that
+ * tier 1 would have sped up) are the most per byte of its module's bitcode
+ * (what the tier-up compiles). A small hot function does not wait behind a
+ * large one queued first: an interpreter loop's tier-up (SQLite's
+ * sqlite3VdbeExec, 125 KB of bitcode, compiles for as long as dozens of the
+ * functions that get hot meanwhile together) would hold them all up. A tier-up that compiles nothing (taken
+ * with another body of its module, or cached) goes first. NULL: none. */
+static Slot *nextTierUp(orc_rt_jit_Tiers *T) {
+  /* Acquire: pairs with tierHot's release push, which wrote the nodes. */
+  Slot *L = __atomic_exchange_n(&T->Queue, NULL, __ATOMIC_ACQUIRE);
+  while (L) {
+    Slot *Next = L->NextQueued;
+    L->NextQueued = T->Pending;
+    T->Pending = L;
+    L = Next;
+  }
+  Slot **Best = NULL;
+  double BestHeat = -1;
+  pthread_mutex_lock(&T->Lock); /* (a unit's Taken and Linked) */
+  for (Slot **At = &T->Pending; *At; At = &(*At)->NextQueued) {
+    Unit *U = (*At)->U;
+    if (!U || U->Taken || U->Linked) {
+      Best = At;
+      break;
+    }
+    /* Relaxed: tier-0 code bumps Count with plain stores (CallCounters.h);
+     * tierHot set it to INT32_MIN when it queued the slot. */
+    double Heat = ((double)__atomic_load_n(&(*At)->Count, __ATOMIC_RELAXED) -
+                   INT32_MIN + 1) /
+                  (double)(U->Cost + 1);
+    if (Heat > BestHeat)
+      Best = At, BestHeat = Heat;
+  }
+  pthread_mutex_unlock(&T->Lock);
+  Slot *S = Best ? *Best : NULL;
+  if (S)
+    *Best = S->NextQueued;
+  return S;
+}
+
 static void *compileThread(void *Arg) {
   orc_rt_jit_Tiers *T = Arg;
   for (;;) {
@@ -880,19 +925,11 @@ static void *compileThread(void *Arg) {
     pthread_mutex_lock(&T->Gate);
     freeDrained(T);
     pthread_mutex_unlock(&T->Gate);
-    /* Acquire: pairs with tierHot's release push, which wrote the node. */
-    Slot *L = __atomic_exchange_n(&T->Queue, NULL, __ATOMIC_ACQUIRE);
-    Slot *Fifo = NULL;
-    while (L) {
-      Slot *Next = L->NextQueued;
-      L->NextQueued = Fifo;
-      Fifo = L;
-      L = Next;
-    }
-    for (; Fifo && !__atomic_load_n(&T->Stop, __ATOMIC_ACQUIRE);
-         Fifo = Fifo->NextQueued) {
+    Slot *S;
+    while (!__atomic_load_n(&T->Stop, __ATOMIC_ACQUIRE) &&
+           (S = nextTierUp(T))) {
       pthread_mutex_lock(&T->Gate);
-      tierUp(T, Fifo);
+      tierUp(T, S);
       freeDrained(T); /* (tier 0 is freed at once if no frame is in it) */
       pthread_mutex_unlock(&T->Gate);
     }
@@ -1013,8 +1050,8 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_transform(orc_rt_jit_Tiers *T,
   if (!NumFound)
     return NULL;
   Unit *U = calloc(1, sizeof(*U));
-  if (U)
-    U->Bitcode = LLVMWriteBitcodeToMemoryBuffer(M);
+  if (U && (U->Bitcode = LLVMWriteBitcodeToMemoryBuffer(M)))
+    U->Cost = LLVMGetBufferSize(U->Bitcode);
   orc_rt_ErrorRef Err = NULL;
   LLVMMemoryBufferRef *Cached = NULL; /* tier 1's objects, if cached */
   size_t NumCached = 0;

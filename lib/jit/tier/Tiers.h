@@ -10,7 +10,10 @@
  *
  * Tier 1: a body whose count passes the threshold is queued, and a compile
  * thread of the Tiers' own (started on the first tier-up, so a program that
- * never gets hot sees no thread it did not start) rebuilds its module from
+ * never gets hot sees no thread it did not start) takes the queued bodies up
+ * hottest first (the most calls and loop iterations since queued per byte of
+ * their module: a small hot function does not wait behind a large one), and
+ * for each rebuilds its module from
  * the bitcode in a context of its own, renames NAME$body to NAME$tier1, makes
  * every other definition a declaration of what tier 0 defines, runs LLVM's
  * default<O2> pipeline if the body was not optimized (it still has stack
