@@ -143,6 +143,29 @@ static bool handlerType(LLVMValueRef F) {
                     LLVMGetTypeKind(P[2]) == LLVMPointerTypeKind);
 }
 
+/* F's address means more than where to call it, so a front (8 bytes, 8
+ * apart: tier/TierFronts.h) may not stand for it: an alignment above 8 (a
+ * program may keep tags in the low bits), prefix data, or the type data
+ * that -fsanitize=kcfi and -fsanitize=function emit just before the entry
+ * and check through a function pointer before an indirect call. */
+static bool addressCarriesData(LLVMValueRef F) {
+  if (LLVMGetAlignment(F) > 8 || LLVMHasPrefixData(F))
+    return true;
+  LLVMContextRef C = LLVMGetModuleContext(LLVMGetGlobalParent(F));
+  unsigned KCFI = LLVMGetMDKindIDInContext(C, "kcfi_type", 9),
+           Sanitize = LLVMGetMDKindIDInContext(C, "func_sanitize", 13);
+  size_t N = 0;
+  LLVMValueMetadataEntry *MD = LLVMGlobalCopyAllMetadata(F, &N);
+  bool Found = false;
+  for (size_t I = 0; I < N && !Found; ++I) {
+    unsigned Kind = LLVMValueMetadataEntriesGetKind(MD, I);
+    Found = Kind == KCFI || Kind == Sanitize;
+  }
+  if (MD)
+    LLVMDisposeValueMetadataEntries(MD);
+  return Found;
+}
+
 /* Decides whether F (see isStubbed) gets a stub: if so, adds it to Out->Stubs.
  * *Stub says which; an error only if out of memory. */
 static orc_rt_ErrorRef stubFor(LLVMModuleRef M, LLVMValueRef F, bool Every,
@@ -159,10 +182,13 @@ static orc_rt_ErrorRef stubFor(LLVMModuleRef M, LLVMValueRef F, bool Every,
    * that another module may override) no stub: a stub's front is defined,
    * and looked up, as its module is added, so a strong definition in a
    * module added later could no longer replace it. Its body is compiled on
-   * its first lookup, and never tiers up. */
+   * its first lookup, and never tiers up. So is a function whose address
+   * escapes and carries data (addressCarriesData): its address stays its
+   * code's, as without Every. */
   bool Called = onlyCalled(F);
   bool Weak = LLVMGetLinkage(F) == LLVMWeakAnyLinkage;
-  *Stub = (Every ? !Weak : Called) && !nameTaken(M, Body, Len + 5);
+  *Stub = (Every ? !Weak && (Called || !addressCarriesData(F)) : Called) &&
+          !nameTaken(M, Body, Len + 5);
   if (!*Stub) {
     free(Body);
     return NULL;

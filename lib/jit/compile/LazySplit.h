@@ -52,7 +52,9 @@ typedef struct {
 /* Takes ownership of M (it becomes one of the parts). EveryFunction: every
  * function with a body gets a stub, those whose address escapes too (for
  * tiered compilation, whose stubs are permanent fronts: a function pointer
- * to one stays valid and follows the tier-up). */
+ * to one stays valid and follows the tier-up), but a weak one, and one whose
+ * escaping address carries data (an alignment above 8, prefix data, kcfi or
+ * function-sanitizer type data): its address stays its code's. */
 orc_rt_ErrorRef orc_rt_jit_splitForLazy(LLVMModuleRef M, unsigned ModuleIndex,
                                         bool PerFunction, bool EveryFunction,
                                         orc_rt_jit_LazyParts *Out);
