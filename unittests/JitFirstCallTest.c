@@ -63,6 +63,57 @@ static void aFunctionIsCompiledOnItsFirstCallNotAtLoad(void **State) {
  * module one the cut refused, so any module with a writable variable was
  * compiled whole at load: bad's error failed the load, and Tiered counted
  * nothing. */
+/* A function with a personality (C++ try/catch), compiled on its own on its
+ * first call: its object's DW.ref.__gxx_personality_v0 is defined in the
+ * JITDylib first (compile/PersonalityRef.h); under Lazy, RuntimeDyld looked
+ * the object's weak copy up instead, found nothing, and the first call was
+ * a stale one ("Symbols not found: [ DW.ref.__gxx_personality_v0 ]"). */
+static const char *CatchesItsThrow =
+    "@_ZTIl = external constant ptr\n"
+    "define i64 @work(i64 %x) personality ptr @__gxx_personality_v0 {\n"
+    "entry:\n"
+    "  %odd = and i64 %x, 1\n"
+    "  %even = icmp eq i64 %odd, 0\n"
+    "  br i1 %even, label %done, label %throw\n"
+    "throw:\n"
+    "  %e = call ptr @__cxa_allocate_exception(i64 8)\n"
+    "  store i64 %x, ptr %e, align 16\n"
+    "  invoke void @__cxa_throw(ptr %e, ptr @_ZTIl, ptr null)\n"
+    "          to label %never unwind label %lpad\n"
+    "lpad:\n"
+    "  %lp = landingpad { ptr, i32 } catch ptr @_ZTIl\n"
+    "  %obj = extractvalue { ptr, i32 } %lp, 0\n"
+    "  %p = call ptr @__cxa_begin_catch(ptr %obj)\n"
+    "  %v = load i64, ptr %p, align 8\n"
+    "  %neg = sub i64 0, %v\n"
+    "  call void @__cxa_end_catch()\n"
+    "  br label %done\n"
+    "done:\n"
+    "  %r = phi i64 [ %neg, %lpad ], [ %x, %entry ]\n"
+    "  ret i64 %r\n"
+    "never:\n"
+    "  unreachable\n"
+    "}\n"
+    "define i64 @work2(i64 %x) personality ptr @__gxx_personality_v0 {\n"
+    "  %r = call i64 @work(i64 %x)\n"
+    "  ret i64 %r\n"
+    "}\n"
+    "declare ptr @__cxa_allocate_exception(i64)\n"
+    "declare void @__cxa_throw(ptr, ptr, ptr)\n"
+    "declare i32 @__gxx_personality_v0(...)\n"
+    "declare ptr @__cxa_begin_catch(ptr)\n"
+    "declare void @__cxa_end_catch()\n";
+
+static void aFunctionThatCatchesCompilesOnItsFirstCall(void **State) {
+  Fixture *F = *State;
+  orc_rt_JitModuleRef M = load(F, "catches.ll", CatchesItsThrow);
+  int64_t (*Work)(int64_t) = (int64_t(*)(int64_t))(uintptr_t)entry(M, "work");
+  int64_t (*Work2)(int64_t) = (int64_t(*)(int64_t))(uintptr_t)entry(M, "work2");
+  assert_int_equal(Work(4), 4);
+  assert_int_equal(Work(5), -5);
+  assert_int_equal(Work2(7), -7); /* (a second body with the personality) */
+}
+
 static const char *HalfBrokenWithVariables =
     "@g = global i32 7\n"
     "@ga = alias i32, ptr @g\n"
@@ -431,6 +482,8 @@ int main(void) {
       cmocka_unit_test(aFunctionWhoseLinkFailsIsAStaleCallNamingIt),
       cmocka_unit_test_setup_teardown(aMissingSymbolFailsTheLoadNotTheFirstCall,
                                       setUp, tearDown),
+      cmocka_unit_test_setup_teardown(
+          aFunctionThatCatchesCompilesOnItsFirstCall, setUp, tearDown),
       cmocka_unit_test(aLazyJitTakesFunctionsFromTheObjectCache),
       cmocka_unit_test(aLazyObjectCacheThatCannotStoreIsReportedNotFatal),
       cmocka_unit_test(anEscapingFunctionIsCompiledOnItsFirstCall),

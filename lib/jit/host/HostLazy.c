@@ -37,6 +37,7 @@
 #include "jit/cache/ObjectCache.h"
 #include "jit/compile/CallOnceGuard.h"
 #include "jit/compile/LazySplit.h"
+#include "jit/compile/PersonalityRef.h"
 #include "jit/host/HostTargetMachine.h"
 #include "jit/host/SessionErrors.h"
 #include "jit/ir/EmuTLS.h"
@@ -58,6 +59,10 @@ struct orc_rt_jit_HostLazy {
   LLVMOrcThreadSafeContextRef TSC;
   char **Imports; /* the names the module uses from elsewhere */
   size_t NumImports;
+  /* Lazy: the personality functions the bodies' code names, each defined a
+   * DW.ref cell in the JITDylib (compile/PersonalityRef.h). */
+  char **Personalities;
+  size_t NumPersonalities;
   LLVMOrcIndirectStubsManagerRef ISM;
   /* Its own, so that its trampolines and their bookkeeping go with it. */
   LLVMOrcLazyCallThroughManagerRef LCTM;
@@ -371,6 +376,32 @@ static orc_rt_ErrorRef collectImports(LLVMModuleRef M,
   return OK ? NULL : orc_rt_Error_create("out of memory");
 }
 
+static orc_rt_ErrorRef collectPersonalities(LLVMModuleRef M,
+                                            struct orc_rt_jit_HostLazy *L) {
+  for (LLVMValueRef F = LLVMGetFirstFunction(M); F;
+       F = LLVMGetNextFunction(F)) {
+    LLVMValueRef P = LLVMHasPersonalityFn(F) ? LLVMGetPersonalityFn(F) : NULL;
+    size_t Len = 0;
+    const char *Name =
+        P && LLVMIsAFunction(P) ? LLVMGetValueName2(P, &Len) : NULL;
+    bool Known = !Len;
+    for (size_t I = 0; I < L->NumPersonalities && !Known; ++I)
+      Known = strlen(L->Personalities[I]) == Len &&
+              !memcmp(L->Personalities[I], Name, Len);
+    if (Known)
+      continue;
+    char **Grown =
+        realloc(L->Personalities, (L->NumPersonalities + 1) * sizeof(*Grown));
+    char *Copy = Grown ? strndup(Name, Len) : NULL;
+    if (Grown)
+      L->Personalities = Grown;
+    if (!Copy)
+      return orc_rt_Error_create("out of memory");
+    L->Personalities[L->NumPersonalities++] = Copy;
+  }
+  return NULL;
+}
+
 orc_rt_ErrorRef orc_rt_jit_HostLazy_compile(orc_rt_jit_HostVersion *V,
                                             const orc_rt_jit_ModuleCompiler *By,
                                             const char *Source,
@@ -406,6 +437,8 @@ orc_rt_ErrorRef orc_rt_jit_HostLazy_compile(orc_rt_jit_HostVersion *V,
     Err = J->NullMissingWeak(M, J, &Volatile);
   if (!Err)
     Err = collectImports(M, L);
+  if (!Err && !J->Opts.Tiered) /* (Tiered's: tier/Tiers.c) */
+    Err = collectPersonalities(M, L);
   if (Err) {
     LLVMDisposeModule(M);
     return Err;
@@ -553,6 +586,8 @@ orc_rt_ErrorRef orc_rt_jit_HostLazy_define(orc_rt_jit_HostVersion *V) {
   orc_rt_JitRef J = V->M->J;
   LLVMOrcJITDylibRef JD = V->Slot->JD;
   bool Tiered = J->Opts.Tiered && L->Parts.NumStubs;
+  for (size_t I = 0; L->Parts.Bodies && I < L->NumPersonalities; ++I)
+    orc_rt_jit_definePersonalityRef(J->LLJIT, JD, L->Personalities[I]);
   orc_rt_ErrorRef Err = Tiered ? startTiers(V) : NULL;
   if (!Err)
     Err = orc_rt_jit_defineLazyBodies(&L->Parts, J->LLJIT, JD, &L->TSC,
@@ -647,6 +682,9 @@ void orc_rt_jit_HostLazy_free(orc_rt_jit_HostVersion *V) {
   for (size_t I = 0; I < L->NumImports; ++I)
     free(L->Imports[I]);
   free(L->Imports);
+  for (size_t I = 0; I < L->NumPersonalities; ++I)
+    free(L->Personalities[I]);
+  free(L->Personalities);
   /* After the JITDylib was cleared (or the Jit is going): nothing refers to
    * the stubs any more. */
   if (L->ISM)

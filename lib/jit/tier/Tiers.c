@@ -14,6 +14,7 @@
 #include "jit/tier/Tiers.h"
 #include "jit/cache/ObjectCache.h"
 #include "jit/compile/CallOnceGuard.h"
+#include "jit/compile/PersonalityRef.h"
 #include "jit/compile/SymbolImport.h"
 #include "jit/ir/CallCounters.h"
 #include "jit/ir/DlopenIR.h"
@@ -285,13 +286,10 @@ static LLVMErrorRef prepareBodies(void *Ctx, LLVMModuleRef M) {
   return NULL;
 }
 
-/* Code generation gives every object whose code has a personality function
- * PERS a weak hidden DW.ref.PERS (the cell its unwind info names the
- * personality through), and the JITDylib keeps the first one linked for all
- * later objects: one in tier-0 code that is freed would leave the others'
- * unwind info pointing into freed memory. So before the first such module,
- * a permanent DW.ref.PERS is defined in the JITDylib (a module of its own,
- * linked on first use), and every later object's copy gives way to it. */
+/* Defines each personality of P in JD for good (compile/PersonalityRef.h:
+ * the JITDylib keeps the first DW.ref.PERS linked for all later objects, and
+ * one in tier-0 code that is freed would leave the others' unwind info
+ * pointing into freed memory), before the first module that uses it. */
 static void keepPersonalityRefs(orc_rt_jit_Tiers *T, LLVMOrcJITDylibRef JD,
                                 const Prepare *P) {
   for (size_t I = 0; I < P->NumPersonalities; ++I) {
@@ -305,28 +303,7 @@ static void keepPersonalityRefs(orc_rt_jit_Tiers *T, LLVMOrcJITDylibRef JD,
       if (New == 0)
         continue;
     }
-    char *Ref = suffixed("DW.ref.", P->Personalities[I]);
-    LLVMContextRef Ctx = LLVMContextCreate();
-    LLVMModuleRef M = Ref ? LLVMModuleCreateWithNameInContext(Ref, Ctx) : NULL;
-    LLVMOrcThreadSafeContextRef TSC =
-        LLVMOrcCreateNewThreadSafeContextFromLLVMContext(Ctx);
-    if (M) { /* (the LLJIT gives it its data layout) */
-      LLVMTypeRef Ptr = LLVMPointerTypeInContext(Ctx, 0);
-      LLVMValueRef Pers = LLVMAddFunction(
-          M, P->Personalities[I],
-          LLVMFunctionType(LLVMInt32TypeInContext(Ctx), NULL, 0, true));
-      LLVMValueRef G = LLVMAddGlobal(M, Ptr, Ref);
-      LLVMSetInitializer(G, Pers);
-      LLVMSetLinkage(G, LLVMWeakAnyLinkage);
-      LLVMSetVisibility(G, LLVMHiddenVisibility);
-      LLVMSetGlobalConstant(G, true);
-      LLVMOrcThreadSafeModuleRef TSM = LLVMOrcCreateNewThreadSafeModule(M, TSC);
-      LLVMErrorRef Err = LLVMOrcLLJITAddLLVMIRModule(T->Opts.J, JD, TSM);
-      if (Err)
-        LLVMConsumeError(Err); /* (a definition there already wins) */
-    }
-    LLVMOrcDisposeThreadSafeContext(TSC);
-    free(Ref);
+    orc_rt_jit_definePersonalityRef(T->Opts.J, JD, P->Personalities[I]);
   }
 }
 
