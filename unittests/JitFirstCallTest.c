@@ -67,9 +67,12 @@ static void aFunctionIsCompiledOnItsFirstCallNotAtLoad(void **State) {
  * first call: its object's DW.ref.__gxx_personality_v0 is defined in the
  * JITDylib first (compile/PersonalityRef.h); under Lazy, RuntimeDyld looked
  * the object's weak copy up instead, found nothing, and the first call was
- * a stale one ("Symbols not found: [ DW.ref.__gxx_personality_v0 ]"). */
+ * a stale one ("Symbols not found: [ DW.ref.__gxx_personality_v0 ]"). The
+ * first function called has its address escape (Tiered compiles such a
+ * body on a path of its own), the second not. */
 static const char *CatchesItsThrow =
     "@_ZTIl = external constant ptr\n"
+    "@escapes = global ptr @work\n"
     "define i64 @work(i64 %x) personality ptr @__gxx_personality_v0 {\n"
     "entry:\n"
     "  %odd = and i64 %x, 1\n"
