@@ -7,8 +7,9 @@
  *     a slot is queued once); the compile thread moves it on;
  *   - the queue: a stack that tierHot pushes on (release) and the compile
  *     thread empties at once (acquire exchange) into its own Pending list,
- *     so no node is ever popped alone and there is no ABA; Drained (tier-0 code to free) likewise,
- *     pushed by whichever thread completes a tier-0 group;
+ *     so no node is ever popped alone and there is no ABA; Drained (tier-0
+ *     code to free) likewise, pushed by whichever thread completes a tier-0
+ *     group;
  *   - everything else (the map of bodies, a slot's unit, the stats): Lock. */
 
 #include "jit/tier/Tiers.h"
@@ -81,7 +82,6 @@ typedef struct {
   orc_rt_jit_Digest Key; /* with an object cache: tier 1's key */
   bool Linked;           /* tier 1 came from the cache and is in the JITDylib */
   Tier0Code *Tier0;      /* NULL: its tier-0 code is never freed */
-  size_t Cost;           /* its bitcode's size: what a tier-up compiles */
 } Unit;
 
 struct Slot {
@@ -856,8 +856,9 @@ static void tierUp(orc_rt_jit_Tiers *T, Slot *S) {
  * (what the tier-up compiles). A small hot function does not wait behind a
  * large one queued first: an interpreter loop's tier-up (SQLite's
  * sqlite3VdbeExec, 125 KB of bitcode, compiles for as long as dozens of the
- * functions that get hot meanwhile together) would hold them all up. A tier-up that compiles nothing (taken
- * with another body of its module, or cached) goes first. NULL: none. */
+ * functions that get hot meanwhile together) would hold them all up. A
+ * tier-up that compiles nothing (taken with another body of its module, or
+ * cached) goes first. NULL: none. */
 static Slot *nextTierUp(orc_rt_jit_Tiers *T) {
   /* Acquire: pairs with tierHot's release push, which wrote the nodes. */
   Slot *L = __atomic_exchange_n(&T->Queue, NULL, __ATOMIC_ACQUIRE);
@@ -877,10 +878,11 @@ static Slot *nextTierUp(orc_rt_jit_Tiers *T) {
       break;
     }
     /* Relaxed: tier-0 code bumps Count with plain stores (CallCounters.h);
-     * tierHot set it to INT32_MIN when it queued the slot. */
+     * tierHot set it to INT32_MIN when it queued the slot. The bitcode is
+     * there until the unit is taken (tierUp, on this thread). */
     double Heat = ((double)__atomic_load_n(&(*At)->Count, __ATOMIC_RELAXED) -
                    INT32_MIN + 1) /
-                  (double)(U->Cost + 1);
+                  (double)(LLVMGetBufferSize(U->Bitcode) + 1);
     if (Heat > BestHeat)
       Best = At, BestHeat = Heat;
   }
@@ -1027,8 +1029,8 @@ orc_rt_ErrorRef orc_rt_jit_Tiers_transform(orc_rt_jit_Tiers *T,
   if (!NumFound)
     return NULL;
   Unit *U = calloc(1, sizeof(*U));
-  if (U && (U->Bitcode = LLVMWriteBitcodeToMemoryBuffer(M)))
-    U->Cost = LLVMGetBufferSize(U->Bitcode);
+  if (U)
+    U->Bitcode = LLVMWriteBitcodeToMemoryBuffer(M);
   orc_rt_ErrorRef Err = NULL;
   LLVMMemoryBufferRef *Cached = NULL; /* tier 1's objects, if cached */
   size_t NumCached = 0;
