@@ -803,6 +803,55 @@ aSignalHandlerCallingEntriesLeavesTheCallItInterruptsIntact(void **State) {
   assert_int_equal(atomic_load(&Freed), 1);
 }
 
+/* The same, with a signal at every instruction boundary of a call through
+ * each kind of entry (the trap flag: the kernel sends SIGTRAP after each
+ * instruction, clears the flag for the handler and puts it back at its
+ * return), so that whatever the timer above hits by chance is hit every
+ * time. Two handlers in a row find what the one before left: before an
+ * entry's slot was left vacant at each return, the handler after the
+ * entry's bump of the stack took the previous handler's values in it for a
+ * frame left by longjmp and gave back the interrupted call's token, and that
+ * call's return ended the process ("internal error ... counted as gone"). */
+static void stepping(bool On) {
+  if (On)
+    __asm__ volatile("pushfq\n\torq $0x100, (%%rsp)\n\tpopfq" ::
+                         : "memory", "cc");
+  else
+    __asm__ volatile("pushfq\n\tandq $~0x100, (%%rsp)\n\tpopfq" ::
+                         : "memory", "cc");
+}
+
+static void
+aSignalAtEveryInstructionOfACallThroughAnEntryLeavesItIntact(void **State) {
+  Fixture *F = *State;
+  orc_rt_JitModuleRef M = load(F, "two.ll", TwoEntries);
+  TickOne = (long (*)(long))(uintptr_t)entry(M, "one");
+  TickSeven = (long (*)(long, long, long, long, long, long, long))(
+      uintptr_t)entry(M, "seven");
+  long Wrong = (TickOne(1) != 4) + (TickSeven(1, 0, 0, 0, 0, 0, 2) != 3);
+  Ticks = 0;
+  TickWrong = 0;
+  struct sigaction SA, Old;
+  memset(&SA, 0, sizeof(SA));
+  SA.sa_handler = onTick;
+  assert_int_equal(sigaction(SIGTRAP, &SA, &Old), 0);
+  stepping(true);
+  long One = TickOne(7);
+  long Seven = TickSeven(7, 1, 2, 3, 4, 5, 6);
+  stepping(false);
+  sigaction(SIGTRAP, &Old, NULL);
+  long Steps = Ticks;
+  assert_int_equal(One, 22);
+  assert_int_equal(Seven, 13);
+  assert_int_equal(Wrong, 0);
+  assert_int_equal(TickWrong, 0);
+  /* Each entry's own instructions, and the functions', were stepped. */
+  assert_true(Steps > 40);
+  atomic_int Freed = 0;
+  orc_rt_JitModule_unload(M, freed, &Freed);
+  assert_int_equal(atomic_load(&Freed), 1);
+}
+
 /* A host's handler on an alternate signal stack of its own (heap memory)
  * calls an entry whose function leaves by siglongjmp (through a host
  * function): that frame is gone, not suspended as a coroutine's would be,
@@ -1356,6 +1405,9 @@ int main(void) {
           aFrameTheStaleHandlerLeftGivesItsTokenBack, setUp, tearDown),
       cmocka_unit_test_setup_teardown(
           aSignalHandlerCallingEntriesLeavesTheCallItInterruptsIntact, setUp,
+          tearDown),
+      cmocka_unit_test_setup_teardown(
+          aSignalAtEveryInstructionOfACallThroughAnEntryLeavesItIntact, setUp,
           tearDown),
       cmocka_unit_test_setup_teardown(
           aFrameLeftOnAnAlternateSignalStackGivesItsTokenBack, setUp, tearDown),

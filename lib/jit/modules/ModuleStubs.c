@@ -415,6 +415,21 @@ static void setTop(Shadow *S, Entry *T) {
   __atomic_store_n(&S->Top, T, __ATOMIC_RELEASE);
 }
 
+/* Lowers Top to T, whose slot is then left vacant: its Sp reads as above
+ * every frame (as the sentinel's does). A signal handler that called through
+ * a stub while an entry path was between writing its entry above Top and
+ * bumping Top leaves its own values in that entry; with the slot left vacant
+ * at the handler's last return, a second handler that comes after the bump
+ * and before the entry path writes its values again sees an outer frame in
+ * it, not a frame left by longjmp (which it would give back, taking the
+ * interrupted call's token). The entry paths in assembly do the same. Only
+ * this thread reads an entry's Sp: volatile is enough. */
+#define Vacant UINTPTR_MAX
+static void lowerTop(Shadow *S, Entry *T) {
+  setTop(S, T);
+  ((volatile Entry *)T)->Sp = Vacant;
+}
+
 static void releaseEntry(Entry *E) {
   if (!(E->Rec & NoToken))
     orc_rt_TaskGroup_releaseToken(recordOf(E)->Group);
@@ -551,7 +566,7 @@ static void compact(Shadow *S, Entry *From,
   for (Entry *E = From; E < T; ++E)
     if (E->Judged != Dropped)
       *To++ = *E;
-  setTop(S, To);
+  lowerTop(S, To);
 }
 
 /* E, a frame on another stack, judged from a call on the thread's own
@@ -724,8 +739,10 @@ static __attribute__((noinline, cold)) uintptr_t denied(Record *R) {
 /* Makes E, the entry above Top, the live entry of a call: written, Top
  * bumped past it, written again. A signal handler that calls through a stub
  * before the bump writes the same entry (it is above Top) and leaves its own
- * call's values there when it returns; the second write, made once the entry
- * is live and so out of a handler's reach, puts this call's back. The
+ * call's values there when it returns, its Sp vacant (lowerTop: a second
+ * handler after the bump leaves the entry alone); the second write, made
+ * once the entry is live and so out of a handler's reach, puts this call's
+ * back. The
  * entry paths in assembly below write again only if the entry's Sp changed
  * (a handler's call's Sp is never this call's: its frames are below this
  * one's, or on another stack). Volatile and atomic: the compiler must not
@@ -812,7 +829,7 @@ static Entry pop(uintptr_t Sp) {
     compact(S, Above, keepOnReturn, Sp);
   T = S->Top;
   memmove(Ours, Ours + 1, (size_t)(T - Ours - 1) * sizeof(Entry));
-  setTop(S, T - 1);
+  lowerTop(S, T - 1);
   /* May complete the module's group (and so schedule its unloading): the
    * module's code is not on this stack any more. */
   releaseEntry(&E);
@@ -987,13 +1004,13 @@ size_t orc_rt_jit_ModuleStubs_numRetiring(void) {
  * does the same in C), restores, jumps.
  * Return: the stack is the caller's again (the function popped its return
  * address). Fast path: if the top entry is ours ((Top-1)->Sp == %rsp), holds
- * a token and the group's slot exists on this thread, Top -= 1 and the
- * release of orc_rt_TaskGroup_releaseToken on this thread's slot (as in the
- * register-only return; scratch: %rcx %rsi %rdi %r11), then a jump to the
- * entry's Ret. Else the C path: reserves a slot for the real return address,
- * saves the return registers (rax rdx xmm0 xmm1; x87 results stay on the x87
- * stack, which the C code here does not touch), calls ModuleStubs_leave,
- * restores, returns. No CFI: an exception cannot unwind through a general
+ * a token and the group's slot exists on this thread, Top -= 1 (the slot
+ * left vacant: lowerTop) and the release of orc_rt_TaskGroup_releaseToken on
+ * this thread's slot (as in the register-only return; scratch: %rcx %rsi %rdi
+ * %r11), then a jump to the entry's Ret. Else the C path: reserves a slot
+ * for the real return address, saves the return registers (rax rdx xmm0
+ * xmm1; x87 results stay on the x87 stack, which the C code here does not
+ * touch), calls ModuleStubs_leave, restores, returns. No CFI: an exception cannot unwind through a general
  * stub (docs/Design.md). */
 __asm__(
     ".text\n"
@@ -1090,6 +1107,7 @@ __asm__(
     "  movq -32(%r11), %rcx\n"
     "  subq $32, %r11\n"
     "  movq %r11, " TOP "\n"
+    "  movq $-1, 8(%r11)\n" /* vacant (see lowerTop) */
     "  subq $1, (%rsi)\n"
     "  cmpq $0, 8(%rsi)\n"
     "  jne 2f\n"
@@ -1246,29 +1264,30 @@ _Static_assert(offsetof(orc_rt_abi_ThreadState, Slots) == 0 &&
  *
  * The return: if the top entry is ours ((Top-1)->Sp == Sp; else frames left
  * by longjmp are above it and the C path, leaveCall, pops and releases),
- * Top -= 1, then the release of orc_rt_TaskGroup_releaseToken on this
- * thread's slot (kept in the frame: the slot array never moves): Count -= 1
- * (its store is a release store on x86: the module's work is ordered before
- * the token's return), then load Closed; set, the runtime re-counts
- * (orc_rt_abi_TokenSlot_releaserSawClosed; pairs with the membarrier in
- * close, "Why close cannot miss a live token"). After the Count store
- * nothing of the module is touched: the release may complete its group. The
- * return registers (%rax %rdx %xmm0 %xmm1) are saved around the C calls.
+ * Top -= 1, the slot left vacant (lowerTop), then the release of
+ * orc_rt_TaskGroup_releaseToken on this thread's slot (kept in the frame: the
+ * slot array never moves): Count -= 1 (its store is a release store on x86:
+ * the module's work is ordered before the token's return), then load Closed;
+ * set, the runtime re-counts (orc_rt_abi_TokenSlot_releaserSawClosed; pairs
+ * with the membarrier in close, "Why close cannot miss a live token"). After
+ * the Count store nothing of the module is touched: the release may complete
+ * its group. The return registers (%rax %rdx %xmm0 %xmm1) are saved around
+ * the C calls.
  *
- * Per call: 9 stores (the hazard, the slot in the frame, the entry's two,
- * Count twice, Top twice, the return address), no locked instruction, no
- * call out of line. The 8-byte frame (the slot) aligns the call; the CFI describes it,
- * so an exception unwinds through (leaving the frame's token to be given
- * back as for longjmp). A signal handler may call through a stub anywhere in
- * another entry: one between steps 2 and 4 writes the entry above Top too
- * and leaves its own call's values there, which step 4 finds (the entry's
- * Sp is not this call's) and writes over once the entry is live (see
- * publish). What is still not async-signal-safe: one
- * between steps 0 and 3 replaces the hazard (a reclaim on another thread
- * may then free the group whose slot step 3 counts in); a second signal
- * between step 4's bump and its writes finds the first one's values in the
- * live entry; and a thread's first entry, or one that grows the shadow stack,
- * allocates under Lock (the C path). */
+ * Per call: 10 stores (the hazard, the slot in the frame, the entry's two,
+ * Count twice, Top twice, the vacant mark, the return address), no locked
+ * instruction, no call out of line. The 8-byte frame (the slot) aligns the
+ * call; the CFI describes it, so an exception unwinds through (leaving the
+ * frame's token to be given back as for longjmp). A signal handler may call
+ * through a stub anywhere in another entry: one between steps 2 and 4 writes
+ * the entry above Top too and leaves its own call's values there, which step
+ * 4 finds (the entry's Sp is not this call's) and writes over once the entry
+ * is live (see publish); the handler's last return left the entry vacant
+ * (lowerTop), so a second handler between step 4's bump and those writes
+ * takes it for an outer frame's. What is still not async-signal-safe: one between steps 0
+ * and 3 replaces the hazard (a reclaim on another thread may then free the
+ * group whose slot step 3 counts in); and a thread's first entry, or one
+ * that grows the shadow stack, allocates under Lock (the C path). */
 __asm__(".text\n"
         ".p2align 4\n"
         ".globl orc_rt_jit_moduleStubCall\n"
@@ -1324,6 +1343,7 @@ __asm__(".text\n"
         "  movq (%rsp), %rsi\n"
         "  subq $32, %r11\n"
         "  movq %r11, " TOP "\n"
+        "  movq $-1, 8(%r11)\n" /* vacant (see lowerTop) */
         "  subq $1, (%rsi)\n"
         "  cmpq $0, 8(%rsi)\n"
         "  jne 4f\n"
