@@ -823,6 +823,14 @@ static void stepping(bool On) {
 
 static void
 aSignalAtEveryInstructionOfACallThroughAnEntryLeavesItIntact(void **State) {
+#if defined(__SANITIZE_THREAD__)
+  /* TSan's own atomics take locks: a trap inside one, whose handler's call
+   * makes another on the same address, waits for ever (and TSan holds back
+   * the timeout's SIGTERM). A TSan build runs only the entries' C path (its
+   * tokens are in fallback mode), which this case does not step through in
+   * the other builds either: it steps the assembly. */
+  skip();
+#endif
   Fixture *F = *State;
   orc_rt_JitModuleRef M = load(F, "two.ll", TwoEntries);
   TickOne = (long (*)(long))(uintptr_t)entry(M, "one");
