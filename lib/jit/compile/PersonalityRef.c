@@ -7,6 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+bool orc_rt_jit_personalityOf(LLVMValueRef F, const char **Name, size_t *Len) {
+  LLVMValueRef P = LLVMHasPersonalityFn(F) ? LLVMGetPersonalityFn(F) : NULL;
+  *Len = 0;
+  *Name = P && LLVMIsAFunction(P) ? LLVMGetValueName2(P, Len) : NULL;
+  return P != NULL;
+}
+
 void orc_rt_jit_definePersonalityRef(LLVMOrcLLJITRef J, LLVMOrcJITDylibRef JD,
                                      const char *Personality) {
   size_t Size = strlen(Personality) + sizeof("DW.ref.");

@@ -18,6 +18,13 @@
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Orc.h>
 
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Whether F has a personality; if so, its name ([*Name, *Name + *Len), not
+ * terminated), or *Len 0 if it is not a named function. */
+bool orc_rt_jit_personalityOf(LLVMValueRef F, const char **Name, size_t *Len);
+
 /* Defines DW.ref.Personality in JD (nothing if JD has it already, or out of
  * memory: the object's own copy is then looked up, and the link says so). */
 void orc_rt_jit_definePersonalityRef(LLVMOrcLLJITRef J, LLVMOrcJITDylibRef JD,

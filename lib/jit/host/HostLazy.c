@@ -380,11 +380,9 @@ static orc_rt_ErrorRef collectPersonalities(LLVMModuleRef M,
                                             struct orc_rt_jit_HostLazy *L) {
   for (LLVMValueRef F = LLVMGetFirstFunction(M); F;
        F = LLVMGetNextFunction(F)) {
-    LLVMValueRef P = LLVMHasPersonalityFn(F) ? LLVMGetPersonalityFn(F) : NULL;
-    size_t Len = 0;
-    const char *Name =
-        P && LLVMIsAFunction(P) ? LLVMGetValueName2(P, &Len) : NULL;
-    bool Known = !Len;
+    const char *Name;
+    size_t Len;
+    bool Known = !orc_rt_jit_personalityOf(F, &Name, &Len) || !Len;
     for (size_t I = 0; I < L->NumPersonalities && !Known; ++I)
       Known = strlen(L->Personalities[I]) == Len &&
               !memcmp(L->Personalities[I], Name, Len);

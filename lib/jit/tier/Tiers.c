@@ -249,12 +249,10 @@ typedef struct {
 /* Notes F's personality function, if any: false if it has one that is not
  * a named function, or if out of memory. */
 static bool notePersonality(Prepare *P, LLVMValueRef F) {
-  if (!LLVMHasPersonalityFn(F))
+  const char *Name;
+  size_t Len;
+  if (!orc_rt_jit_personalityOf(F, &Name, &Len))
     return true;
-  LLVMValueRef Pers = LLVMGetPersonalityFn(F);
-  size_t Len = 0;
-  const char *Name =
-      LLVMIsAFunction(Pers) ? LLVMGetValueName2(Pers, &Len) : NULL;
   char *Copy = Len ? strndup(Name, Len) : NULL;
   if (!Copy || !orc_rt_jit_growArray(&P->Personalities, &P->PersonalityCap,
                                      P->NumPersonalities + 1,
