@@ -773,21 +773,41 @@ static void onTick(int Sig) {
   Ticks = (sig_atomic_t)(X + 1);
 }
 
-static void
-aSignalHandlerCallingEntriesLeavesTheCallItInterruptsIntact(void **State) {
-  Fixture *F = *State;
-  orc_rt_JitModuleRef M = load(F, "two.ll", TwoEntries);
-  TickOne = (long (*)(long))(uintptr_t)entry(M, "one");
+/* Loads TwoEntries and calls each entry once (a thread's first call takes
+ * the C path), then makes onTick Sig's handler (Old: the one before);
+ * returns the number of wrong answers. */
+static long startTicking(Fixture *F, orc_rt_JitModuleRef *M, int Sig,
+                         struct sigaction *Old) {
+  *M = load(F, "two.ll", TwoEntries);
+  TickOne = (long (*)(long))(uintptr_t)entry(*M, "one");
   TickSeven = (long (*)(long, long, long, long, long, long, long))(
-      uintptr_t)entry(M, "seven");
+      uintptr_t)entry(*M, "seven");
   long Wrong = (TickOne(1) != 4) + (TickSeven(1, 0, 0, 0, 0, 0, 2) != 3);
   Ticks = 0;
   TickWrong = 0;
-  struct sigaction SA, Old;
+  struct sigaction SA;
   memset(&SA, 0, sizeof(SA));
   SA.sa_handler = onTick;
   SA.sa_flags = SA_RESTART;
-  assert_int_equal(sigaction(SIGALRM, &SA, &Old), 0);
+  assert_int_equal(sigaction(Sig, &SA, Old), 0);
+  return Wrong;
+}
+
+/* Gives Sig its handler back, checks the handler's answers, unloads M. */
+static void stopTicking(orc_rt_JitModuleRef M, int Sig,
+                        const struct sigaction *Old) {
+  sigaction(Sig, Old, NULL);
+  assert_int_equal(TickWrong, 0);
+  atomic_int Freed = 0;
+  orc_rt_JitModule_unload(M, freed, &Freed);
+  assert_int_equal(atomic_load(&Freed), 1);
+}
+
+static void
+aSignalHandlerCallingEntriesLeavesTheCallItInterruptsIntact(void **State) {
+  orc_rt_JitModuleRef M;
+  struct sigaction Old;
+  long Wrong = startTicking(*State, &M, SIGALRM, &Old);
   struct itimerval T = {{0, 50}, {0, 50}}, Off = {{0, 0}, {0, 0}};
   assert_int_equal(setitimer(ITIMER_REAL, &T, NULL), 0);
   for (long I = 0; Ticks < 2000 && I < 100000000; ++I) {
@@ -795,12 +815,8 @@ aSignalHandlerCallingEntriesLeavesTheCallItInterruptsIntact(void **State) {
     Wrong += TickSeven(I, 1, 2, 3, 4, 5, 6) != I + 6;
   }
   setitimer(ITIMER_REAL, &Off, NULL);
-  sigaction(SIGALRM, &Old, NULL);
   assert_int_equal(Wrong, 0);
-  assert_int_equal(TickWrong, 0);
-  atomic_int Freed = 0;
-  orc_rt_JitModule_unload(M, freed, &Freed);
-  assert_int_equal(atomic_load(&Freed), 1);
+  stopTicking(M, SIGALRM, &Old);
 }
 
 /* The same, with a signal at every instruction boundary of a call through
@@ -831,33 +847,20 @@ aSignalAtEveryInstructionOfACallThroughAnEntryLeavesItIntact(void **State) {
    * the other builds either: it steps the assembly. */
   skip();
 #endif
-  Fixture *F = *State;
-  orc_rt_JitModuleRef M = load(F, "two.ll", TwoEntries);
-  TickOne = (long (*)(long))(uintptr_t)entry(M, "one");
-  TickSeven = (long (*)(long, long, long, long, long, long, long))(
-      uintptr_t)entry(M, "seven");
-  long Wrong = (TickOne(1) != 4) + (TickSeven(1, 0, 0, 0, 0, 0, 2) != 3);
-  Ticks = 0;
-  TickWrong = 0;
-  struct sigaction SA, Old;
-  memset(&SA, 0, sizeof(SA));
-  SA.sa_handler = onTick;
-  assert_int_equal(sigaction(SIGTRAP, &SA, &Old), 0);
+  orc_rt_JitModuleRef M;
+  struct sigaction Old;
+  long Wrong = startTicking(*State, &M, SIGTRAP, &Old);
   stepping(true);
   long One = TickOne(7);
   long Seven = TickSeven(7, 1, 2, 3, 4, 5, 6);
   stepping(false);
-  sigaction(SIGTRAP, &Old, NULL);
   long Steps = Ticks;
   assert_int_equal(One, 22);
   assert_int_equal(Seven, 13);
   assert_int_equal(Wrong, 0);
-  assert_int_equal(TickWrong, 0);
   /* Each entry's own instructions, and the functions', were stepped. */
   assert_true(Steps > 40);
-  atomic_int Freed = 0;
-  orc_rt_JitModule_unload(M, freed, &Freed);
-  assert_int_equal(atomic_load(&Freed), 1);
+  stopTicking(M, SIGTRAP, &Old);
 }
 
 /* A host's handler on an alternate signal stack of its own (heap memory)
