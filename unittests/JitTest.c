@@ -843,8 +843,8 @@ aSignalAtEveryInstructionOfACallThroughAnEntryLeavesItIntact(void **State) {
   /* TSan's own atomics take locks: a trap inside one, whose handler's call
    * makes another on the same address, waits for ever (and TSan holds back
    * the timeout's SIGTERM). A TSan build runs only the entries' C path (its
-   * tokens are in fallback mode), which this case does not step through in
-   * the other builds either: it steps the assembly. */
+   * tokens are in fallback mode), which JitTest-fallback steps through in the
+   * other builds. */
   skip();
 #endif
   orc_rt_JitModuleRef M;
