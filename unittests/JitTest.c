@@ -844,8 +844,10 @@ aSignalAtEveryInstructionOfACallThroughAnEntryLeavesItIntact(void **State) {
    * makes another on the same address, waits for ever (and TSan holds back
    * the timeout's SIGTERM). A TSan build runs only the entries' C path (its
    * tokens are in fallback mode), which JitTest-fallback steps through in the
-   * other builds. */
-  skip();
+   * other builds. (cmocka's skip() reads as a failure to the suite's TAP
+   * count: said, as TokenModeTest says it.) */
+  printf("# not under TSan (its atomics take locks); skipped\n");
+  return;
 #endif
   orc_rt_JitModuleRef M;
   struct sigaction Old;
