@@ -742,10 +742,9 @@ static __attribute__((noinline, cold)) uintptr_t denied(Record *R) {
  * call's values there when it returns, its Sp vacant (lowerTop: a second
  * handler after the bump leaves the entry alone); the second write, made
  * once the entry is live and so out of a handler's reach, puts this call's
- * back. The
- * entry paths in assembly below write again only if the entry's Sp changed
- * (a handler's call's Sp is never this call's: its frames are below this
- * one's, or on another stack). Volatile and atomic: the compiler must not
+ * back. The entry paths in assembly below write again only if the entry's Sp
+ * changed (a handler's call's Sp is never this call's: its frames are below
+ * this one's, or on another stack). Volatile and atomic: the compiler must not
  * take the second write for a redundant one. */
 static void publish(Shadow *S, Entry *E, uintptr_t Ret, uintptr_t Sp,
                     uintptr_t Rec) {
@@ -1010,8 +1009,8 @@ size_t orc_rt_jit_ModuleStubs_numRetiring(void) {
  * %r11), then a jump to the entry's Ret. Else the C path: reserves a slot
  * for the real return address, saves the return registers (rax rdx xmm0
  * xmm1; x87 results stay on the x87 stack, which the C code here does not
- * touch), calls ModuleStubs_leave, restores, returns. No CFI: an exception cannot unwind through a general
- * stub (docs/Design.md). */
+ * touch), calls ModuleStubs_leave, restores, returns. No CFI: an exception
+ * cannot unwind through a general stub (docs/Design.md). */
 __asm__(
     ".text\n"
     ".p2align 4\n"
@@ -1284,10 +1283,11 @@ _Static_assert(offsetof(orc_rt_abi_ThreadState, Slots) == 0 &&
  * 4 finds (the entry's Sp is not this call's) and writes over once the entry
  * is live (see publish); the handler's last return left the entry vacant
  * (lowerTop), so a second handler between step 4's bump and those writes
- * takes it for an outer frame's. What is still not async-signal-safe: one between steps 0
- * and 3 replaces the hazard (a reclaim on another thread may then free the
- * group whose slot step 3 counts in); and a thread's first entry, or one
- * that grows the shadow stack, allocates under Lock (the C path). */
+ * takes it for an outer frame's. What is still not async-signal-safe: one
+ * between steps 0 and 3 replaces the hazard (a reclaim on another thread
+ * may then free the group whose slot step 3 counts in); and a thread's first
+ * entry, or one that grows the shadow stack, allocates under Lock (the C
+ * path). */
 __asm__(".text\n"
         ".p2align 4\n"
         ".globl orc_rt_jit_moduleStubCall\n"
