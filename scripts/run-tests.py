@@ -38,7 +38,7 @@ for name in sorted(os.listdir(unit_dir)) if os.path.isdir(unit_dir) else []:
 
 # lit tests: the whole suite, then (ORC_RT_C_ENGINES=1, the normal build) the
 # program suites again under mini-lli's MCJIT engine, the parity programs under
-# -jit-kind=orc-tiered, and under LLVM's interpreter
+# -jit-kind=orc-tiered (from textual IR and from bitcode), and under LLVM's interpreter
 # (-force-interpreter), where most programs need what the interpreter lacks: each
 # such test is XFAIL for that engine with the reason (docs/CommandGuide/mini-lli.md,
 # Engines); the parity programs run in an executor process (-remote-mcjit, with
@@ -83,6 +83,10 @@ if os.environ.get("ORC_RT_C_ENGINES"):
     # the program runs (the default would leave most at tier 0).
     run_lit("parity, -jit-kind=orc-tiered", ["parity"],
             ["parity_tool_args=-jit-kind=orc-tiered -tier-up-threshold=1"])
+    # The same from bitcode, whose bodies orc-tiered reads on first call.
+    run_lit("parity, -jit-kind=orc-tiered, bitcode", ["parity"],
+            ["parity_tool_args=-jit-kind=orc-tiered -tier-up-threshold=1",
+             "parity_bitcode=1"])
     run_lit("parity, -force-interpreter", ["parity"],
             ["parity_tool_args=-force-interpreter"])
     run_lit("shutdown, -force-interpreter", ["shutdown"],

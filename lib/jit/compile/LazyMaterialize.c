@@ -4,11 +4,17 @@
 #include "jit/compile/LazyMaterialize.h"
 #include "jit/compile/SymbolImport.h"
 #include "jit/ir/BodyMover.h"
+#include "jit/ir/ConstantRebuild.h"
+#include "jit/ir/Module.h"
 #include "jit/ir/SplitSupport.h"
 #include "jit/support/Diag.h"
 
+#include <llvm-c/Analysis.h>
+#include <llvm-c/DebugInfo.h>
+
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +22,14 @@ struct orc_rt_jit_LazyBodies {
   LLVMModuleRef Holder; /* every body, until defined; then in HolderTSM */
   /* Constants of Holder that name one of its globals. */
   orc_rt_jit_PtrSet Dirty;
+  /* Of a holder read lazily: function -> the name its body moves under, if
+   * not its own (orc_rt_jit_LazyBodies_createUnread). */
+  orc_rt_jit_PtrSet BodyNames;
+  /* Reads a body of a lazily read holder (ir/Module.h): an empty legacy
+   * pass manager, whose run reads the function first. NULL until needed. */
+  LLVMPassManagerRef Reader;
+  void (*Report)(void *Ctx, LLVMErrorRef Err); /* or NULL */
+  void *ReportCtx;
   /* Set by orc_rt_jit_LazyBodies_define. */
   LLVMOrcThreadSafeModuleRef HolderTSM; /* its lock guards all of the above */
   LLVMOrcThreadSafeContextRef TSC;
@@ -58,14 +72,49 @@ orc_rt_jit_LazyBodies *orc_rt_jit_LazyBodies_create(LLVMModuleRef Holder,
   return B;
 }
 
+orc_rt_jit_LazyBodies *
+orc_rt_jit_LazyBodies_createUnread(LLVMModuleRef Holder,
+                                   orc_rt_jit_PtrSet *BodyNames) {
+  orc_rt_jit_PtrSet None = {0};
+  orc_rt_jit_LazyBodies *B = orc_rt_jit_LazyBodies_create(Holder, &None);
+  if (B) {
+    B->BodyNames = *BodyNames;
+    memset(BodyNames, 0, sizeof(*BodyNames));
+  }
+  return B;
+}
+
+/* The name F's body has once moved: its own, or the one BodyNames gives. */
+static const char *bodyName(const orc_rt_jit_LazyBodies *B, LLVMValueRef F,
+                            size_t *Len) {
+  const char *Name = orc_rt_jit_PtrSet_get(&B->BodyNames, F);
+  if (!Name)
+    return LLVMGetValueName2(F, Len);
+  *Len = strlen(Name);
+  return Name;
+}
+
+void orc_rt_jit_LazyBodies_setReporter(orc_rt_jit_LazyBodies *B,
+                                       void (*Report)(void *Ctx,
+                                                      LLVMErrorRef Err),
+                                       void *Ctx) {
+  B->Report = Report;
+  B->ReportCtx = Ctx;
+}
+
 void orc_rt_jit_LazyBodies_release(orc_rt_jit_LazyBodies *B) {
   if (atomic_fetch_sub(&B->Refs, 1) != 1)
     return;
+  if (B->Reader) /* (before the module it reads for) */
+    LLVMDisposePassManager(B->Reader);
   if (B->HolderTSM)
     LLVMOrcDisposeThreadSafeModule(B->HolderTSM); /* under the context lock */
   else if (B->Holder)
     LLVMDisposeModule(B->Holder);
   orc_rt_jit_PtrSet_freeInterned(&B->Functions);
+  for (size_t I = 0; B->BodyNames.Keys && I <= B->BodyNames.Mask; ++I)
+    free(B->BodyNames.Values[I]);
+  orc_rt_jit_PtrSet_free(&B->BodyNames);
   orc_rt_jit_PtrSet_free(&B->Dirty);
   LLVMOrcDisposeThreadSafeContext(B->TSC);
   free(B->Name);
@@ -80,7 +129,65 @@ typedef struct {
   LLVMOrcSymbolStringPoolEntryRef *Names;
   size_t NumNames;
   LLVMModuleRef Part;
+  bool Read; /* a body was read for it (its part is checked) */
 } Extraction;
+
+/* Reads F's body (it was not read: ir/Module.h) and adds the constants it
+ * uses that must be rebuilt to B->Dirty. An error if a constant cannot be
+ * rebuilt (a blockaddress, say: the module's variables were checked for one
+ * before it was read lazily, its bodies cannot be). */
+static LLVMErrorRef readBody(orc_rt_jit_LazyBodies *B, LLVMModuleRef Holder,
+                             LLVMValueRef F) {
+  if (!B->Reader &&
+      !(B->Reader = LLVMCreateFunctionPassManagerForModule(Holder)))
+    return LLVMCreateStringError("out of memory");
+  /* A body the bitcode reader cannot read is a fatal error of LLVM's (the
+   * C API has no other call that reads one). */
+  LLVMRunFunctionPassManager(B->Reader, F);
+  bool Rebuildable;
+  if (orc_rt_jit_findDirtyConstantsOf(F, &B->Dirty, &Rebuildable))
+    return NULL;
+  if (!Rebuildable) {
+    size_t Len, PLen;
+    const char *Name = LLVMGetValueName2(F, &Len);
+    const char *Path = LLVMGetModuleIdentifier(Holder, &PLen);
+    char Msg[1024];
+    snprintf(Msg, sizeof(Msg),
+             "%.*s: function %.*s: its code uses a constant that cannot move "
+             "into a module of its own (another function's label address, "
+             "say); such a module is compiled from textual IR",
+             (int)(PLen > 400 ? 400 : PLen), Path, (int)(Len > 400 ? 400 : Len),
+             Name);
+    return LLVMCreateStringError(Msg);
+  }
+  return LLVMCreateStringError("out of memory");
+}
+
+/* Checks a part made of bodies read lazily, whose debug info it sheds
+ * (LazySplit.c sheds the holder's for bodies read up front). */
+static LLVMErrorRef checkReadPart(LLVMModuleRef Holder, LLVMModuleRef Part) {
+  LLVMStripModuleDebugInfo(Part);
+  char *Msg = NULL;
+  LLVMErrorRef E = NULL;
+  if (LLVMVerifyModule(Part, LLVMReturnStatusAction, &Msg)) {
+    /* As orc_rt_jit_parseModule says it of a whole module: the file, then
+     * the function (the part is named after its first). */
+    size_t Len, PLen;
+    const char *Path = LLVMGetModuleIdentifier(Holder, &Len);
+    const char *Id = LLVMGetModuleIdentifier(Part, &PLen);
+    if (PLen > 5 && !memcmp(Id + PLen - 5, "$body", 5))
+      PLen -= 5;
+    size_t Need = Len + PLen + (Msg ? strlen(Msg) : 0) + 64;
+    char *Buf = malloc(Need);
+    if (Buf)
+      snprintf(Buf, Need, "%.*s: invalid function %.*s: %s", (int)Len, Path,
+               (int)PLen, Id, Msg ? Msg : "");
+    E = LLVMCreateStringError(Buf ? Buf : "invalid function");
+    free(Buf);
+  }
+  LLVMDisposeMessage(Msg);
+  return E;
+}
 
 /* Moves the requested bodies from the holder into a new module (called with
  * the context locked). */
@@ -94,8 +201,18 @@ static LLVMErrorRef extractBodies(void *Ctx, LLVMModuleRef Holder) {
       S.OutOfMemory = true; /* cannot happen: each is materialized once */
       break;
     }
+    if (orc_rt_jit_isUnread(F)) {
+      LLVMErrorRef E = readBody(X->B, Holder, F);
+      if (E) {
+        if (S.Part)
+          LLVMDisposeModule(S.Part);
+        orc_rt_jit_BodyMover_dispose(&S);
+        return E;
+      }
+      X->Read = true;
+    }
     size_t Len;
-    const char *Name = LLVMGetValueName2(F, &Len);
+    const char *Name = bodyName(X->B, F, &Len);
     char *Copy = strndup(Name, Len);
     if (!Copy) {
       S.OutOfMemory = true;
@@ -113,7 +230,12 @@ static LLVMErrorRef extractBodies(void *Ctx, LLVMModuleRef Holder) {
     S.Part = NULL;
   }
   X->Part = S.Part;
-  return NULL;
+  LLVMErrorRef E = X->Part && X->Read ? checkReadPart(Holder, X->Part) : NULL;
+  if (E) {
+    LLVMDisposeModule(X->Part);
+    X->Part = NULL;
+  }
+  return E;
 }
 
 static void materializeBodies(void *Ctx,
@@ -182,11 +304,13 @@ static void materializeBodies(void *Ctx,
   bool Failed = !Syms || !Req;
   if (!Failed && NumReq < NumSyms)
     Failed = !handBackUnrequested(B, MR, Syms, NumSyms, Req, NumReq);
-  Extraction X = {B, Req, NumReq, NULL};
+  Extraction X = {B, Req, NumReq, NULL, false};
   if (!Failed) {
     LLVMErrorRef E =
         LLVMOrcThreadSafeModuleWithModuleDo(B->HolderTSM, extractBodies, &X);
-    if (E)
+    if (E && B->Report)
+      B->Report(B->ReportCtx, E);
+    else if (E)
       LLVMConsumeError(E);
     Failed = E || !X.Part;
   }
@@ -227,7 +351,7 @@ static orc_rt_ErrorRef defineUnit(orc_rt_jit_LazyBodies *B,
 static bool symbolFor(orc_rt_jit_LazyBodies *B, LLVMOrcLLJITRef J,
                       LLVMValueRef F, LLVMOrcCSymbolFlagsMapPair *Pair) {
   size_t Len;
-  const char *Raw = LLVMGetValueName2(F, &Len);
+  const char *Raw = bodyName(B, F, &Len);
   char *Name = strndup(Raw, Len);
   LLVMOrcSymbolStringPoolEntryRef Sym =
       Name ? LLVMOrcLLJITMangleAndIntern(J, Name) : NULL;
@@ -275,7 +399,10 @@ orc_rt_ErrorRef orc_rt_jit_LazyBodies_define(orc_rt_jit_LazyBodies *B,
     Err = orc_rt_Error_create("out of memory");
   for (LLVMValueRef F = LLVMGetFirstFunction(H); F && !Err;
        F = LLVMGetNextFunction(F)) {
-    if (LLVMIsDeclaration(F))
+    /* (Of a holder read lazily, an available_externally body is never
+     * emitted, as in the part the cut leaves the variables in.) */
+    if (LLVMIsDeclaration(F) ||
+        LLVMGetLinkage(F) == LLVMAvailableExternallyLinkage)
       continue;
     LLVMOrcCSymbolFlagsMapPair Pair;
     if (!symbolFor(B, J, F, &Pair)) {

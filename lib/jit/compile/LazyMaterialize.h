@@ -30,6 +30,16 @@ typedef struct orc_rt_jit_LazyBodies orc_rt_jit_LazyBodies;
 orc_rt_jit_LazyBodies *orc_rt_jit_LazyBodies_create(LLVMModuleRef Holder,
                                                     orc_rt_jit_PtrSet *Dirty);
 
+/* The bodies of Holder, a module read lazily (ir/Module.h), read as each is
+ * first looked up; their dirty constants are found then. BodyNames maps
+ * each function of Holder whose body moves under another name (a stubbed
+ * one: NAME$body, compile/LazySplit.h) to that name, malloc'ed. Takes
+ * Holder and BodyNames (left empty), also when it fails; NULL if out of
+ * memory. The caller holds the one reference. */
+orc_rt_jit_LazyBodies *
+orc_rt_jit_LazyBodies_createUnread(LLVMModuleRef Holder,
+                                   orc_rt_jit_PtrSet *BodyNames);
+
 /* Emits the module of the bodies MR is responsible for (any thread ORC
  * materializes on); takes MR and TSM. */
 typedef void (*orc_rt_jit_LazyEmitFn)(
@@ -47,6 +57,14 @@ orc_rt_ErrorRef orc_rt_jit_LazyBodies_define(orc_rt_jit_LazyBodies *B,
                                              LLVMOrcThreadSafeContextRef *TSC,
                                              orc_rt_jit_LazyEmitFn Emit,
                                              void *EmitCtx);
+
+/* Where the reasons a body could not be read go (the session's error
+ * reporter, say), before its materialization fails; without one they are
+ * dropped. Report takes the error. Set before orc_rt_jit_LazyBodies_define. */
+void orc_rt_jit_LazyBodies_setReporter(orc_rt_jit_LazyBodies *B,
+                                       void (*Report)(void *Ctx,
+                                                      LLVMErrorRef Err),
+                                       void *Ctx);
 
 /* Drops a reference; the last one frees the bodies. */
 void orc_rt_jit_LazyBodies_release(orc_rt_jit_LazyBodies *B);

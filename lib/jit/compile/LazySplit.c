@@ -18,6 +18,7 @@
 #include "jit/compile/LazyMaterialize.h"
 #include "jit/ir/BodyMover.h"
 #include "jit/ir/ConstantRebuild.h"
+#include "jit/ir/Module.h"
 #include "jit/ir/SplitSupport.h"
 #include "jit/support/Diag.h"
 #include "jit/support/PtrSet.h"
@@ -185,7 +186,9 @@ static orc_rt_ErrorRef stubFor(LLVMModuleRef M, LLVMValueRef F, bool Every,
    * its first lookup, and never tiers up. So is a function whose address
    * escapes and carries data (addressCarriesData): its address stays its
    * code's, as without Every. */
-  bool Called = onlyCalled(F);
+  /* Of a body not read yet, the uses in other such bodies are unknown: its
+   * address may escape. */
+  bool Called = !orc_rt_jit_isUnread(F) && onlyCalled(F);
   bool Weak = LLVMGetLinkage(F) == LLVMWeakAnyLinkage;
   *Stub = (Every ? !Weak && (Called || !addressCarriesData(F)) : Called) &&
           !nameTaken(M, Body, Len + 5);
@@ -197,8 +200,11 @@ static orc_rt_ErrorRef stubFor(LLVMModuleRef M, LLVMValueRef F, bool Every,
   St->Name = strndup(Name, Len);
   St->Body = Body;
   St->Weak = orc_rt_jit_isWeakLinkage(LLVMGetLinkage(F));
-  St->Escapes = !Called;
   St->HandlerType = handlerType(F);
+  /* Of a body not read yet it is unknown whether its address escapes; what
+   * that stands for (tier/Tiers.h: it may be a signal handler) is told by
+   * its type. */
+  St->Escapes = orc_rt_jit_isUnread(F) ? St->HandlerType : !Called;
   return St->Name ? NULL : orc_rt_Error_create("out of memory");
 }
 
@@ -270,21 +276,106 @@ static orc_rt_ErrorRef moveToHolder(LLVMModuleRef M, const bool *IsStub,
   return Out->Bodies ? NULL : orc_rt_Error_create("out of memory");
 }
 
+/* Makes F, a body not read yet, a declaration: a new one takes its name
+ * and its uses, and F goes (its body is read from the holder instead). */
+static bool declareUnread(LLVMModuleRef M, LLVMValueRef F) {
+  size_t Len;
+  const char *Name = LLVMGetValueName2(F, &Len);
+  char *Copy = strndup(Name, Len);
+  if (!Copy)
+    return false;
+  LLVMSetValueName2(F, "", 0);
+  LLVMValueRef Decl = LLVMAddFunction(M, Copy, LLVMGlobalGetValueType(F));
+  free(Copy);
+  LLVMSetFunctionCallConv(Decl, LLVMGetFunctionCallConv(F));
+  orc_rt_jit_copyAttributes(F, Decl);
+  LLVMReplaceAllUsesWith(F, Decl);
+  LLVMDeleteFunction(F);
+  return true;
+}
+
+/* In the holder H, F (of M, by name), stubbed, keeps its name (renaming it
+ * would point its own blockaddresses, in a body not read yet, at the
+ * declaration taking its name) and is recorded in Bodies with the name its
+ * body gets when it moves (NAME$body): the code that calls it names NAME,
+ * which the move points at the stub. It gets its body's linkage now. */
+static bool noteStubbed(LLVMModuleRef H, const char *Name, size_t Len,
+                        orc_rt_jit_PtrSet *Bodies) {
+  LLVMValueRef F = LLVMGetNamedFunctionWithLength(H, Name, Len);
+  if (!F || LLVMIsDeclaration(F))
+    return true; /* (cannot happen: H is M read again) */
+  char *Body = malloc(Len + 6);
+  if (!Body)
+    return false;
+  snprintf(Body, Len + 6, "%.*s$body", (int)Len, Name);
+  if (orc_rt_jit_PtrSet_put(Bodies, F, Body) < 0) {
+    free(Body);
+    return false;
+  }
+  LLVMSetLinkage(F, bodyLinkage(LLVMGetLinkage(F)));
+  LLVMSetVisibility(F, LLVMDefaultVisibility);
+  LLVMSetComdat(F, NULL);
+  return true;
+}
+
+/* The split of a module whose bodies are not read yet (ir/Module.h): a body
+ * cannot move before it is read, so the same module read again, H, holds
+ * them (orc_rt_jit_defineLazyBodies reads each when it is first looked up,
+ * then moves it), and M keeps the variables and declarations. */
+static orc_rt_ErrorRef splitUnread(LLVMModuleRef M, LLVMModuleRef H,
+                                   const bool *IsStub,
+                                   orc_rt_jit_LazyParts *Out) {
+  orc_rt_jit_PtrSet Bodies = {0}; /* F -> NAME$body, for the stubbed */
+  bool OK = true;
+  size_t K = 0;
+  for (LLVMValueRef F = LLVMGetFirstFunction(M), Next; F && OK; F = Next) {
+    Next = LLVMGetNextFunction(F);
+    if (LLVMIsDeclaration(F))
+      continue;
+    bool Stub = isStubbed(F) && IsStub[K++];
+    size_t Len;
+    const char *Name = LLVMGetValueName2(F, &Len);
+    if (Stub)
+      OK = noteStubbed(H, Name, Len, &Bodies);
+    OK = OK && declareUnread(M, F);
+  }
+  if (OK)
+    Out->Bodies = orc_rt_jit_LazyBodies_createUnread(H, &Bodies);
+  else
+    LLVMDisposeModule(H);
+  for (size_t I = 0; !Out->Bodies && Bodies.Keys && I <= Bodies.Mask; ++I)
+    free(Bodies.Values[I]);
+  orc_rt_jit_PtrSet_free(&Bodies);
+  return Out->Bodies ? NULL : orc_rt_Error_create("out of memory");
+}
+
 orc_rt_ErrorRef orc_rt_jit_splitForLazy(LLVMModuleRef M, unsigned ModuleIndex,
                                         bool PerFunction, bool EveryFunction,
+                                        LLVMModuleRef Holder,
                                         orc_rt_jit_LazyParts *Out) {
   memset(Out, 0, sizeof(*Out));
   orc_rt_jit_PtrSet Dirty = {0};
   bool Splittable = canSplit(M);
+  if (Holder && (!Splittable || !PerFunction)) {
+    /* (parseModuleLazily reads lazily only what can be split) */
+    LLVMDisposeModule(Holder);
+    LLVMDisposeModule(M);
+    return orc_rt_Error_create("internal error: a module read lazily cannot "
+                               "be split");
+  }
   if (Splittable && PerFunction &&
       !orc_rt_jit_findDirtyConstants(M, &Dirty, &Splittable) && Splittable) {
     orc_rt_jit_PtrSet_free(&Dirty);
+    if (Holder)
+      LLVMDisposeModule(Holder);
     LLVMDisposeModule(M);
     return orc_rt_Error_create("out of memory");
   }
   Out->Modules = malloc(sizeof(LLVMModuleRef));
   if (!Out->Modules) {
     orc_rt_jit_PtrSet_free(&Dirty);
+    if (Holder)
+      LLVMDisposeModule(Holder);
     LLVMDisposeModule(M);
     return orc_rt_Error_create("out of memory");
   }
@@ -295,9 +386,15 @@ orc_rt_ErrorRef orc_rt_jit_splitForLazy(LLVMModuleRef M, unsigned ModuleIndex,
     return NULL;
   }
   orc_rt_jit_promoteLocals(M, ModuleIndex);
+  if (Holder) /* the same names: it is the same module, read again */
+    orc_rt_jit_promoteLocals(Holder, ModuleIndex);
   bool *IsStub = NULL;
   orc_rt_ErrorRef Err = chooseStubs(M, EveryFunction, Out, &IsStub);
-  if (!Err && PerFunction)
+  if (!Err && Holder)
+    Err = splitUnread(M, Holder, IsStub, Out);
+  else if (Holder)
+    LLVMDisposeModule(Holder);
+  else if (!Err && PerFunction)
     Err = moveToHolder(M, IsStub, &Dirty, Out);
   else if (!Err)
     /* The module stays whole: each stubbed body is renamed in place. */

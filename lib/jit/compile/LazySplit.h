@@ -55,8 +55,13 @@ typedef struct {
  * to one stays valid and follows the tier-up), but a weak one, and one whose
  * escaping address carries data (an alignment above 8, prefix data, kcfi or
  * function-sanitizer type data): its address stays its code's. */
+/* Holder: NULL, or M read lazily again (ir/Module.h: M's bodies are
+ * not read either; taken too), with M's names: M keeps its variables and
+ * gets declarations of its functions, and each body is read from Holder
+ * when first looked up (PerFunction only). */
 orc_rt_ErrorRef orc_rt_jit_splitForLazy(LLVMModuleRef M, unsigned ModuleIndex,
                                         bool PerFunction, bool EveryFunction,
+                                        LLVMModuleRef Holder,
                                         orc_rt_jit_LazyParts *Out);
 
 /* Defines P's bodies (if any) in JD: each is compiled, through J's IR

@@ -444,7 +444,7 @@ orc_rt_ErrorRef orc_rt_jit_HostLazy_compile(orc_rt_jit_HostVersion *V,
   if (J->Opts.Tiered) /* tier 1 optimizes clang -O0's output (OptNone.h) */
     orc_rt_jit_dropO0OptNone(M);
   /* Tiered: every function gets a front (its entry follows the tier-up). */
-  Err = orc_rt_jit_splitForLazy(M, 0, true, J->Opts.Tiered, &L->Parts);
+  Err = orc_rt_jit_splitForLazy(M, 0, true, J->Opts.Tiered, NULL, &L->Parts);
   orc_rt_jit_ObjectList All = {NULL, 0, false};
   /* A module that could not be cut is compiled whole now: optimized whole
    * too (Lazy, at OptLevel > 0; Tiered's parts are tier 1's). */

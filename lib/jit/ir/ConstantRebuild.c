@@ -109,6 +109,71 @@ bool orc_rt_jit_findDirtyConstants(LLVMModuleRef M, orc_rt_jit_PtrSet *Dirty,
   return OK;
 }
 
+/* 1 if C (a constant) refers to a global value, directly or through other
+ * constants, adding each such constant but global values to Dirty; 0 if
+ * not; -1 if out of memory or one cannot be rebuilt (*Rebuildable false). */
+static int scanConstant(LLVMValueRef F, LLVMValueRef C,
+                        orc_rt_jit_PtrSet *Dirty, bool *Rebuildable) {
+  if (LLVMIsAGlobalValue(C))
+    return 1;
+  /* A label address names its block only; the function is the block's.
+   * One of F's own blocks moves with F (BodyMover.h), and the constant with
+   * it; another function's block does not. */
+  if (LLVMIsABlockAddress(C)) {
+    LLVMBasicBlockRef BB = LLVMValueAsBasicBlock(LLVMGetOperand(C, 0));
+    if (LLVMGetBasicBlockParent(BB) == F)
+      return 0;
+    *Rebuildable = false;
+    return -1;
+  }
+  int N = LLVMGetNumOperands(C);
+  if (N <= 0)
+    return 0;
+  if (orc_rt_jit_PtrSet_has(Dirty, C))
+    return 1;
+  int Names = 0;
+  for (int I = 0; I < N; ++I) {
+    LLVMValueRef Op = LLVMGetOperand(C, (unsigned)I);
+    int R =
+        Op && LLVMIsAConstant(Op) ? scanConstant(F, Op, Dirty, Rebuildable) : 0;
+    if (R < 0)
+      return R;
+    Names |= R;
+  }
+  if (!Names)
+    return 0;
+  if (!canRebuild(C)) {
+    *Rebuildable = false;
+    return -1;
+  }
+  return orc_rt_jit_PtrSet_insert(Dirty, C) < 0 ? -1 : 1;
+}
+
+bool orc_rt_jit_findDirtyConstantsOf(LLVMValueRef F, orc_rt_jit_PtrSet *Dirty,
+                                     bool *Rebuildable) {
+  *Rebuildable = true;
+  LLVMValueRef Data[3] = {
+      LLVMHasPersonalityFn(F) ? LLVMGetPersonalityFn(F) : NULL,
+      LLVMHasPrefixData(F) ? LLVMGetPrefixData(F) : NULL,
+      LLVMHasPrologueData(F) ? LLVMGetPrologueData(F) : NULL};
+  for (int I = 0; I < 3; ++I)
+    if (Data[I] && scanConstant(F, Data[I], Dirty, Rebuildable) < 0)
+      return false;
+  for (LLVMBasicBlockRef BB = LLVMGetFirstBasicBlock(F); BB;
+       BB = LLVMGetNextBasicBlock(BB))
+    for (LLVMValueRef I = LLVMGetFirstInstruction(BB); I;
+         I = LLVMGetNextInstruction(I)) {
+      int N = LLVMGetNumOperands(I);
+      for (int K = 0; K < N; ++K) {
+        LLVMValueRef Op = LLVMGetOperand(I, (unsigned)K);
+        if (Op && LLVMIsAConstant(Op) &&
+            scanConstant(F, Op, Dirty, Rebuildable) < 0)
+          return false;
+      }
+    }
+  return true;
+}
+
 /* See ConstantRebuild.h. */
 LLVMValueRef orc_rt_jit_rebuildConstant(LLVMValueRef C, LLVMValueRef *Ops,
                                         unsigned N) {

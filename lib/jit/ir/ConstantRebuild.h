@@ -26,6 +26,14 @@
 bool orc_rt_jit_findDirtyConstants(LLVMModuleRef M, orc_rt_jit_PtrSet *Dirty,
                                    bool *Rebuildable);
 
+/* Adds to Dirty the dirty constants that F's code uses (operands of its
+ * instructions, its personality, prefix and prologue data), for a body read
+ * after orc_rt_jit_findDirtyConstants ran (a lazily loaded one). Returns
+ * false, with *Rebuildable false, if one cannot be rebuilt; false with
+ * *Rebuildable true if out of memory. Linear in the size of F's code. */
+bool orc_rt_jit_findDirtyConstantsOf(LLVMValueRef F, orc_rt_jit_PtrSet *Dirty,
+                                     bool *Rebuildable);
+
 /* C, a dirty constant that orc_rt_jit_findDirtyConstants accepted, rebuilt
  * from new operands Ops (N of them, in C's operand order). Flags the C API
  * cannot read are dropped, which only loses optimization hints: a GEP's

@@ -1,11 +1,13 @@
 /*===- lib/jit/ir/Module.c - Reading and preparing the program's IR -------===*/
 
 #include "jit/ir/Module.h"
+#include "jit/ir/SplitSupport.h"
 #include "jit/support/Diag.h"
 #include "jit/support/GrowArray.h"
 #include "jit/support/ReadFile.h"
 
 #include <llvm-c/Analysis.h>
+#include <llvm-c/BitReader.h>
 #include <llvm-c/IRReader.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
@@ -59,6 +61,107 @@ orc_rt_ErrorRef orc_rt_jit_parseModule(const char *Path,
   }
   LLVMDisposeMessage(Msg);
   return NULL;
+}
+
+bool orc_rt_jit_isUnread(LLVMValueRef F) {
+  return !LLVMIsDeclaration(F) && !LLVMGetFirstBasicBlock(F);
+}
+
+/* True if Buf holds bitcode (raw or in its wrapper). */
+static bool isBitcode(LLVMMemoryBufferRef Buf) {
+  const unsigned char *P = (const unsigned char *)LLVMGetBufferStart(Buf);
+  size_t N = LLVMGetBufferSize(Buf);
+  return N >= 4 &&
+         ((P[0] == 'B' && P[1] == 'C' && P[2] == 0xC0 && P[3] == 0xDE) ||
+          (P[0] == 0xDE && P[1] == 0xC0 && P[2] == 0x17 && P[3] == 0x0B));
+}
+
+/* True if C (a constant) holds a blockaddress, directly or through other
+ * constants; Depth bounds the walk. */
+static bool holdsBlockAddress(LLVMValueRef C, unsigned Depth) {
+  if (LLVMIsABlockAddress(C))
+    return true;
+  if (Depth > 32 || LLVMIsAGlobalValue(C))
+    return false;
+  int N = LLVMGetNumOperands(C);
+  for (int I = 0; I < N; ++I) {
+    LLVMValueRef Op = LLVMGetOperand(C, (unsigned)I);
+    if (Op && LLVMIsAConstant(Op) && holdsBlockAddress(Op, Depth + 1))
+      return true;
+  }
+  return false;
+}
+
+/* True if M, read lazily, can stay so (see orc_rt_jit_parseModuleLazily):
+ * what the split and the lowerings need to see of every body is
+ * module-level here. */
+static bool canStayUnread(LLVMModuleRef M) {
+  if (orc_rt_jit_hasModuleAsm(M) || LLVMGetFirstGlobalIFunc(M))
+    return false;
+  /* -fsanitize=kcfi and -fsanitize=function put type data before a
+   * function's entry, which the split must see (a front cannot stand for
+   * such an address); it is in the function's metadata, read with its body.
+   * Such a module says so at module level: kcfi in a module flag, the other
+   * in what its checks call (the handler, or the trap of
+   * -fsanitize-trap, which other checks call too: read whole then). */
+  if (LLVMGetModuleFlag(M, "kcfi", 4) ||
+      LLVMGetNamedFunction(M, "__ubsan_handle_function_type_mismatch") ||
+      LLVMGetNamedFunction(M, "__ubsan_handle_function_type_mismatch_abort") ||
+      LLVMGetNamedFunction(M, "llvm.ubsantrap"))
+    return false;
+  for (LLVMValueRef A = LLVMGetFirstGlobalAlias(M); A;
+       A = LLVMGetNextGlobalAlias(A))
+    if (!orc_rt_jit_aliasedVariable(A))
+      return false;
+  for (LLVMValueRef G = LLVMGetFirstGlobal(M); G; G = LLVMGetNextGlobal(G)) {
+    LLVMValueRef Init = LLVMGetInitializer(G);
+    if (LLVMIsThreadLocal(G) || (Init && holdsBlockAddress(Init, 0)))
+      return false;
+  }
+  /* A body read already (the reader reads one whose block a constant
+   * names) would be split as usual: fine, but then read them all. */
+  for (LLVMValueRef F = LLVMGetFirstFunction(M); F; F = LLVMGetNextFunction(F))
+    if (!LLVMIsDeclaration(F) && LLVMGetFirstBasicBlock(F))
+      return false;
+  return true;
+}
+
+orc_rt_ErrorRef orc_rt_jit_parseModuleLazily(const char *Path,
+                                             LLVMMemoryBufferRef Buf,
+                                             LLVMContextRef *Ctx,
+                                             LLVMModuleRef *M,
+                                             LLVMModuleRef *Holder) {
+  *Holder = NULL;
+  if (!isBitcode(Buf))
+    return orc_rt_jit_parseModule(Path, Buf, Ctx, M);
+  /* The module owns the copy it reads its bodies from. */
+  LLVMMemoryBufferRef Copy = LLVMCreateMemoryBufferWithMemoryRangeCopy(
+      LLVMGetBufferStart(Buf), LLVMGetBufferSize(Buf), Path);
+  LLVMContextRef C = LLVMContextCreate();
+  LLVMModuleRef Lazy = NULL;
+  if (Copy && !LLVMGetBitcodeModuleInContext2(C, Copy, &Lazy) &&
+      canStayUnread(Lazy)) {
+    char *Msg = NULL;
+    bool Valid = !LLVMVerifyModule(Lazy, LLVMReturnStatusAction, &Msg);
+    LLVMDisposeMessage(Msg);
+    if (Valid) {
+      LLVMModuleRef Again;
+      if (LLVMGetBitcodeModuleInContext2(C, Buf, &Again)) { /* takes Buf */
+        LLVMDisposeModule(Lazy);
+        LLVMContextDispose(C);
+        return orc_rt_Error_createf("%s: could not be read again", Path);
+      }
+      *Ctx = C;
+      *M = Lazy;
+      *Holder = Again;
+      return NULL;
+    }
+  }
+  /* Read whole, as any other module (its errors are reported from there). */
+  if (Lazy)
+    LLVMDisposeModule(Lazy);
+  LLVMContextDispose(C);
+  return orc_rt_jit_parseModule(Path, Buf, Ctx, M);
 }
 
 orc_rt_ErrorRef orc_rt_jit_runPasses(LLVMModuleRef M, const char *Pipeline,

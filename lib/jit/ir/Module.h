@@ -24,6 +24,29 @@ orc_rt_ErrorRef orc_rt_jit_parseModule(const char *Path,
                                        LLVMMemoryBufferRef Buf,
                                        LLVMContextRef *Ctx, LLVMModuleRef *M);
 
+/* As orc_rt_jit_parseModule, but a bitcode module whose functions a lazy
+ * split can take one at a time (see orc_rt_jit_splitForLazy) is read
+ * lazily: its function bodies stay unread (materializable) until the split
+ * moves each out of it on first lookup, where each is read and verified
+ * (compile/LazyMaterialize.h). Anything else is parsed whole, as
+ * orc_rt_jit_parseModule does. A lazily read module holds: no module
+ * assembly, no ifunc, no alias but of a variable, no thread_local variable
+ * (their lowering rewrites every body) and no blockaddress in a variable's
+ * initializer, no -fsanitize=kcfi or -fsanitize=function code. A body that
+ * cannot be read later (a corrupt file) is a fatal error of LLVM's: the C API
+ * reads one only through a legacy pass manager's run. Consumes Buf. */
+/* *Holder gets the same module read lazily again, in the same context, to
+ * hold the bodies (orc_rt_jit_splitForLazy), or NULL if M was read whole. */
+orc_rt_ErrorRef orc_rt_jit_parseModuleLazily(const char *Path,
+                                             LLVMMemoryBufferRef Buf,
+                                             LLVMContextRef *Ctx,
+                                             LLVMModuleRef *M,
+                                             LLVMModuleRef *Holder);
+
+/* True if F is a definition whose body is not read yet (a function of a
+ * module orc_rt_jit_parseModuleLazily read lazily). */
+bool orc_rt_jit_isUnread(LLVMValueRef F);
+
 /* Runs an LLVM new-pass-manager pipeline (e.g. "default<O2>") over M. */
 orc_rt_ErrorRef orc_rt_jit_runPasses(LLVMModuleRef M, const char *Pipeline,
                                      LLVMTargetMachineRef TM);

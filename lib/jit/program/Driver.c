@@ -212,7 +212,7 @@ static orc_rt_ErrorRef addThroughLLICache(orc_rt_jit_Program *P,
   } else {
     if (CachePath) /* kept until the module is compiled */
       P->CachePaths[P->NumCachePaths++] = CachePath;
-    Err = orc_rt_jit_Jit_addModule(P->Jit, Ctx, M,
+    Err = orc_rt_jit_Jit_addModule(P->Jit, Ctx, M, NULL,
                                    CachePath ? orc_rt_jit_LLICache_store : NULL,
                                    CachePath);
   }
@@ -272,8 +272,17 @@ static orc_rt_ErrorRef addModuleFile(orc_rt_jit_Program *P, const char *Path,
   }
   LLVMContextRef Ctx;
   LLVMModuleRef M;
-  Err = orc_rt_jit_parseModule(Path, Buf, &Ctx, &M);
+  /* orc-tiered splits each module per function and compiles a body on its
+   * first call: a body never called need not even be read. -passes, -jd
+   * and lli's cache read the whole module. */
+  bool Unread = P->Opts->Tiered && !P->Opts->PerModuleLazy &&
+                !P->Opts->Passes && !P->JDs && !P->Opts->EnableCacheManager;
+  LLVMModuleRef Holder = NULL;
+  Err = Unread ? orc_rt_jit_parseModuleLazily(Path, Buf, &Ctx, &M, &Holder)
+               : orc_rt_jit_parseModule(Path, Buf, &Ctx, &M);
   if (!Err && (Err = orc_rt_jit_JITDylibs_noteModule(P->JDs, Index, M))) {
+    if (Holder)
+      LLVMDisposeModule(Holder);
     LLVMDisposeModule(M);
     LLVMContextDispose(Ctx);
   }
@@ -287,6 +296,13 @@ static orc_rt_ErrorRef addModuleFile(orc_rt_jit_Program *P, const char *Path,
   }
   if (!Err)
     Err = orc_rt_jit_takeInitializers(M, Index, &P->Ctors, &P->Dtors);
+  if (!Err && Holder) {
+    /* The holder's names must be M's (the split finds bodies by name). */
+    orc_rt_jit_InitList Ignored[2] = {{0}, {0}};
+    Err = orc_rt_jit_takeInitializers(Holder, Index, &Ignored[0], &Ignored[1]);
+    orc_rt_jit_InitList_dispose(&Ignored[0]);
+    orc_rt_jit_InitList_dispose(&Ignored[1]);
+  }
   if (!Err)
     Err = orc_rt_jit_collectFunctionNames(
         M, Index,
@@ -294,6 +310,8 @@ static orc_rt_ErrorRef addModuleFile(orc_rt_jit_Program *P, const char *Path,
         &P->Names);
   setModule(P, &Store, Index);
   if (Err) {
+    if (Holder)
+      LLVMDisposeModule(Holder);
     LLVMDisposeModule(M);
     LLVMContextDispose(Ctx);
     return Err;
@@ -305,8 +323,8 @@ static orc_rt_ErrorRef addModuleFile(orc_rt_jit_Program *P, const char *Path,
   if (P->Opts->EnableCacheManager && !HasInits &&
       P->Opts->Engine != orc_rt_jit_Engine_Interpreter)
     return addThroughLLICache(P, Path, Ctx, M);
-  return orc_rt_jit_Jit_addModule(P->Jit, Ctx, M, Cached ? storeInCache : NULL,
-                                  &Store);
+  return orc_rt_jit_Jit_addModule(P->Jit, Ctx, M, Holder,
+                                  Cached ? storeInCache : NULL, &Store);
 }
 
 /* -jd: which functions of the module being added got a lazy stub. */

@@ -109,14 +109,9 @@ struct orc_rt_jit_Jit {
 
 static orc_rt_jit_Jit *LazyJit; /* for the lazy-call-through error handler */
 
-static void reportSessionError(void *Ctx, LLVMErrorRef Err) {
+/* Keeps Err for orc_rt_jit_Jit_takeSessionErrors. */
+static void keepSessionError(void *Ctx, LLVMErrorRef Err) {
   orc_rt_jit_Jit *J = Ctx;
-  /* A compile of the LLJIT's that failed on this thread ends here. */
-  orc_rt_jit_SerialCompile_end(&J->Serial);
-  if (orc_rt_jit_Tiers_onCompileThread(J->Tiers)) {
-    LLVMConsumeError(Err); /* a failed tier-up: tier 0 goes on serving */
-    return;
-  }
   orc_rt_ErrorRef E = orc_rt_jit_fromLLVMError(Err, NULL);
   pthread_mutex_lock(&J->Lock);
   if (orc_rt_jit_growArray(&J->Pending, &J->PendingCap, J->NumPending + 1,
@@ -128,6 +123,17 @@ static void reportSessionError(void *Ctx, LLVMErrorRef Err) {
   else
     orc_rt_Error_consume(E);
   pthread_mutex_unlock(&J->Lock);
+}
+
+static void reportSessionError(void *Ctx, LLVMErrorRef Err) {
+  orc_rt_jit_Jit *J = Ctx;
+  /* A compile of the LLJIT's that failed on this thread ends here. */
+  orc_rt_jit_SerialCompile_end(&J->Serial);
+  if (orc_rt_jit_Tiers_onCompileThread(J->Tiers)) {
+    LLVMConsumeError(Err); /* a failed tier-up: tier 0 goes on serving */
+    return;
+  }
+  keepSessionError(J, Err);
 }
 
 /* -jit-kind=orc with -jd, before JIT'd code runs: ORC links on the calling
@@ -587,13 +593,17 @@ static orc_rt_ErrorRef addFronts(orc_rt_jit_Jit *J,
 
 /* May take the caller's reference to the context (*TSC becomes NULL), which
  * the function bodies compiled on first lookup need. */
-static orc_rt_ErrorRef
-addLazy(orc_rt_jit_Jit *J, LLVMOrcThreadSafeContextRef *TSC, LLVMModuleRef M) {
+static orc_rt_ErrorRef addLazy(orc_rt_jit_Jit *J,
+                               LLVMOrcThreadSafeContextRef *TSC,
+                               LLVMModuleRef M, LLVMModuleRef Holder) {
   orc_rt_jit_LazyParts P;
-  if (J->Opts->Tiered) /* tier 1 optimizes clang -O0's output (OptNone.h) */
+  if (J->Opts->Tiered) { /* tier 1 optimizes clang -O0's output (OptNone.h) */
     orc_rt_jit_dropO0OptNone(M);
+    if (Holder)
+      orc_rt_jit_dropO0OptNone(Holder);
+  }
   orc_rt_ErrorRef Err = orc_rt_jit_splitForLazy(
-      M, J->NextModule, !J->Opts->PerModuleLazy, J->Opts->Tiered, &P);
+      M, J->NextModule, !J->Opts->PerModuleLazy, J->Opts->Tiered, Holder, &P);
   if (Err)
     return Err;
   for (size_t I = 0; I < P.NumModules && !Err; ++I) {
@@ -618,6 +628,8 @@ addLazy(orc_rt_jit_Jit *J, LLVMOrcThreadSafeContextRef *TSC, LLVMModuleRef M) {
     P.Modules[I] = NULL;
   }
   bool BodiesApart = P.Bodies != NULL; /* (defining them takes them) */
+  if (P.Bodies) /* why a body read lazily cannot be compiled */
+    orc_rt_jit_LazyBodies_setReporter(P.Bodies, keepSessionError, J);
   if (!Err)
     Err = orc_rt_jit_defineLazyBodies(&P, J->J, target(J), TSC,
                                       J->Opts->Tiered ? tierEmit : NULL, J);
@@ -723,13 +735,22 @@ static orc_rt_ErrorRef addCompiledBy(orc_rt_jit_Jit *J, LLVMModuleRef M,
 }
 
 orc_rt_ErrorRef orc_rt_jit_Jit_addModule(orc_rt_jit_Jit *J, LLVMContextRef Ctx,
-                                         LLVMModuleRef M,
+                                         LLVMModuleRef M, LLVMModuleRef Holder,
                                          orc_rt_jit_ObjectsCallback OnObjects,
                                          void *CallbackCtx) {
   /* The module must carry the JIT's data layout and triple. */
   LLVMSetDataLayout(M, J->DataLayout);
   if (!*LLVMGetTarget(M) || J->Opts->MTriple)
     LLVMSetTarget(M, J->Triple);
+  if (Holder) {
+    LLVMSetDataLayout(Holder, J->DataLayout);
+    LLVMSetTarget(Holder, LLVMGetTarget(M));
+    if (!J->Opts->Lazy || J->Opts->EnableCacheManager || J->Interp ||
+        J->MCJIT) { /* (not read lazily for these) */
+      LLVMDisposeModule(Holder);
+      Holder = NULL;
+    }
+  }
   if (J->Interp) /* interprets thread_local as it is */
     return orc_rt_jit_Interpreter_addModule(J->Interp, Ctx, M);
   orc_rt_ErrorRef Err = orc_rt_jit_lowerEmulatedTLS(M);
@@ -764,13 +785,15 @@ orc_rt_ErrorRef orc_rt_jit_Jit_addModule(orc_rt_jit_Jit *J, LLVMContextRef Ctx,
     return Err;
   }
   if ((Err = ready(J))) {
+    if (Holder)
+      LLVMDisposeModule(Holder);
     LLVMDisposeModule(M);
     LLVMContextDispose(Ctx);
     return Err;
   }
   LLVMOrcThreadSafeContextRef TSC =
       LLVMOrcCreateNewThreadSafeContextFromLLVMContext(Ctx);
-  Err = addLazy(J, &TSC, M);
+  Err = addLazy(J, &TSC, M, Holder);
   LLVMOrcDisposeThreadSafeContext(TSC); /* NULL if addLazy kept it */
   ++J->NextModule;
   return Err;

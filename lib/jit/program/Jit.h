@@ -47,9 +47,10 @@ typedef void (*orc_rt_jit_ObjectsCallback)(const LLVMMemoryBufferRef *Objects,
  * module is compiled now, on -compile-threads threads (see CodeGen.h), and
  * OnObjects (if not NULL) sees the objects; lazy modules are compiled as their
  * functions are first called; under -jit-kind=mcjit every module is compiled
- * on the first lookup (CallbackCtx must live until then). */
+ * on the first lookup (CallbackCtx must live until then). Holder, if not
+ * NULL, is M read lazily again (orc_rt_jit_parseModuleLazily), taken too. */
 orc_rt_ErrorRef orc_rt_jit_Jit_addModule(orc_rt_jit_Jit *J, LLVMContextRef Ctx,
-                                         LLVMModuleRef M,
+                                         LLVMModuleRef M, LLVMModuleRef Holder,
                                          orc_rt_jit_ObjectsCallback OnObjects,
                                          void *CallbackCtx);
 /* Told, for a module added for lazy compilation (orc-lazy), the functions
