@@ -133,9 +133,10 @@ typedef struct {
 } Extraction;
 
 /* Reads F's body (it was not read: ir/Module.h) and adds the constants it
- * uses that must be rebuilt to B->Dirty. An error if a constant cannot be
- * rebuilt (a blockaddress, say: the module's variables were checked for one
- * before it was read lazily, its bodies cannot be). */
+ * uses that must be rebuilt to B->Dirty. An error if one cannot move with
+ * it (another function's label address, say: the module's variables were
+ * checked for label addresses before it was read lazily; its bodies cannot
+ * be checked before they are read). */
 static LLVMErrorRef readBody(orc_rt_jit_LazyBodies *B, LLVMModuleRef Holder,
                              LLVMValueRef F) {
   if (!B->Reader &&
